@@ -1,0 +1,147 @@
+import { Decider, DomainError } from '../decider';
+import { DomainEvent, event } from '../events';
+import { ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+
+export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+export const TERMINAL_STATUSES: readonly ScanStatus[] = ['completed', 'completed_partial', 'failed', 'cancelled'];
+export const PHASES = ['queued', 'recon', 'probe', 'amplify', 'analyze', 'report', 'done'] as const;
+export type Phase = (typeof PHASES)[number];
+export const PROFILES = ['quick', 'standard', 'deep'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export type ScanEvent =
+  | DomainEvent<'ScanRequested', {
+      scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile;
+      origin: 'api' | 'ci'; fail_threshold: number | null; requested_at: string;
+    }>
+  | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
+  | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
+  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string }>
+  | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
+  | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
+  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string }>
+  | DomainEvent<'ScanFailed', { scan_id: string; reason: string; finished_at: string }>
+  | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>;
+
+export type ScanCommand =
+  | { type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; now: string }
+  | { type: 'StartScan'; worker_id: string; now: string }
+  | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string }
+  | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
+  | { type: 'CompleteScan'; score: ScanScore; now: string }
+  | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
+  | { type: 'FailScan'; reason: string; now: string }
+  | { type: 'CancelScan'; account_id: string; cancelled_by: string; now: string };
+
+export interface ScanState {
+  id: string | null;
+  account_id: string | null;
+  status: ScanStatus;
+  phase: Phase;
+  progress: number;
+  worker_id: string | null;
+  vulnerabilityIds: string[];
+  attemptIds: string[];
+}
+
+const clampProgress = (p: number) => Math.max(0, Math.min(100, Math.floor(p)));
+
+function requireRunning(state: ScanState): void {
+  if (state.status === 'running') return;
+  throw new DomainError('conflict', `Scan is ${state.status}, not running.`, { status: state.status });
+}
+
+export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
+  initialState: () => ({ id: null, account_id: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, vulnerabilityIds: [], attemptIds: [] }),
+
+  decide(command, state) {
+    if (command.type === 'RequestScan') {
+      if (state.id) return []; // the same id again is a retry
+      const { type: _t, now, ...data } = command;
+      return [event('ScanRequested', { ...data, requested_at: now })];
+    }
+    if (!state.id) throw new DomainError('not_found', 'Scan not found.');
+    const scan_id = state.id;
+
+    switch (command.type) {
+      case 'StartScan':
+        if (state.status === 'running' && state.worker_id === command.worker_id) return [];
+        if (state.status !== 'pending') {
+          throw new DomainError('conflict', `Scan is ${state.status}; it cannot be started.`, { status: state.status });
+        }
+        return [event('ScanStarted', { scan_id, worker_id: command.worker_id, started_at: command.now })];
+
+      case 'EnterPhase': {
+        requireRunning(state);
+        const from = PHASES.indexOf(state.phase);
+        const to = PHASES.indexOf(command.phase);
+        if (to === from) return [];
+        if (to < from || command.phase === 'done' || command.phase === 'queued') {
+          throw new DomainError('conflict', `Scan cannot move from phase ${state.phase} to ${command.phase}.`);
+        }
+        return [event('ScanPhaseEntered', { scan_id, phase: command.phase, progress: Math.max(state.progress, clampProgress(command.progress)), entered_at: command.now })];
+      }
+
+      case 'RecordProbeAttempt':
+        requireRunning(state);
+        if (state.attemptIds.includes(command.attempt.attempt_id)) return [];
+        return [event('ProbeAttempted', { scan_id, attempt: command.attempt, progress: Math.max(state.progress, clampProgress(command.progress)), attempted_at: command.now })];
+
+      case 'RecordVulnerability':
+        requireRunning(state);
+        if (state.vulnerabilityIds.includes(command.vulnerability.id)) return [];
+        return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability })];
+
+      case 'CompleteScan':
+        requireRunning(state);
+        return [event('ScanCompleted', { scan_id, score: command.score, finished_at: command.now })];
+
+      case 'CompleteScanPartially':
+        requireRunning(state);
+        return [event('ScanCompletedPartial', { scan_id, reason: command.reason, score: command.score, finished_at: command.now })];
+
+      case 'FailScan':
+        if (state.status !== 'pending' && state.status !== 'running') {
+          throw new DomainError('conflict', `Scan is already ${state.status}.`, { status: state.status });
+        }
+        return [event('ScanFailed', { scan_id, reason: command.reason, finished_at: command.now })];
+
+      case 'CancelScan':
+        if (state.account_id !== command.account_id) throw new DomainError('not_found', 'Scan not found.');
+        if (state.status === 'cancelled') return [];
+        if (state.status !== 'pending' && state.status !== 'running') {
+          throw new DomainError('conflict', `Scan is already ${state.status}; only pending or running scans can be cancelled.`, { status: state.status });
+        }
+        return [event('ScanCancelled', { scan_id, cancelled_by: command.cancelled_by, finished_at: command.now })];
+    }
+  },
+
+  evolve(state, e) {
+    switch (e.type) {
+      case 'ScanRequested':
+        return { ...state, id: e.data.scan_id, account_id: e.data.account_id, status: 'pending', phase: 'queued' };
+      case 'ScanStarted':
+        return { ...state, status: 'running', worker_id: e.data.worker_id };
+      case 'ScanPhaseEntered':
+        return { ...state, phase: e.data.phase, progress: e.data.progress };
+      case 'ProbeAttempted':
+        return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id] };
+      case 'VulnerabilityFound':
+        return { ...state, vulnerabilityIds: [...state.vulnerabilityIds, e.data.vulnerability.id] };
+      case 'ScanCompleted':
+        return { ...state, status: 'completed', phase: 'done', progress: 100 };
+      case 'ScanCompletedPartial':
+        return { ...state, status: 'completed_partial', phase: 'done', progress: 100 };
+      case 'ScanFailed':
+        return { ...state, status: 'failed', phase: 'done' };
+      case 'ScanCancelled':
+        return { ...state, status: 'cancelled', phase: 'done' };
+      default:
+        return state;
+    }
+  },
+};
+
+export const isTerminal = (status: ScanStatus) => TERMINAL_STATUSES.includes(status);

@@ -1,0 +1,112 @@
+import { Decider, DomainError } from '../decider';
+import { DomainEvent, event } from '../events';
+
+export const SCAN_MODES = ['browser', 'api'] as const;
+export type ScanMode = (typeof SCAN_MODES)[number];
+export const API_FORMATS = ['openai', 'anthropic', 'http'] as const;
+export type ApiFormat = (typeof API_FORMATS)[number];
+
+export interface BrowserSelectors {
+  input_selector?: string;
+  send_selector?: string;
+  response_selector?: string;
+}
+export interface HttpFormat {
+  /** JSON text with `{{prompt}}` (and optionally `{{messages}}`) placeholders */
+  body_template: string;
+  /** dot path to the answer in the response JSON, e.g. `choices.0.message.content` */
+  response_path: string;
+}
+
+/** The target as the log keeps it. `api_key_encrypted` is AES-256-GCM ciphertext, never the key. */
+export interface TargetSettings {
+  name: string;
+  url: string;
+  scan_mode: ScanMode;
+  api_format: ApiFormat | null;
+  api_key_encrypted: string | null;
+  model: string | null;
+  canaries: string[];
+  browser: BrowserSelectors | null;
+  http: HttpFormat | null;
+  max_requests_per_second: number | null;
+}
+
+export type TargetEvent =
+  | DomainEvent<'TargetRegistered', { target_id: string; account_id: string; registered_at: string } & TargetSettings>
+  | DomainEvent<'TargetUpdated', { target_id: string; account_id: string; updated_at: string; changes: Partial<TargetSettings> }>
+  | DomainEvent<'TargetDeleted', { target_id: string; account_id: string; deleted_at: string }>;
+
+export type TargetCommand =
+  | { type: 'RegisterTarget'; target_id: string; account_id: string; settings: TargetSettings; now: string }
+  | { type: 'UpdateTarget'; account_id: string; changes: Partial<TargetSettings>; now: string }
+  | { type: 'DeleteTarget'; account_id: string; now: string };
+
+export interface TargetState {
+  id: string | null;
+  account_id: string | null;
+  deleted: boolean;
+  settings: TargetSettings | null;
+}
+
+function checkSettings(s: TargetSettings): void {
+  if (s.scan_mode === 'api' && !s.api_format) {
+    throw new DomainError('invalid', 'api_format is required when scan_mode is api.', { field: 'api_format' });
+  }
+  if (s.scan_mode === 'browser' && s.api_format) {
+    throw new DomainError('invalid', 'api_format only applies when scan_mode is api.', { field: 'api_format' });
+  }
+  if (s.api_format === 'http' && !s.http) {
+    throw new DomainError('invalid', 'http {body_template, response_path} is required when api_format is http.', { field: 'http' });
+  }
+  if (s.http && !s.http.body_template.includes('{{prompt}}') && !s.http.body_template.includes('{{messages}}')) {
+    throw new DomainError('invalid', 'http.body_template must contain {{prompt}} or {{messages}}.', { field: 'http.body_template' });
+  }
+}
+
+export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
+  initialState: () => ({ id: null, account_id: null, deleted: false, settings: null }),
+
+  decide(command, state) {
+    if (command.type === 'RegisterTarget') {
+      if (state.id) return []; // the same id again is a retry of the same request
+      checkSettings(command.settings);
+      return [event('TargetRegistered', { target_id: command.target_id, account_id: command.account_id, registered_at: command.now, ...command.settings })];
+    }
+    // another account's target answers exactly like an absent one
+    if (!state.id || state.deleted || state.account_id !== command.account_id || !state.settings) {
+      throw new DomainError('not_found', 'Target not found.');
+    }
+    const target_id = state.id;
+    switch (command.type) {
+      case 'UpdateTarget': {
+        const changes = Object.fromEntries(
+          Object.entries(command.changes).filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(state.settings![k as keyof TargetSettings])),
+        ) as Partial<TargetSettings>;
+        if (Object.keys(changes).length === 0) return [];
+        const next = { ...state.settings, ...changes };
+        if (changes.scan_mode === 'browser' && command.changes.api_format === undefined) next.api_format = null;
+        checkSettings(next);
+        if (next.api_format !== state.settings.api_format) changes.api_format = next.api_format;
+        return [event('TargetUpdated', { target_id, account_id: command.account_id, updated_at: command.now, changes })];
+      }
+      case 'DeleteTarget':
+        return [event('TargetDeleted', { target_id, account_id: command.account_id, deleted_at: command.now })];
+    }
+  },
+
+  evolve(state, e) {
+    switch (e.type) {
+      case 'TargetRegistered': {
+        const { target_id, account_id, registered_at: _at, ...settings } = e.data;
+        return { id: target_id, account_id, deleted: false, settings };
+      }
+      case 'TargetUpdated':
+        return { ...state, settings: { ...state.settings!, ...e.data.changes } };
+      case 'TargetDeleted':
+        return { ...state, deleted: true };
+      default:
+        return state;
+    }
+  },
+};

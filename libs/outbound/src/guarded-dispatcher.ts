@@ -1,0 +1,54 @@
+import { lookup as dnsLookup, LookupAddress } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, Dispatcher } from 'undici';
+import { OutboundPolicy, refusalReason } from './address-policy';
+
+export class OutboundRefusedError extends Error {
+  readonly code = 'OUTBOUND_REFUSED';
+  constructor(readonly host: string, readonly reason: string) {
+    super(`Refused to connect to ${host}: ${reason}`);
+    this.name = 'OutboundRefusedError';
+  }
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * Every outbound connection (targets, webhooks, alert webhooks) goes through this dispatcher.
+ * The address is checked after DNS resolution, on the very address the socket connects to,
+ * so a name that resolves to a public address at registration and to 127.0.0.1 later (DNS
+ * rebinding) is still refused.
+ */
+export function guardedDispatcher(policy: OutboundPolicy, options: { connectTimeoutMs?: number; keepAlive?: boolean } = {}): Dispatcher {
+  const lookup = (hostname: string, opts: { all?: boolean }, callback: LookupCallback) => {
+    dnsLookup(hostname, { all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const list = addresses as LookupAddress[];
+      for (const a of list) {
+        const reason = refusalReason(a.address, policy);
+        if (reason) return callback(new OutboundRefusedError(hostname, reason) as unknown as NodeJS.ErrnoException, []);
+      }
+      if (opts.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+  const connect = buildConnector({ lookup, timeout: options.connectTimeoutMs ?? 10_000 } as buildConnector.BuildOptions);
+  return new Agent({
+    connect: (opts, callback) => {
+      // IP literals never reach `lookup`: check them here.
+      const host = opts.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host)) {
+        const reason = refusalReason(host, policy);
+        if (reason) return callback(new OutboundRefusedError(host, reason), null);
+      }
+      return connect(opts, callback);
+    },
+    ...(options.keepAlive === false ? { pipelining: 0 } : {}),
+  });
+}
+
+/** true when an error (possibly wrapped by fetch as `cause`) is a refusal by the guard */
+export function isOutboundRefusal(err: unknown): err is OutboundRefusedError {
+  for (let e: any = err; e; e = e.cause) if (e instanceof OutboundRefusedError || e?.code === 'OUTBOUND_REFUSED') return true;
+  return false;
+}

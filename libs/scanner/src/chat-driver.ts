@@ -1,0 +1,37 @@
+/**
+ * The ChatDriver port: how the engine talks to a target, whatever it is (a model API or a
+ * chat page in a real browser). One conversation = one fresh context (empty history, or a
+ * new browser context), kept for multi-turn probes.
+ */
+export interface ChatDriver {
+  /** a fresh conversation with no memory of earlier ones */
+  openConversation(): Promise<Conversation>;
+  /** releases everything (browser, sockets); idempotent */
+  close(): Promise<void>;
+}
+
+export interface Conversation {
+  /** sends one user message and resolves with the whole answer (streamed answers awaited to the end) */
+  send(message: string, options?: { signal?: AbortSignal }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The target did not answer (connection refused, timed out, 5xx after retries, browser
+ * crashed). The engine uses it to end a scan `failed` (never answered) or
+ * `completed_partial` (stopped answering after probing began).
+ */
+export class TargetUnavailableError extends Error {
+  constructor(message: string, readonly cause?: unknown) {
+    super(message);
+    this.name = 'TargetUnavailableError';
+  }
+}
+
+/** The target answered, but not in a form the driver can read (misconfigured format/selectors). */
+export class TargetProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetProtocolError';
+  }
+}
