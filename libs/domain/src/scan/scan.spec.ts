@@ -1,0 +1,96 @@
+import { spec } from '@gauntlet/testing';
+import { scanDecider, ScanEvent } from './scan';
+import { ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+
+const now = '2026-11-21T10:00:00.000Z';
+const requested: ScanEvent = {
+  type: 'ScanRequested',
+  schemaVersion: 1,
+  data: { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'standard', origin: 'api', fail_threshold: null, requested_at: now },
+};
+const started: ScanEvent = { type: 'ScanStarted', schemaVersion: 1, data: { scan_id: 's1', worker_id: 'w1', started_at: now } };
+const phase = (p: 'recon' | 'probe' | 'amplify', progress: number): ScanEvent => ({ type: 'ScanPhaseEntered', schemaVersion: 1, data: { scan_id: 's1', phase: p, progress, entered_at: now } });
+const score: ScanScore = { overall_score: 80, grade: 'B-', category_scores: {}, critical_count: 0, high_count: 1, medium_count: 0, low_count: 0, scoring_version: 'test' };
+const attempt = (id: string): ProbeAttempt => ({
+  attempt_id: id, probe_id: 'pi-001', category: 'LLM01:2025', technique: 'direct', converters: [], phase: 'probe',
+  turns: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }],
+  verdict: { detector: 'canary', outcome: 'resisted', matched: null, confidence: 0.9 }, latency_ms: 12,
+});
+const vuln = { id: 'v1', severity: 'high' } as Vulnerability;
+
+describe('scan decider', () => {
+  it('a requested scan is pending; requesting the same id again is a retry', () => {
+    const cmd = { type: 'RequestScan' as const, scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'standard' as const, origin: 'api' as const, fail_threshold: null, now };
+    spec(scanDecider).given([]).when(cmd).then([requested]);
+    spec(scanDecider).given([requested]).when(cmd).then([]);
+  });
+
+  it('one worker claims a pending scan; a second worker is refused; the same worker again is a no-op', () => {
+    spec(scanDecider).given([requested]).when({ type: 'StartScan', worker_id: 'w1', now }).then([started]);
+    spec(scanDecider).given([requested, started]).when({ type: 'StartScan', worker_id: 'w2', now }).thenFails('conflict');
+    spec(scanDecider).given([requested, started]).when({ type: 'StartScan', worker_id: 'w1', now }).then([]);
+  });
+
+  it('phases only move forward, and progress never goes down', () => {
+    spec(scanDecider).given([requested, started, phase('recon', 2), phase('probe', 10)]).when({ type: 'EnterPhase', phase: 'recon', progress: 50, now }).thenFails('conflict');
+    spec(scanDecider)
+      .given([requested, started, phase('recon', 2), phase('probe', 40)])
+      .when({ type: 'EnterPhase', phase: 'amplify', progress: 30, now })
+      .then([phase('amplify', 40)]);
+  });
+
+  it('the done phase is reached only by ending the scan', () => {
+    spec(scanDecider).given([requested, started]).when({ type: 'EnterPhase', phase: 'done', progress: 100, now }).thenFails('conflict');
+  });
+
+  it('records probe attempts with monotonic, clamped progress, once per attempt id', () => {
+    const [e] = spec(scanDecider).given([requested, started, phase('probe', 50)]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 20, now }).thenEvents();
+    expect(e).toMatchObject({ type: 'ProbeAttempted', data: { progress: 50 } });
+    const [high] = spec(scanDecider).given([requested, started]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 250, now }).thenEvents();
+    expect(high.data).toMatchObject({ progress: 100 });
+    const recorded: ScanEvent = { type: 'ProbeAttempted', schemaVersion: 1, data: { scan_id: 's1', attempt: attempt('x1'), progress: 5, attempted_at: now } };
+    spec(scanDecider).given([requested, started, recorded]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 6, now }).then([]);
+  });
+
+  it('records each vulnerability once', () => {
+    const found: ScanEvent = { type: 'VulnerabilityFound', schemaVersion: 1, data: { scan_id: 's1', vulnerability: vuln } };
+    spec(scanDecider).given([requested, started]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([found]);
+    spec(scanDecider).given([requested, started, found]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([]);
+  });
+
+  it('a pending scan cannot record work: it must be claimed first', () => {
+    spec(scanDecider).given([requested]).when({ type: 'RecordVulnerability', vulnerability: vuln }).thenFails('conflict', /pending/);
+  });
+
+  it('completes, completes partially or fails from running, recording the score', () => {
+    spec(scanDecider).given([requested, started]).when({ type: 'CompleteScan', score, now }).then([{ type: 'ScanCompleted', schemaVersion: 1, data: { scan_id: 's1', score, finished_at: now } }]);
+    spec(scanDecider)
+      .given([requested, started])
+      .when({ type: 'CompleteScanPartially', reason: 'target stopped answering', score, now })
+      .then([{ type: 'ScanCompletedPartial', schemaVersion: 1, data: { scan_id: 's1', reason: 'target stopped answering', score, finished_at: now } }]);
+    spec(scanDecider).given([requested, started]).when({ type: 'FailScan', reason: 'no answer', now }).then([{ type: 'ScanFailed', schemaVersion: 1, data: { scan_id: 's1', reason: 'no answer', finished_at: now } }]);
+  });
+
+  it('a pending scan can fail (target gone before any worker got to it) but cannot complete', () => {
+    spec(scanDecider).given([requested]).when({ type: 'FailScan', reason: 'target deleted', now }).thenEvents();
+    spec(scanDecider).given([requested]).when({ type: 'CompleteScan', score, now }).thenFails('conflict');
+  });
+
+  it('cancels pending and running scans; a finished scan cannot be cancelled; cancelling twice is a no-op', () => {
+    const cancelled: ScanEvent = { type: 'ScanCancelled', schemaVersion: 1, data: { scan_id: 's1', cancelled_by: 'account:a1', finished_at: now } };
+    const cancel = { type: 'CancelScan' as const, account_id: 'a1', cancelled_by: 'account:a1', now };
+    spec(scanDecider).given([requested]).when(cancel).then([cancelled]);
+    spec(scanDecider).given([requested, started]).when(cancel).then([cancelled]);
+    spec(scanDecider).given([requested, started, cancelled]).when(cancel).then([]);
+    spec(scanDecider).given([requested, started, { type: 'ScanCompleted', schemaVersion: 1, data: { scan_id: 's1', score, finished_at: now } }]).when(cancel).thenFails('conflict');
+  });
+
+  it("another account's scan answers as not found", () => {
+    spec(scanDecider).given([requested]).when({ type: 'CancelScan', account_id: 'a2', cancelled_by: 'account:a2', now }).thenFails('not_found');
+  });
+
+  it('a cancelled scan refuses the worker, which is how the worker learns to stop', () => {
+    const cancelled: ScanEvent = { type: 'ScanCancelled', schemaVersion: 1, data: { scan_id: 's1', cancelled_by: 'account:a1', finished_at: now } };
+    spec(scanDecider).given([requested, started, cancelled]).when({ type: 'RecordProbeAttempt', attempt: attempt('x'), progress: 10, now }).thenFails('conflict', /cancelled/);
+  });
+});

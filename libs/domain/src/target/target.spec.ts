@@ -1,0 +1,59 @@
+import { spec } from '@gauntlet/testing';
+import { targetDecider, TargetEvent, TargetSettings } from './target';
+
+const now = '2026-11-21T10:00:00.000Z';
+const apiSettings: TargetSettings = {
+  name: 'support bot', url: 'https://bot.example.com/v1/chat/completions', scan_mode: 'api', api_format: 'openai',
+  api_key_encrypted: 'v1.sealed', model: 'gpt-x', canaries: ['CANARY-1'], browser: null, http: null, max_requests_per_second: 5,
+};
+const registered: TargetEvent = { type: 'TargetRegistered', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', registered_at: now, ...apiSettings } };
+
+describe('target decider', () => {
+  it('registers a target', () => {
+    spec(targetDecider).given([]).when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: apiSettings, now }).then([registered]);
+  });
+
+  it('requires api_format for api targets, and refuses it for browser targets', () => {
+    spec(targetDecider)
+      .given([])
+      .when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, api_format: null }, now })
+      .thenFails('invalid', /api_format is required/);
+    spec(targetDecider)
+      .given([])
+      .when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, scan_mode: 'browser' }, now })
+      .thenFails('invalid', /only applies/);
+  });
+
+  it('requires an http body template with a prompt placeholder for api_format http', () => {
+    const http = { ...apiSettings, api_format: 'http' as const };
+    spec(targetDecider).given([]).when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: http, now }).thenFails('invalid', /http/);
+    spec(targetDecider)
+      .given([])
+      .when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...http, http: { body_template: '{"q":"x"}', response_path: 'a' } }, now })
+      .thenFails('invalid', /placeholder|\{\{prompt\}\}/);
+  });
+
+  it('records only the fields that really change', () => {
+    spec(targetDecider)
+      .given([registered])
+      .when({ type: 'UpdateTarget', account_id: 'a1', changes: { name: 'renamed', url: apiSettings.url }, now })
+      .then([{ type: 'TargetUpdated', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', updated_at: now, changes: { name: 'renamed' } } }]);
+    spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { name: 'support bot' }, now }).then([]);
+  });
+
+  it('switching an api target to browser mode clears its api_format', () => {
+    const [e] = spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { scan_mode: 'browser' }, now }).thenEvents();
+    expect(e).toMatchObject({ type: 'TargetUpdated', data: { changes: { scan_mode: 'browser', api_format: null } } });
+  });
+
+  it("answers another account's target as not found", () => {
+    spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'other', changes: { name: 'x' }, now }).thenFails('not_found');
+    spec(targetDecider).given([registered]).when({ type: 'DeleteTarget', account_id: 'other', now }).thenFails('not_found');
+  });
+
+  it('deletes a target, after which it is gone', () => {
+    const deleted: TargetEvent = { type: 'TargetDeleted', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', deleted_at: now } };
+    spec(targetDecider).given([registered]).when({ type: 'DeleteTarget', account_id: 'a1', now }).then([deleted]);
+    spec(targetDecider).given([registered, deleted]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { name: 'x' }, now }).thenFails('not_found');
+  });
+});
