@@ -1,1 +1,5 @@
 export * from './secret-box';
+export * from './passwords';
+export * from './api-keys';
+export * from './identity';
+export * from './plans';

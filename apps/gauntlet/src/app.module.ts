@@ -1,0 +1,59 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { AuthController } from './auth/auth.controller';
+import { ChangePlanHandler } from './auth/changing-plan/change-plan';
+import { CredentialsGuard } from './auth/credentials.guard';
+import { IssueApiKeyHandler } from './auth/issuing-api-key/issue-api-key';
+import { JwtStrategy } from './auth/jwt.strategy';
+import { RegisterAccountHandler } from './auth/registering-account/register-account';
+import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
+import { HealthController } from './health/health.controller';
+import { RUNTIME, Runtime } from './runtime';
+import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
+import { RequestScanHandler } from './scans/requesting-scan/request-scan';
+import { ScanReader } from './scans/scan-reader';
+import { ScansController } from './scans/scans.controller';
+import { DeleteTargetHandler } from './targets/deleting-target/delete-target';
+import { RegisterTargetHandler } from './targets/registering-target/register-target';
+import { TargetsController } from './targets/targets.controller';
+import { UpdateTargetHandler } from './targets/updating-target/update-target';
+
+@Global()
+@Module({})
+class RuntimeModule {
+  static of(runtime: Runtime): DynamicModule {
+    return { module: RuntimeModule, providers: [{ provide: RUNTIME, useValue: runtime }], exports: [RUNTIME] };
+  }
+}
+
+/** Thin glue: routes, command handlers and guards; every object with state comes from the runtime. */
+@Module({})
+export class AppModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        RuntimeModule.of(runtime),
+        CqrsModule.forRoot(),
+        PassportModule,
+        JwtModule.register({ secret: runtime.config.jwtSecret }),
+        // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
+        ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }] }),
+      ],
+      controllers: [AuthController, TargetsController, ScansController, HealthController],
+      providers: [
+        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        { provide: APP_GUARD, useClass: CredentialsGuard },
+        JwtStrategy,
+        ScanReader,
+        RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
+        RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
+        RequestScanHandler, CancelScanHandler,
+      ],
+    };
+  }
+}

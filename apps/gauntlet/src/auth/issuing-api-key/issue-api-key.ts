@@ -1,0 +1,40 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { generateApiKey } from '@gauntlet/auth';
+import { accountDecider, streams } from '@gauntlet/domain';
+import { CommandContext } from '../../platform/aggregates';
+import { RUNTIME, Runtime } from '../../runtime';
+
+export class IssueApiKey {
+  constructor(readonly account_id: string, readonly name: string, readonly context: CommandContext) {}
+}
+
+export interface IssuedApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  /** shown once, here; only its hash is stored */
+  key: string;
+  created_at: string;
+}
+
+@CommandHandler(IssueApiKey)
+export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedApiKey> {
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  async execute(c: IssueApiKey): Promise<IssuedApiKey> {
+    const generated = generateApiKey();
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const { position } = await this.runtime.aggregates.handle(
+      accountDecider,
+      streams.account(c.account_id),
+      { type: 'IssueApiKey', api_key_id: id, name: c.name, prefix: generated.prefix, key_hash: generated.hash, now },
+      c.context,
+    );
+    // the key must work on the very next request
+    if (position !== null) await this.runtime.projector.waitFor(position);
+    return { id, name: c.name, prefix: generated.prefix, key: generated.key, created_at: now };
+  }
+}

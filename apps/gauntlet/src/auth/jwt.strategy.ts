@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import type { AccountDoc } from '@gauntlet/read-models';
+import { RUNTIME, Runtime } from '../runtime';
+import { Principal } from './principal';
+
+export interface TokenClaims {
+  sub: string;
+  iat?: number;
+  exp?: number;
+}
+
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: runtime.config.jwtSecret,
+      algorithms: ['HS256'],
+      issuer: 'gauntlet',
+      audience: 'gauntlet-api',
+      ignoreExpiration: false,
+    });
+  }
+
+  /** plan and role are read fresh on every request, so a plan change applies at once */
+  async validate(claims: TokenClaims): Promise<Principal | false> {
+    const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(claims.sub);
+    if (!account) return false;
+    return { account_id: account._id, email: account.email, role: account.role, plan: account.plan, via: 'bearer' };
+  }
+}

@@ -1,0 +1,27 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Plan, Role } from '@gauntlet/domain';
+
+/** Who is calling, resolved from a bearer token or an API key, with the plan read fresh. */
+export interface Principal {
+  account_id: string;
+  email: string;
+  role: Role;
+  plan: Plan;
+  via: 'bearer' | 'api_key';
+  api_key_id?: string;
+}
+
+export const actorOf = (p: Principal) => (p.via === 'api_key' ? `apikey:${p.api_key_id}` : `account:${p.account_id}`);
+
+export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => ctx.switchToHttp().getRequest().principal);
+
+export const IS_PUBLIC = 'gauntlet:public';
+/** no credentials needed (login, register, health, docs) */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+export const BEARER_ONLY = 'gauntlet:bearer-only';
+/** an API key is not enough: managing keys and accounts needs a signed-in person */
+export const BearerOnly = () => SetMetadata(BEARER_ONLY, true);
+
+export const ADMIN_ONLY = 'gauntlet:admin-only';
+export const AdminOnly = () => SetMetadata(ADMIN_ONLY, true);

@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Configuration problems stop the process at start with one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicBaseUrl: string;
+  adminEmail: string | null;
+  adminPassword: string | null;
+  jwtSecret: string;
+  jwtTtlSeconds: number;
+  secretsKey: Buffer;
+  outboundAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  webhookRetryDelaysMs: number[];
+  chromiumPath: string;
+  eventstoreUrl: string | null;
+  mongodbUrl: string | null;
+  mongodbDatabase: string;
+  kafkaBrokers: string[] | null;
+  kafkaPartitions: number;
+  rateLimitPerMinute: number;
+  reportDownloadsPerHour: number;
+  scanQuota: { free: number | null; pro: number | null; enterprise: number | null };
+  trustProxy: boolean;
+  logLevel: string;
+  scannerConcurrency: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (!raw) return null;
+  try {
+    const u = new URL(raw);
+    if (!protocols.includes(u.protocol)) throw new Error();
+    return raw;
+  } catch {
+    throw new ConfigError(name, `must be a ${protocols.join(' or ')} URL`);
+  }
+}
+
+function quota(env: Env, name: string, fallback: number | null): number | null {
+  const raw = env[name];
+  if (raw === 'unlimited') return null;
+  if (raw === undefined || raw === '') return fallback;
+  return int(env, name, 0);
+}
+
+/**
+ * JWT_SECRET and SECRETS_KEY are generated once into DATA_DIR when unset, so a fresh
+ * `npm start` needs nothing configured, and tokens and sealed secrets survive restarts.
+ */
+function generatedSecrets(dataDir: string): { jwtSecret: string; secretsKey: string } {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = { jwtSecret: randomBytes(48).toString('base64url'), secretsKey: randomBytes(32).toString('base64') };
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secrets;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const publicBaseUrl = (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+
+  const adminEmail = env.ADMIN_EMAIL?.trim() || null;
+  const adminPassword = env.ADMIN_PASSWORD || null;
+  if (adminEmail && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError('ADMIN_EMAIL', 'must be an email address');
+  if (adminEmail && !adminPassword) throw new ConfigError('ADMIN_PASSWORD', 'must be set when ADMIN_EMAIL is set');
+  if (adminPassword && adminPassword.length < 12) throw new ConfigError('ADMIN_PASSWORD', 'must be at least 12 characters');
+
+  const needGenerated = !env.JWT_SECRET || !env.SECRETS_KEY;
+  const generated = needGenerated ? generatedSecrets(dataDir) : null;
+  const jwtSecret = env.JWT_SECRET || generated!.jwtSecret;
+  if (jwtSecret.length < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 characters');
+  const secretsKey = Buffer.from(env.SECRETS_KEY || generated!.secretsKey, 'base64');
+  if (secretsKey.length !== 32) throw new ConfigError('SECRETS_KEY', 'must be 32 bytes, base64-encoded');
+
+  const delays = (env.WEBHOOK_RETRY_DELAYS_MS ?? '60000,300000,1800000').split(',').map((s) => s.trim());
+  if (delays.length !== 3 || delays.some((d) => !/^\d+$/.test(d))) {
+    throw new ConfigError('WEBHOOK_RETRY_DELAYS_MS', 'must be three comma-separated whole numbers of milliseconds');
+  }
+
+  const kafka = env.KAFKA_BROKERS?.split(',').map((s) => s.trim()).filter(Boolean) ?? null;
+  if (kafka && kafka.some((b) => !/^[\w.-]+:\d+$/.test(b))) throw new ConfigError('KAFKA_BROKERS', 'must be host:port[,host:port...]');
+
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    publicBaseUrl,
+    adminEmail,
+    adminPassword,
+    jwtSecret,
+    jwtTtlSeconds: int(env, 'JWT_TTL_SECONDS', 3600, 60, 30 * 24 * 3600),
+    secretsKey,
+    outboundAllowPrivate: bool(env, 'OUTBOUND_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30000, 100, 120000),
+    webhookRetryDelaysMs: delays.map(Number),
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    eventstoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:']),
+    mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
+    mongodbDatabase: env.MONGODB_DATABASE || 'gauntlet',
+    kafkaBrokers: kafka && kafka.length ? kafka : null,
+    kafkaPartitions: int(env, 'KAFKA_PARTITIONS', 6, 1, 1000),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 120, 1),
+    reportDownloadsPerHour: int(env, 'REPORT_DOWNLOADS_PER_HOUR', 30, 1),
+    scanQuota: {
+      free: quota(env, 'SCAN_QUOTA_FREE', 10),
+      pro: quota(env, 'SCAN_QUOTA_PRO', 500),
+      enterprise: quota(env, 'SCAN_QUOTA_ENTERPRISE', null),
+    },
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel,
+    scannerConcurrency: int(env, 'SCANNER_CONCURRENCY', 2, 1, 64),
+  };
+}
+
+export const CONFIG = Symbol('CONFIG');

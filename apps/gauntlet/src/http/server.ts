@@ -1,0 +1,77 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { randomUUID } from 'node:crypto';
+import { AppModule } from '../app.module';
+import { RegisterAccount } from '../auth/registering-account/register-account';
+import { NestPinoLogger } from '../platform/logger';
+import { Runtime } from '../runtime';
+import { ProblemDetailsFilter, sendProblem } from './problem';
+import { validationPipe } from './validation';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export function openApiDocument(app: NestFastifyApplication, baseUrl: string) {
+  const config = new DocumentBuilder()
+    .setTitle('Gauntlet API')
+    .setDescription('Scans AI targets (chatbots and model APIs) for vulnerabilities, scores them, maps them to OWASP LLM Top 10, NIST AI RMF and SOC 2 CC7, renders reports, gates CI and sends signed webhooks. Every error is application/problem+json (RFC 9457).')
+    .setVersion('1')
+    .addServer(baseUrl)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api_key')
+    .build();
+  return SwaggerModule.createDocument(app, config);
+}
+
+export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplication> {
+  const { config, log, metrics } = runtime;
+  const adapter = new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    // behind a proxy, the client IP (rate limits) comes from X-Forwarded-For only when the operator says the proxy is trusted
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    logger: false,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
+    logger: new NestPinoLogger(log),
+    bufferLogs: false,
+  });
+  app.useGlobalFilters(new ProblemDetailsFilter(log));
+  app.useGlobalPipes(validationPipe());
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.setErrorHandler((err, request, reply) => sendProblem(reply, request, err, log));
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    return payload;
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
+    if (route !== '/healthz' && route !== '/metrics') {
+      log.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
+  });
+
+  const document = openApiDocument(app, config.publicBaseUrl);
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });
+
+  await app.init();
+  await bootstrapAdmin(app, runtime);
+  return app;
+}
+
+/** ADMIN_EMAIL / ADMIN_PASSWORD: an administrator is created at start when absent. */
+async function bootstrapAdmin(app: NestFastifyApplication, runtime: Runtime): Promise<void> {
+  const { adminEmail, adminPassword } = runtime.config;
+  if (!adminEmail || !adminPassword) return;
+  try {
+    await app.get(CommandBus).execute(new RegisterAccount(adminEmail, adminPassword, { actor: 'system', correlationId: randomUUID() }, 'enterprise', 'admin'));
+    runtime.log.info({ email: adminEmail }, 'administrator account created');
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'conflict') throw err;
+  }
+}

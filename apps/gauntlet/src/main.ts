@@ -1,0 +1,75 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config/config';
+import { createLogger } from './platform/logger';
+import { createRuntime, Runtime } from './runtime';
+import { createHttpApp } from './http/server';
+
+/**
+ * `gauntlet [role]`: all (default: every role in one process, the embedded deployment),
+ * api, projector, scanner, relay, dispatcher; or `projections:rebuild`.
+ */
+export const ROLES = ['all', 'api', 'projector', 'scanner', 'relay', 'dispatcher'] as const;
+export type Role = (typeof ROLES)[number];
+
+export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url?: string }> {
+  const has = (r: Role) => roles.includes('all') || roles.includes(r);
+  const result: { url?: string } = {};
+  // the api waits on the projector for read-your-writes; in one process it is local and wakes at once
+  if (has('projector')) await runtime.projector.start();
+  if (has('api')) {
+    const app = await createHttpApp(runtime);
+    await app.listen({ port: runtime.config.port, host: runtime.config.host });
+    result.url = await app.getUrl();
+    runtime.onClose(() => app.close());
+    runtime.log.info({ url: result.url, roles }, 'gauntlet api listening');
+  }
+  return result;
+}
+
+async function main(argv: string[]): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const command = argv[0] ?? 'all';
+  const runtime = await createRuntime(config, log);
+
+  if (command === 'projections:rebuild') {
+    const { events } = await runtime.projector.rebuild();
+    log.info({ events }, 'read models rebuilt from the log');
+    await runtime.close();
+    return;
+  }
+  const roles = command.split(',') as Role[];
+  const unknown = roles.filter((r) => !ROLES.includes(r));
+  if (unknown.length) {
+    process.stderr.write(`Unknown role ${unknown.join(', ')}: use one or more of ${ROLES.join(', ')} (comma-separated), or projections:rebuild\n`);
+    process.exit(1);
+  }
+  await startRoles(runtime, roles);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((err) => {
+    process.stderr.write(`gauntlet failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

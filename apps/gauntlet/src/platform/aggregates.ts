@@ -1,0 +1,58 @@
+import { Decider, DomainEvent, EventMetadata } from '@gauntlet/domain';
+import { EventStore, Position, WrongExpectedRevisionError } from '@gauntlet/eventstore';
+import { Metrics } from './metrics';
+
+export interface CommandContext {
+  actor: string;
+  correlationId: string;
+  causationId?: string;
+}
+
+export interface Decided<E, S> {
+  events: E[];
+  /** state after the new events */
+  state: S;
+  /** position of the last appended event, null when the command changed nothing */
+  position: Position | null;
+}
+
+/**
+ * The write path, the same for every aggregate: read the stream, fold it, decide, append with
+ * the expected revision. A concurrent writer makes the append fail; the command is then decided
+ * again on the fresh state (a few times, then the conflict surfaces as 409).
+ */
+export class Aggregates {
+  constructor(private readonly store: EventStore, private readonly metrics?: Metrics, private readonly clock: () => Date = () => new Date()) {}
+
+  async load<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string): Promise<{ state: S; revision: number | null }> {
+    const recorded = await this.store.readStream(streamId);
+    let state = decider.initialState();
+    for (const r of recorded) state = decider.evolve(state, { type: r.type, schemaVersion: Number(r.metadata.schemaVersion ?? 1), data: r.data } as E);
+    return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : null };
+  }
+
+  async handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext, attempts = 4): Promise<Decided<E, S>> {
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.load(decider, streamId);
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, position: null };
+      const occurredAt = this.clock().toISOString();
+      try {
+        const result = await this.store.append(
+          streamId,
+          events.map((e) => ({
+            type: e.type,
+            data: e.data,
+            metadata: { ...context, occurredAt, schemaVersion: e.schemaVersion } satisfies EventMetadata,
+          })),
+          { expectedRevision: revision ?? 'no_stream' },
+        );
+        for (const e of events) this.metrics?.eventsAppended.inc({ type: e.type });
+        return { events, state: events.reduce(decider.evolve, state), position: result.position };
+      } catch (err) {
+        if (!(err instanceof WrongExpectedRevisionError) || attempt >= attempts) throw err;
+        this.metrics?.appendConflicts.inc();
+      }
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { EventStore, openSqlite, SqliteEventStore, EventStoreDbEventStore } from '@gauntlet/eventstore';
+import { DocumentStore, SqliteDocumentStore, connectMongoDocumentStore } from '@gauntlet/read-models';
+import { Bus, EmbeddedBus, KafkaBus } from '@gauntlet/messaging';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+
+export interface Infrastructure {
+  /** `embedded` (one SQLite file) or `distributed` (EventStoreDB, MongoDB, Kafka) per engine */
+  kinds: { events: 'sqlite' | 'eventstoredb'; documents: 'sqlite' | 'mongodb'; bus: 'embedded' | 'kafka' };
+  events: EventStore;
+  documents: DocumentStore;
+  bus: Bus;
+  close(): Promise<void>;
+}
+
+/**
+ * Picks each engine from configuration: EVENTSTORE_URL, MONGODB_URL and KAFKA_BROKERS each switch
+ * one engine to its server; whatever is unset stays embedded in DATA_DIR/gauntlet.db.
+ */
+export async function openInfrastructure(config: Config, log: Logger): Promise<Infrastructure> {
+  const needsSqlite = !config.eventstoreUrl || !config.mongodbUrl || !config.kafkaBrokers;
+  const db = needsSqlite ? openSqlite(join(config.dataDir, 'gauntlet.db')) : null;
+
+  const events: EventStore = config.eventstoreUrl ? new EventStoreDbEventStore(config.eventstoreUrl) : new SqliteEventStore(db!);
+  const documents: DocumentStore = config.mongodbUrl ? await connectMongoDocumentStore(config.mongodbUrl, config.mongodbDatabase) : new SqliteDocumentStore(db!);
+  const bus: Bus = config.kafkaBrokers
+    ? new KafkaBus({ brokers: config.kafkaBrokers, clientId: 'gauntlet', partitions: config.kafkaPartitions, logger: log })
+    : new EmbeddedBus(db!);
+
+  log.info(
+    { events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', documents: config.mongodbUrl ? 'mongodb' : 'sqlite', bus: config.kafkaBrokers ? 'kafka' : 'embedded', dataDir: config.dataDir },
+    'infrastructure opened',
+  );
+  return {
+    kinds: {
+      events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite',
+      documents: config.mongodbUrl ? 'mongodb' : 'sqlite',
+      bus: config.kafkaBrokers ? 'kafka' : 'embedded',
+    },
+    events,
+    documents,
+    bus,
+    async close() {
+      await bus.close().catch(() => undefined);
+      await events.close().catch(() => undefined);
+      await documents.close().catch(() => undefined);
+      db?.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { scanDecider, ScanStatus, streams } from '@gauntlet/domain';
+import { CommandContext } from '../../platform/aggregates';
+import { RUNTIME, Runtime } from '../../runtime';
+
+/** The worker running the scan learns of it when its next write is refused, and stops. */
+export class CancelScan {
+  constructor(readonly account_id: string, readonly scan_id: string, readonly context: CommandContext) {}
+}
+
+@CommandHandler(CancelScan)
+export class CancelScanHandler implements ICommandHandler<CancelScan, { id: string; status: ScanStatus }> {
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  async execute(c: CancelScan) {
+    const { state, position } = await this.runtime.aggregates.handle(
+      scanDecider,
+      streams.scan(c.scan_id),
+      { type: 'CancelScan', account_id: c.account_id, cancelled_by: c.context.actor, now: new Date().toISOString() },
+      c.context,
+    );
+    if (position !== null) await this.runtime.projector.waitFor(position);
+    return { id: c.scan_id, status: state.status };
+  }
+}

@@ -1,0 +1,100 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
+import { PHASES, Phase, PROFILES, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES } from '@gauntlet/domain';
+import { PageQuery } from '../http/pagination';
+
+export class RequestScanBody {
+  @ApiProperty({ format: 'uuid' })
+  @IsUUID()
+  target_id: string;
+
+  @ApiPropertyOptional({ enum: PROFILES, default: 'standard', description: 'quick: a smoke test; standard: the full catalogue; deep: more amplification' })
+  @IsOptional() @IsIn(PROFILES)
+  profile?: Profile;
+}
+
+export class CreatedScanView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ enum: ['pending'] }) status: ScanStatus;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ enum: PROFILES }) profile: Profile;
+}
+
+export class ListScansQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional() @IsUUID()
+  target_id?: string;
+
+  @ApiPropertyOptional({ enum: SCAN_STATUSES })
+  @IsOptional() @IsIn(SCAN_STATUSES)
+  status?: ScanStatus;
+}
+
+export class ScanStatusView {
+  @ApiProperty({ enum: SCAN_STATUSES }) status: ScanStatus;
+  @ApiProperty({ minimum: 0, maximum: 100, description: 'never goes down' }) progress: number;
+  @ApiProperty({ enum: PHASES }) phase: Phase;
+  @ApiProperty() findings_so_far: number;
+}
+
+class SeverityCounts {
+  @ApiProperty() critical: number;
+  @ApiProperty() high: number;
+  @ApiProperty() medium: number;
+  @ApiProperty() low: number;
+}
+
+export class ScanSummaryView extends ScanStatusView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty() target_name: string;
+  @ApiProperty({ enum: PROFILES }) profile: Profile;
+  @ApiProperty({ enum: ['api', 'ci'] }) origin: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled' }) reason: string | null;
+  @ApiProperty({ type: SeverityCounts }) severity_counts: SeverityCounts;
+  @ApiProperty() probes_run: number;
+  @ApiProperty({ nullable: true, type: Number }) security_score: number | null;
+  @ApiProperty({ nullable: true, type: String }) security_grade: string | null;
+}
+
+export class ScanList {
+  @ApiProperty({ type: [ScanSummaryView] }) scans: ScanSummaryView[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor: string | null;
+}
+
+class TurnView {
+  @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
+  @ApiProperty() content: string;
+}
+
+class EvidenceView {
+  @ApiProperty({ type: [TurnView] }) turns: TurnView[];
+  @ApiProperty() detector: string;
+  @ApiProperty({ nullable: true, type: String }) matched: string | null;
+}
+
+export class VulnerabilityView {
+  @ApiProperty() id: string;
+  @ApiProperty() probe_id: string;
+  @ApiProperty({ example: 'LLM01:2025' }) category: string;
+  @ApiProperty() category_name: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ enum: SEVERITIES }) severity: string;
+  @ApiProperty({ minimum: 0, maximum: 1 }) confidence: number;
+  @ApiProperty() technique: string;
+  @ApiProperty({ type: [String] }) converters: string[];
+  @ApiProperty() description: string;
+  @ApiProperty({ type: EvidenceView }) evidence: EvidenceView;
+  @ApiProperty() remediation: string;
+  @ApiProperty({ type: [String] }) references: string[];
+  @ApiProperty({ enum: ['probe', 'amplify'] }) phase: string;
+  @ApiProperty({ format: 'date-time' }) found_at: string;
+}
+
+export class ScanDetailView extends ScanSummaryView {
+  @ApiProperty({ type: [VulnerabilityView] }) vulnerabilities: VulnerabilityView[];
+}

@@ -1,0 +1,65 @@
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { Filter } from '@gauntlet/read-models';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { Ctx } from '../http/context';
+import { decodeCursor, page } from '../http/pagination';
+import { CommandContext } from '../platform/aggregates';
+import { CancelScan } from './cancelling-scan/cancel-scan';
+import { CreatedScanView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView } from './dto';
+import { RequestScan, RequestedScan } from './requesting-scan/request-scan';
+import { ScanReader } from './scan-reader';
+import { statusView, summaryView, vulnerabilityView } from './scan-view';
+
+@ApiTags('scans')
+@ApiBearerAuth() @ApiSecurity('api_key')
+@Controller('api/scans')
+export class ScansController {
+  constructor(private readonly commands: CommandBus, private readonly reader: ScanReader) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Start a scan of a target (counts against the monthly quota of the plan)' })
+  @ApiCreatedResponse({ type: CreatedScanView })
+  request(@CurrentPrincipal() p: Principal, @Body() body: RequestScanBody, @Ctx() ctx: CommandContext): Promise<RequestedScan> {
+    return this.commands.execute(new RequestScan(p.account_id, p.plan, body.target_id, body.profile ?? 'standard', 'api', null, ctx));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List scans, newest first, optionally of one target or status' })
+  @ApiOkResponse({ type: ScanList })
+  async list(@CurrentPrincipal() p: Principal, @Query() q: ListScansQuery): Promise<ScanList> {
+    const limit = q.limit ?? 50;
+    const filter: Filter = { account_id: p.account_id };
+    if (q.target_id) filter.target_id = q.target_id;
+    if (q.status) filter.status = q.status;
+    const docs = await this.reader.scans.find(filter, { sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) });
+    const { items, next_cursor } = page(docs, limit, 'created_at');
+    return { scans: items.map(summaryView), next_cursor };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'The full scan with its vulnerabilities' })
+  @ApiOkResponse({ type: ScanDetailView })
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[] }> {
+    const doc = await this.reader.owned(p.account_id, id);
+    const vulnerabilities = await this.reader.vulnerabilities(id);
+    return { ...summaryView(doc), vulnerabilities: vulnerabilities.map(vulnerabilityView) };
+  }
+
+  @Get(':id/status')
+  @ApiOperation({ summary: 'Progress, phase and findings so far' })
+  @ApiOkResponse({ type: ScanStatusView })
+  async status(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanStatusView> {
+    return statusView(await this.reader.owned(p.account_id, id));
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a pending or running scan' })
+  @ApiOkResponse({ schema: { properties: { id: { type: 'string' }, status: { type: 'string' } } } })
+  async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext) {
+    await this.reader.owned(p.account_id, id);
+    return this.commands.execute(new CancelScan(p.account_id, id, ctx));
+  }
+}

@@ -1,0 +1,46 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
+import type { TargetDoc } from '@gauntlet/read-models';
+import { CommandContext } from '../../platform/aggregates';
+import { RUNTIME, Runtime } from '../../runtime';
+import { RegisterTargetBody, TargetView } from '../dto';
+import { requireOutboundUrl } from '../outbound-url';
+import { targetView } from '../target-view';
+
+export class RegisterTarget {
+  constructor(readonly account_id: string, readonly body: RegisterTargetBody, readonly context: CommandContext) {}
+}
+
+@CommandHandler(RegisterTarget)
+export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, TargetView> {
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  async execute({ account_id, body, context }: RegisterTarget): Promise<TargetView> {
+    requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
+    const settings: TargetSettings = {
+      name: body.name,
+      url: body.url,
+      scan_mode: body.scan_mode,
+      api_format: body.api_format ?? null,
+      // sealed before it reaches the log: the plain key exists only in this request and in a scanner's memory
+      api_key_encrypted: body.api_key ? this.runtime.secrets.seal(body.api_key) : null,
+      model: body.model ?? null,
+      canaries: body.canaries ?? [],
+      browser: body.browser ? { ...body.browser } : null,
+      http: body.http ? { ...body.http } : null,
+      max_requests_per_second: body.max_requests_per_second ?? null,
+    };
+    const target_id = randomUUID();
+    const { position } = await this.runtime.aggregates.handle(
+      targetDecider,
+      streams.target(target_id),
+      { type: 'RegisterTarget', target_id, account_id, settings, now: new Date().toISOString() },
+      context,
+    );
+    await this.runtime.projector.waitFor(position!);
+    const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id);
+    return targetView(doc!);
+  }
+}

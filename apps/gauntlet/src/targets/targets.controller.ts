@@ -1,0 +1,70 @@
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { TargetDoc } from '@gauntlet/read-models';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { Ctx } from '../http/context';
+import { decodeCursor, page } from '../http/pagination';
+import { ProblemException } from '../http/problem';
+import { CommandContext } from '../platform/aggregates';
+import { RUNTIME, Runtime } from '../runtime';
+import { DeleteTarget } from './deleting-target/delete-target';
+import { ListTargetsQuery, RegisterTargetBody, TargetList, TargetView, UpdateTargetBody } from './dto';
+import { RegisterTarget } from './registering-target/register-target';
+import { targetView } from './target-view';
+import { UpdateTarget } from './updating-target/update-target';
+
+@ApiTags('targets')
+@ApiBearerAuth() @ApiSecurity('api_key')
+@Controller('api/targets')
+export class TargetsController {
+  constructor(private readonly commands: CommandBus, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  private get targets() {
+    return this.runtime.infra.documents.collection<TargetDoc>('targets');
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Register a target (a chat page or a model API)' })
+  @ApiCreatedResponse({ type: TargetView })
+  register(@CurrentPrincipal() p: Principal, @Body() body: RegisterTargetBody, @Ctx() ctx: CommandContext): Promise<TargetView> {
+    return this.commands.execute(new RegisterTarget(p.account_id, body, ctx));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List targets, newest first' })
+  @ApiOkResponse({ type: TargetList })
+  async list(@CurrentPrincipal() p: Principal, @Query() q: ListTargetsQuery): Promise<TargetList> {
+    const limit = q.limit ?? 50;
+    const docs = await this.targets.find(
+      { account_id: p.account_id, deleted: false },
+      { sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) },
+    );
+    const { items, next_cursor } = page(docs, limit, 'created_at');
+    return { targets: items.map(targetView), next_cursor };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'One target' })
+  @ApiOkResponse({ type: TargetView })
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<TargetView> {
+    const doc = await this.targets.get(id);
+    if (!doc || doc.deleted || doc.account_id !== p.account_id) throw new ProblemException(404, 'Target not found.');
+    return targetView(doc);
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change some fields of a target' })
+  @ApiOkResponse({ type: TargetView })
+  update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateTargetBody, @Ctx() ctx: CommandContext): Promise<TargetView> {
+    return this.commands.execute(new UpdateTarget(p.account_id, id, body, ctx));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a target (its scan history is kept)' })
+  @ApiNoContentResponse()
+  remove(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<void> {
+    return this.commands.execute(new DeleteTarget(p.account_id, id, ctx));
+  }
+}

@@ -1,0 +1,88 @@
+import type { RecordedEvent } from '@gauntlet/eventstore';
+import type { ScanScore, Vulnerability } from '@gauntlet/domain';
+import { Projection } from './projection';
+import { accountsProjection, apiKeysProjection } from './account-projections';
+import { scansProjection, vulnerabilitiesProjection } from './scan-projections';
+import { targetsProjection } from './target-projections';
+
+let position = 0n;
+const recorded = (streamId: string, revision: number, type: string, data: unknown): RecordedEvent => ({
+  id: `e${++position}`, streamId, revision, position, type, data, metadata: {}, recordedAt: '2026-11-21T10:00:00.000Z',
+});
+
+/** given events, then the document a projection holds for one id */
+function project<D extends { _id: string }>(projection: Projection<any>, events: RecordedEvent[], id: string): D | null {
+  let doc: D | null = null;
+  for (const e of events) if (projection.documentId(e) === id) doc = projection.apply(doc, e);
+  return doc;
+}
+
+const now = '2026-11-21T10:00:00.000Z';
+
+describe('account projections', () => {
+  const events = [
+    recorded('account-a1', 0, 'AccountRegistered', { account_id: 'a1', email: 'ada@example.com', password_hash: 'h', plan: 'free', role: 'member', registered_at: now }),
+    recorded('account-a1', 1, 'ApiKeyIssued', { account_id: 'a1', api_key_id: 'k1', name: 'ci', prefix: 'pre', key_hash: 'kh', issued_at: now }),
+    recorded('account-a1', 2, 'AccountPlanChanged', { account_id: 'a1', plan: 'pro', previous_plan: 'free' }),
+    recorded('account-a1', 3, 'ApiKeyRevoked', { account_id: 'a1', api_key_id: 'k1', revoked_at: now }),
+  ];
+
+  it('keeps the account with its current plan', () => {
+    expect(project(accountsProjection, events, 'a1')).toEqual({ _id: 'a1', _rev: 3, email: 'ada@example.com', password_hash: 'h', plan: 'pro', role: 'member', registered_at: now });
+  });
+
+  it('keeps each API key with its revocation', () => {
+    expect(project(apiKeysProjection, events, 'k1')).toEqual({ _id: 'k1', _rev: 3, account_id: 'a1', name: 'ci', prefix: 'pre', key_hash: 'kh', created_at: now, revoked: true, revoked_at: now });
+  });
+});
+
+describe('targets projection', () => {
+  it('applies updates and marks deletion instead of forgetting the target', () => {
+    const events = [
+      recorded('target-t1', 0, 'TargetRegistered', {
+        target_id: 't1', account_id: 'a1', registered_at: now, name: 'bot', url: 'https://x', scan_mode: 'api', api_format: 'openai',
+        api_key_encrypted: 'v1.s', model: null, canaries: [], browser: null, http: null, max_requests_per_second: null,
+      }),
+      recorded('target-t1', 1, 'TargetUpdated', { target_id: 't1', account_id: 'a1', updated_at: '2026-11-22T00:00:00.000Z', changes: { name: 'renamed' } }),
+      recorded('target-t1', 2, 'TargetDeleted', { target_id: 't1', account_id: 'a1', deleted_at: '2026-11-23T00:00:00.000Z' }),
+    ];
+    expect(project(targetsProjection, events, 't1')).toMatchObject({ _id: 't1', name: 'renamed', deleted: true, created_at: now, updated_at: '2026-11-23T00:00:00.000Z', _rev: 2 });
+  });
+});
+
+describe('scan projections', () => {
+  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now }) as Vulnerability;
+  const score = { overall_score: 55, grade: 'D-' } as ScanScore;
+  const events = [
+    recorded('scan-s1', 0, 'ScanRequested', { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70, requested_at: now }),
+    recorded('scan-s1', 1, 'ScanStarted', { scan_id: 's1', worker_id: 'w', started_at: now }),
+    recorded('scan-s1', 2, 'ScanPhaseEntered', { scan_id: 's1', phase: 'probe', progress: 10, entered_at: now }),
+    recorded('scan-s1', 3, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: 'x' }, progress: 40, attempted_at: now }),
+    recorded('scan-s1', 4, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v1', 'critical') }),
+    recorded('scan-s1', 5, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v2', 'low') }),
+    recorded('scan-s1', 6, 'ScanCompleted', { scan_id: 's1', score, finished_at: '2026-11-21T10:05:00.000Z' }),
+  ];
+
+  it('follows status, phase, progress, findings and the recorded score', () => {
+    expect(project(scansProjection, events, 's1')).toEqual({
+      _id: 's1', _rev: 6, account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70,
+      status: 'completed', phase: 'done', progress: 100, findings_so_far: 2, severity_counts: { critical: 1, high: 0, medium: 0, low: 1 },
+      probes_run: 1, created_at: now, created_month: '2026-11', started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
+    });
+  });
+
+  it('shows status and phase of a running scan', () => {
+    expect(project<any>(scansProjection, events.slice(0, 4), 's1')).toMatchObject({ status: 'running', phase: 'probe', progress: 40, findings_so_far: 0 });
+  });
+
+  it('keeps one document per vulnerability, keyed by scan', () => {
+    expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...vuln('v1', 'critical'), _id: 's1:v1', _rev: 4, scan_id: 's1' });
+  });
+
+  it('records why a scan failed or was cancelled', () => {
+    const failed = [...events.slice(0, 2), recorded('scan-s1', 2, 'ScanFailed', { scan_id: 's1', reason: 'target never answered', finished_at: now })];
+    expect(project(scansProjection, failed, 's1')).toMatchObject({ status: 'failed', phase: 'done', reason: 'target never answered' });
+    const cancelled = [events[0], recorded('scan-s1', 1, 'ScanCancelled', { scan_id: 's1', cancelled_by: 'account:a1', finished_at: now })];
+    expect(project(scansProjection, cancelled, 's1')).toMatchObject({ status: 'cancelled', reason: 'cancelled by account:a1' });
+  });
+});

@@ -1,0 +1,86 @@
+import type { Phase, Profile, ScanEvent, ScanScore, ScanStatus, Severity, Vulnerability } from '@gauntlet/domain';
+import type { RecordedEvent } from '@gauntlet/eventstore';
+import { Projection } from './projection';
+
+export interface ScanDoc {
+  _id: string;
+  _rev?: number;
+  account_id: string;
+  target_id: string;
+  target_name: string;
+  profile: Profile;
+  origin: 'api' | 'ci';
+  fail_threshold: number | null;
+  status: ScanStatus;
+  phase: Phase;
+  progress: number;
+  findings_so_far: number;
+  severity_counts: Record<Severity, number>;
+  probes_run: number;
+  created_at: string;
+  /** `YYYY-MM` of created_at: the key the monthly scan quota counts by */
+  created_month: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** why it failed, ended partially or was cancelled */
+  reason: string | null;
+  score: ScanScore | null;
+  [k: string]: unknown;
+}
+
+export type VulnerabilityDoc = Vulnerability & { _id: string; _rev?: number; scan_id: string; [k: string]: unknown };
+
+type E = RecordedEvent & ScanEvent;
+
+export const scansProjection: Projection<ScanDoc> = {
+  collection: 'scans',
+  indexes: [['account_id', 'created_at'], ['account_id', 'created_month'], ['account_id', 'target_id', 'created_at'], ['account_id', 'status', 'created_at'], ['status']],
+  documentId: (e) => (e.streamId.startsWith('scan-') ? e.data.scan_id : null),
+  apply(doc, event) {
+    const e = event as E;
+    if (e.type === 'ScanRequested') {
+      const d = e.data;
+      return {
+        _id: d.scan_id, _rev: e.revision, account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, profile: d.profile,
+        origin: d.origin, fail_threshold: d.fail_threshold, status: 'pending', phase: 'queued', progress: 0, findings_so_far: 0,
+        severity_counts: { critical: 0, high: 0, medium: 0, low: 0 }, probes_run: 0, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: null,
+        finished_at: null, reason: null, score: null,
+      };
+    }
+    if (!doc) return null;
+    const next = { ...doc, _rev: e.revision };
+    switch (e.type) {
+      case 'ScanStarted':
+        return { ...next, status: 'running', started_at: e.data.started_at };
+      case 'ScanPhaseEntered':
+        return { ...next, phase: e.data.phase, progress: Math.max(doc.progress, e.data.progress) };
+      case 'ProbeAttempted':
+        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1 };
+      case 'VulnerabilityFound': {
+        const sev: Severity = e.data.vulnerability.severity;
+        return { ...next, findings_so_far: doc.findings_so_far + 1, severity_counts: { ...doc.severity_counts, [sev]: doc.severity_counts[sev] + 1 } };
+      }
+      case 'ScanCompleted':
+        return { ...next, status: 'completed', phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
+      case 'ScanCompletedPartial':
+        return { ...next, status: 'completed_partial', phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason };
+      case 'ScanFailed':
+        return { ...next, status: 'failed', phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
+      case 'ScanCancelled':
+        return { ...next, status: 'cancelled', phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}` };
+      default:
+        return next;
+    }
+  },
+};
+
+export const vulnerabilitiesProjection: Projection<VulnerabilityDoc> = {
+  collection: 'vulnerabilities',
+  indexes: [['scan_id', 'found_at']],
+  documentId: (e) => (e.type === 'VulnerabilityFound' ? `${e.data.scan_id}:${e.data.vulnerability.id}` : null),
+  apply(doc, event) {
+    const e = event as E;
+    if (e.type !== 'VulnerabilityFound' || doc) return doc;
+    return { ...e.data.vulnerability, _id: `${e.data.scan_id}:${e.data.vulnerability.id}`, _rev: e.revision, scan_id: e.data.scan_id };
+  },
+};
