@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run) and as the README says: `npm ci && npm test`.
+# Installs and starts what the tests need (Chromium from Debian, Kafka 3.9 in KRaft mode from
+# Maven Central jars, FerretDB 1.24 via go install), idempotently and cached outside the
+# checkout, then type-checks, builds and runs every jest project (unit, int, e2e).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export GAUNTLET_CACHE="${GAUNTLET_CACHE:-$HOME/.cache/gauntlet}"
+mkdir -p "$GAUNTLET_CACHE"
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "browser: Debian chromium"
+bash infra/chromium.sh
+
+step "servers: Kafka (KRaft) and FerretDB"
+started=()
+cleanup() {
+  for s in "${started[@]:-}"; do [ -n "$s" ] && bash "infra/$s.sh" stop >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
+if [ -z "${KAFKA_BROKERS:-}" ]; then
+  eval "$(bash infra/kafka.sh start)"
+  started+=(kafka)
+fi
+if [ -z "${MONGODB_URL:-}" ] && [ -z "${FERRETDB_URL:-}" ]; then
+  eval "$(bash infra/ferretdb.sh start)"
+  started+=(ferretdb)
+fi
+export KAFKA_BROKERS FERRETDB_URL
+[ -n "${EVENTSTORE_URL:-}" ] || echo "EVENTSTORE_URL is not set: the EventStoreDB contract suite is skipped (no server here speaks its protocol)."
+
+step "type check"
+npm run -s typecheck
+
+step "build"
+npm run -s build
+
+step "tests"
+npx jest --ci --maxWorkers=2 "$@"
