@@ -5,9 +5,12 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
 }
 
-// Cloud metadata endpoints hand out credentials: refused even when private addresses are allowed.
+// Cloud metadata and credential endpoints: refused even when private addresses are allowed.
+// All of IPv4 link-local goes, not just 169.254.169.254: ECS hands task credentials out at
+// 169.254.170.2, and no chatbot a scan could target lives on a link-local address.
 const metadata = new BlockList();
-metadata.addAddress('169.254.169.254', 'ipv4');
+metadata.addSubnet('169.254.0.0', 16, 'ipv4');
+metadata.addAddress('100.100.100.200', 'ipv4'); // Alibaba Cloud
 metadata.addAddress('fd00:ec2::254', 'ipv6');
 
 // "Unspecified" addresses reach the local host on Linux; never a legitimate destination.
@@ -26,28 +29,36 @@ for (const [net, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00
   privateRanges.addSubnet(net, prefix, 'ipv6');
 }
 
-/** IPv4 hidden inside an IPv6 address (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16). */
+/**
+ * IPv4 hidden inside an IPv6 address: mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96,
+ * the deprecated compatible ::/96, NAT64 64:ff9b::/96 and 6to4 2002::/16. The kernel or a
+ * gateway turns these into IPv4 connections, so they get the IPv4 address's verdict.
+ */
 function embeddedIPv4(ip: string): string | null {
-  const lower = ip.toLowerCase();
-  const dotted = lower.match(/^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/);
-  if (dotted) return dotted[1];
-  const words = expandIPv6(lower);
-  if (!words) return null;
+  const w = expandIPv6(ip);
+  if (!w) return null;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) return v4(words[6], words[7]);
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) return v4(words[6], words[7]);
-  if (words[0] === 0x2002) return v4(words[1], words[2]);
+  const zero = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  if (zero(0, 5) && w[5] === 0xffff) return v4(w[6], w[7]);
+  if (zero(0, 4) && w[4] === 0xffff && w[5] === 0) return v4(w[6], w[7]);
+  // :: and ::1 keep their own IPv6 meaning
+  if (zero(0, 6) && !(w[6] === 0 && w[7] <= 1)) return v4(w[6], w[7]);
+  if (w[0] === 0x64 && w[1] === 0xff9b && zero(2, 6)) return v4(w[6], w[7]);
+  if (w[0] === 0x2002) return v4(w[1], w[2]);
   return null;
 }
 
+/** the eight 16-bit words of an IPv6 address, in any textual form (dotted tails included) */
 function expandIPv6(ip: string): number[] | null {
-  if (isIP(ip) !== 6 || ip.includes('.')) return null;
-  const [head, tail] = ip.split('::');
+  if (isIP(ip) !== 6) return null;
+  // the URL parser serialises IPv6 canonically: hex words only, zeros compressed
+  const canonical = new URL(`http://[${ip}]/`).hostname.slice(1, -1);
+  const [head, tail] = canonical.split('::');
   const h = head ? head.split(':') : [];
-  const t = tail !== undefined && tail ? tail.split(':') : [];
-  const fill = ip.includes('::') ? 8 - h.length - t.length : 0;
+  const t = tail ? tail.split(':') : [];
+  const fill = canonical.includes('::') ? 8 - h.length - t.length : 0;
   const all = [...h, ...Array(fill).fill('0'), ...t];
-  return all.length === 8 ? all.map((w) => parseInt(w, 16)) : null;
+  return all.length === 8 ? all.map((x) => parseInt(x, 16)) : null;
 }
 
 /**
@@ -61,12 +72,18 @@ export function refusalReason(address: string, policy: OutboundPolicy): string |
   const inner = family === 6 ? embeddedIPv4(ip) : null;
   if (inner) return refusalReason(inner, policy);
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (metadata.check(ip, type)) return `${ip} is a cloud metadata address`;
+  if (metadata.check(ip, type)) return `${ip} is a link-local or cloud metadata address`;
   if (unspecified.check(ip, type)) return `${ip} is an unspecified address`;
   if (!policy.allowPrivate && privateRanges.check(ip, type)) {
     return `${ip} is a loopback, private or link-local address (set OUTBOUND_ALLOW_PRIVATE=true to allow)`;
   }
   return null;
+}
+
+/** RFC 6761: `localhost` and every name under `.localhost` resolve to loopback */
+function isLoopbackName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
@@ -89,6 +106,9 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): UrlCheck 
   if (isIP(host)) {
     const reason = refusalReason(host, policy);
     if (reason) return { ok: false, reason: `refused: ${reason}` };
+  } else if (!policy.allowPrivate && isLoopbackName(host)) {
+    // refused at connect time anyway; saying so at registration spares a failed scan
+    return { ok: false, reason: `refused: ${host} names the local host (set OUTBOUND_ALLOW_PRIVATE=true to allow)` };
   }
   return { ok: true, url };
 }
