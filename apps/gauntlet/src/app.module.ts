@@ -11,6 +11,7 @@ import { IssueApiKeyHandler } from './auth/issuing-api-key/issue-api-key';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { RegisterAccountHandler } from './auth/registering-account/register-account';
 import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
+import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
 import { RUNTIME, Runtime } from './runtime';
 import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
@@ -44,7 +45,7 @@ export class AppModule {
         // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
         ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }] }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, CiController, HealthController],
       providers: [
         { provide: APP_GUARD, useClass: ThrottlerGuard },
         { provide: APP_GUARD, useClass: CredentialsGuard },

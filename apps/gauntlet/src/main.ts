@@ -3,6 +3,9 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
 import { createHttpApp } from './http/server';
+import { LogRelay } from './platform/log-relay';
+import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
+import { ScanWorker } from './scanning/scan-worker';
 
 /**
  * `gauntlet [role]`: all (default: every role in one process, the embedded deployment),
@@ -16,6 +19,18 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
   const result: { url?: string } = {};
   // the api waits on the projector for read-your-writes; in one process it is local and wakes at once
   if (has('projector')) await runtime.projector.start();
+  if (has('relay')) {
+    const relay = new LogRelay(runtime.infra.events, runtime.infra.documents, runtime.infra.bus, {
+      name: 'scan-jobs-relay', topic: SCAN_JOBS_TOPIC, filter: { eventTypes: ['ScanRequested'] }, toMessages: scanJobsFrom, log: runtime.log,
+    });
+    await relay.start();
+    runtime.onClose(() => relay.stop());
+  }
+  if (has('scanner')) {
+    const worker = new ScanWorker(runtime, { concurrency: runtime.config.scannerConcurrency });
+    await worker.start();
+    runtime.onClose(() => worker.stop());
+  }
   if (has('api')) {
     const app = await createHttpApp(runtime);
     await app.listen({ port: runtime.config.port, host: runtime.config.host });

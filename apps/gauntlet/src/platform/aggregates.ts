@@ -16,6 +16,11 @@ export interface Decided<E, S> {
   position: Position | null;
 }
 
+export interface StreamWriter<C, E, S> {
+  readonly state: S;
+  handle(command: C): Promise<Decided<E, S>>;
+}
+
 /**
  * The write path, the same for every aggregate: read the stream, fold it, decide, append with
  * the expected revision. A concurrent writer makes the append fail; the command is then decided
@@ -31,28 +36,49 @@ export class Aggregates {
     return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : null };
   }
 
-  async handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext, attempts = 4): Promise<Decided<E, S>> {
-    for (let attempt = 1; ; attempt++) {
-      const { state, revision } = await this.load(decider, streamId);
-      const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state, position: null };
-      const occurredAt = this.clock().toISOString();
-      try {
-        const result = await this.store.append(
-          streamId,
-          events.map((e) => ({
-            type: e.type,
-            data: e.data,
-            metadata: { ...context, occurredAt, schemaVersion: e.schemaVersion } satisfies EventMetadata,
-          })),
-          { expectedRevision: revision ?? 'no_stream' },
-        );
-        for (const e of events) this.metrics?.eventsAppended.inc({ type: e.type });
-        return { events, state: events.reduce(decider.evolve, state), position: result.position };
-      } catch (err) {
-        if (!(err instanceof WrongExpectedRevisionError) || attempt >= attempts) throw err;
-        this.metrics?.appendConflicts.inc();
-      }
-    }
+  /**
+   * A long-lived writer of one stream (a scanner running a scan): it keeps the folded state and
+   * the revision between commands instead of re-reading a stream of thousands of events each time.
+   * A conflict (someone else wrote, e.g. a cancel) reloads and decides again.
+   */
+  async open<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, context: CommandContext): Promise<StreamWriter<C, E, S>> {
+    let { state, revision } = await this.load(decider, streamId);
+    const writer: StreamWriter<C, E, S> = {
+      get state() {
+        return state;
+      },
+      handle: async (command: C) => {
+        for (let attempt = 1; ; attempt++) {
+          const events = decider.decide(command, state);
+          if (events.length === 0) return { events, state, position: null };
+          try {
+            const result = await this.append(streamId, events, revision, context);
+            state = events.reduce(decider.evolve, state);
+            revision = result.nextRevision;
+            return { events, state, position: result.position };
+          } catch (err) {
+            if (!(err instanceof WrongExpectedRevisionError) || attempt >= 4) throw err;
+            this.metrics?.appendConflicts.inc();
+            ({ state, revision } = await this.load(decider, streamId));
+          }
+        }
+      },
+    };
+    return writer;
+  }
+
+  private async append(streamId: string, events: DomainEvent[], revision: number | null, context: CommandContext) {
+    const occurredAt = this.clock().toISOString();
+    const result = await this.store.append(
+      streamId,
+      events.map((e) => ({ type: e.type, data: e.data, metadata: { ...context, occurredAt, schemaVersion: e.schemaVersion } satisfies EventMetadata })),
+      { expectedRevision: revision ?? 'no_stream' },
+    );
+    for (const e of events) this.metrics?.eventsAppended.inc({ type: e.type });
+    return result;
+  }
+
+  async handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext): Promise<Decided<E, S>> {
+    return (await this.open(decider, streamId, context)).handle(command);
   }
 }
