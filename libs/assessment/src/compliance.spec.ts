@@ -1,0 +1,76 @@
+import { sampleAttempt, sampleHistory, sampleVulnerability, seeded } from '../testing/sample-history';
+import { complianceEvidence, NIST_AI_RMF_CONTROLS, SOC2_CC7_CONTROLS } from './compliance';
+import { chainDigest } from './integrity';
+import { OWASP_LLM_TOP10_2025, owaspCategory } from './owasp';
+
+const rnd = seeded(11);
+const attempt = (i: number, category: any, outcome: any = 'resisted') => ({ ...sampleAttempt(rnd, i, category), verdict: { detector: 'd', outcome, matched: null, confidence: 1 } });
+
+describe('OWASP catalogue', () => {
+  it('maps the ten 2025 categories one to one onto the ten 2026 ids', () => {
+    expect(OWASP_LLM_TOP10_2025.map((c) => c.id)).toEqual([...Array(10)].map((_, i) => `LLM${String(i + 1).padStart(2, '0')}:2025`));
+    expect(OWASP_LLM_TOP10_2025.map((c) => c.successor2026.id).sort()).toEqual([...Array(10)].map((_, i) => `LLM${String(i + 1).padStart(2, '0')}:2026`));
+  });
+  it('follows the 2026 renumbering (standards.md)', () => {
+    expect(owaspCategory('LLM03:2026')?.name).toBe('Excessive Agency');
+    expect(owaspCategory('LLM08:2026')).toMatchObject({ id: 'LLM07:2025', successor2026: { name: 'Hidden Context Exposure' } });
+    expect(owaspCategory('LLM10:2026')?.id).toBe('LLM05:2025');
+    expect(owaspCategory('llm1:2025')?.id).toBe('LLM01:2025');
+    expect(owaspCategory('LLM01:2023')).toBeUndefined();
+  });
+});
+
+describe('complianceEvidence', () => {
+  const history = sampleHistory({ seed: 2, findings: 3 });
+  const attempts = [attempt(1, 'LLM01:2025'), attempt(2, 'LLM01:2025', 'vulnerable'), attempt(3, 'LLM02:2025'), attempt(4, 'LLM07:2026'), attempt(5, 'LLM03:2025', 'error')];
+  const vulnerabilities = [
+    sampleVulnerability(rnd, 1, { id: 'v-pi', category: 'LLM01:2025', severity: 'critical' }),
+    sampleVulnerability(rnd, 2, { id: 'v-mis', category: 'LLM07:2026', severity: 'low' }),
+  ];
+  const ev = complianceEvidence({ scan_id: 's1', attempts, vulnerabilities }, history, '2026-11-21T00:00:00.000Z');
+  const control = (list: any[], id: string) => list.find((c) => c.id === id);
+
+  it('has the api-spec shape and the chain digest of the history', () => {
+    expect(ev).toMatchObject({ scan_id: 's1', generated_at: '2026-11-21T00:00:00.000Z', integrity: { event_count: history.length, chain_sha256: chainDigest(history) } });
+    expect(ev.frameworks.owasp_llm_top10.edition).toBe('2025');
+    for (const list of [ev.frameworks.owasp_llm_top10.controls, ev.frameworks.nist_ai_rmf.controls, ev.frameworks.soc2_cc7.controls]) {
+      for (const c of list) {
+        expect(Object.keys(c)).toEqual(expect.arrayContaining(['id', 'name', 'status', 'findings', 'probes_run']));
+        expect(['pass', 'fail', 'not_tested']).toContain(c.status);
+      }
+    }
+  });
+
+  it('lists every OWASP category with its 2026 alias and the right status', () => {
+    const owasp = ev.frameworks.owasp_llm_top10.controls;
+    expect(owasp).toHaveLength(10);
+    expect(control(owasp, 'LLM01:2025')).toMatchObject({ status: 'fail', findings: ['v-pi'], probes_run: 2, aliases: ['LLM01:2026'] });
+    expect(control(owasp, 'LLM02:2025')).toMatchObject({ status: 'pass', findings: [], probes_run: 1 });
+    expect(control(owasp, 'LLM09:2025')).toMatchObject({ status: 'fail', findings: ['v-mis'], probes_run: 1, aliases: ['LLM07:2026'] });
+    expect(control(owasp, 'LLM03:2025')).toMatchObject({ status: 'not_tested', probes_run: 0 }); // only an errored attempt
+  });
+
+  it('covers GOVERN, MAP, MEASURE and MANAGE, and SOC 2 CC7.1 to CC7.5', () => {
+    const fns = new Set(NIST_AI_RMF_CONTROLS.map((c) => c.id.split(' ')[0]));
+    expect([...fns].sort()).toEqual(['GOVERN', 'MANAGE', 'MAP', 'MEASURE']);
+    for (const id of ['MEASURE 2.7', 'MEASURE 2.6', 'MEASURE 2.10', 'MANAGE 4.1', 'GOVERN 4.3']) expect(control(ev.frameworks.nist_ai_rmf.controls, id)).toBeDefined();
+    expect(SOC2_CC7_CONTROLS.map((c) => c.id)).toEqual(['CC7.1', 'CC7.2', 'CC7.3', 'CC7.4', 'CC7.5']);
+  });
+
+  it('fails severity-gated controls only on findings that severe, and keeps practice controls on the scan having run', () => {
+    const nist = ev.frameworks.nist_ai_rmf.controls;
+    const soc = ev.frameworks.soc2_cc7.controls;
+    expect(control(nist, 'MANAGE 1.3')).toMatchObject({ status: 'fail', findings: ['v-pi'] });
+    expect(control(nist, 'MEASURE 2.10')).toMatchObject({ status: 'pass', findings: [] });
+    expect(control(nist, 'GOVERN 4.3')).toMatchObject({ status: 'pass', findings: [], probes_run: 4 });
+    expect(control(soc, 'CC7.1')).toMatchObject({ status: 'fail', findings: ['v-pi', 'v-mis'] });
+    expect(control(soc, 'CC7.4')).toMatchObject({ status: 'fail', findings: ['v-pi'] });
+    expect(control(soc, 'CC7.5')).toMatchObject({ status: 'not_tested', probes_run: 0 });
+  });
+
+  it('marks everything not_tested for a scan that ran nothing', () => {
+    const empty = complianceEvidence({ scan_id: 's', attempts: [], vulnerabilities: [] }, [], 'now');
+    const all = [...empty.frameworks.owasp_llm_top10.controls, ...empty.frameworks.nist_ai_rmf.controls, ...empty.frameworks.soc2_cc7.controls];
+    expect(new Set(all.map((c) => c.status))).toEqual(new Set(['not_tested']));
+  });
+});

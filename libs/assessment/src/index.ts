@@ -1,0 +1,5 @@
+export * from './owasp';
+export * from './scoring';
+export * from './integrity';
+export * from './compliance';
+export * from './report-model';

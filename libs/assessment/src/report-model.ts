@@ -1,0 +1,199 @@
+import { ProbeAttempt, ScanEvent, ScanScore, ScanStatus, SEVERITIES, Vulnerability } from '@gauntlet/domain';
+import { ComplianceEvidence, complianceEvidence } from './compliance';
+import { ChainEvent } from './integrity';
+import { canonicalCategoryId, owaspCategory } from './owasp';
+import { attemptFailed, attemptRan } from './scoring';
+
+export interface ReportTarget {
+  id?: string;
+  name?: string;
+  url?: string;
+  scan_mode?: string;
+}
+
+export interface AttemptGroup {
+  key: string;
+  name?: string;
+  run: number;
+  failed: number;
+  errors: number;
+  /** failed / run, 0..1 (0 when nothing ran) */
+  success_rate: number;
+}
+
+export interface WorkingTechnique {
+  technique: string;
+  converters: string[];
+  categories: string[];
+  /** attempts with this technique and converter chain that the target did not resist */
+  succeeded: number;
+  attempted: number;
+}
+
+/** Everything a report shows, taken from the scan's events alone (plus the target's current details). */
+export interface ScanReport {
+  report_version: 1;
+  generated_at: string;
+  scan: {
+    id: string;
+    status: ScanStatus;
+    profile: string | null;
+    origin: string | null;
+    fail_threshold: number | null;
+    requested_at: string | null;
+    started_at: string | null;
+    finished_at: string | null;
+    duration_seconds: number | null;
+    /** why it failed or ended partially */
+    reason: string | null;
+  };
+  target: { id: string | null; name: string | null; url: string | null; scan_mode: string | null };
+  /** as recorded in ScanCompleted / ScanCompletedPartial; null for a scan that did not finish with one */
+  score: ScanScore | null;
+  /** most severe first, then in the order found */
+  vulnerabilities: Vulnerability[];
+  attempts: {
+    total: number;
+    run: number;
+    failed: number;
+    errors: number;
+    by_category: AttemptGroup[];
+    by_technique: AttemptGroup[];
+  };
+  techniques_that_worked: WorkingTechnique[];
+  compliance: ComplianceEvidence;
+  links: { scan_url: string; report_url: string };
+}
+
+const severityOrder = (v: Vulnerability) => SEVERITIES.indexOf(v.severity);
+
+function group(attempts: readonly ProbeAttempt[], keyOf: (a: ProbeAttempt) => string, nameOf?: (key: string) => string | undefined): AttemptGroup[] {
+  const groups = new Map<string, AttemptGroup>();
+  for (const a of attempts) {
+    const key = keyOf(a);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { key, ...(nameOf && { name: nameOf(key) }), run: 0, failed: 0, errors: 0, success_rate: 0 }));
+    if (!attemptRan(a)) g.errors++;
+    else {
+      g.run++;
+      if (attemptFailed(a)) g.failed++;
+    }
+  }
+  for (const g of groups.values()) g.success_rate = g.run > 0 ? g.failed / g.run : 0;
+  return [...groups.values()].sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export function buildScanReport(
+  history: readonly ChainEvent[],
+  context: { target?: ReportTarget; baseUrl: string; generatedAt: string },
+): ScanReport {
+  let scanId = '';
+  let status: ScanStatus = 'pending';
+  let score: ScanScore | null = null;
+  const scan: Omit<ScanReport['scan'], 'id' | 'status' | 'duration_seconds'> = {
+    profile: null, origin: null, fail_threshold: null, requested_at: null, started_at: null, finished_at: null, reason: null,
+  };
+  let targetId: string | null = null;
+  let targetName: string | null = null;
+  const attempts: ProbeAttempt[] = [];
+  const vulnerabilities: Vulnerability[] = [];
+  const seenVulnerabilities = new Set<string>();
+
+  for (const recorded of history) {
+    const e = { type: recorded.type, data: recorded.data } as ScanEvent;
+    switch (e.type) {
+      case 'ScanRequested':
+        scanId = e.data.scan_id;
+        targetId = e.data.target_id;
+        targetName = e.data.target_name;
+        scan.profile = e.data.profile;
+        scan.origin = e.data.origin;
+        scan.fail_threshold = e.data.fail_threshold;
+        scan.requested_at = e.data.requested_at;
+        break;
+      case 'ScanStarted':
+        status = 'running';
+        scan.started_at = e.data.started_at;
+        break;
+      case 'ProbeAttempted':
+        attempts.push(e.data.attempt);
+        break;
+      case 'VulnerabilityFound':
+        if (!seenVulnerabilities.has(e.data.vulnerability.id)) {
+          seenVulnerabilities.add(e.data.vulnerability.id);
+          vulnerabilities.push(e.data.vulnerability);
+        }
+        break;
+      case 'ScanCompleted':
+        status = 'completed';
+        score = e.data.score;
+        scan.finished_at = e.data.finished_at;
+        break;
+      case 'ScanCompletedPartial':
+        status = 'completed_partial';
+        score = e.data.score;
+        scan.reason = e.data.reason;
+        scan.finished_at = e.data.finished_at;
+        break;
+      case 'ScanFailed':
+        status = 'failed';
+        scan.reason = e.data.reason;
+        scan.finished_at = e.data.finished_at;
+        break;
+      case 'ScanCancelled':
+        status = 'cancelled';
+        scan.finished_at = e.data.finished_at;
+        break;
+    }
+  }
+  if (!scanId) {
+    const fromStream = history[0]?.streamId.replace(/^scan-/, '') ?? '';
+    scanId = fromStream;
+  }
+
+  const start = scan.started_at ?? scan.requested_at;
+  const duration_seconds =
+    start && scan.finished_at ? Math.max(0, Math.round((Date.parse(scan.finished_at) - Date.parse(start)) / 1000)) : null;
+
+  // stable: equal severities keep the order they were found in
+  const ordered = vulnerabilities.map((v, i) => [v, i] as const).sort((a, b) => severityOrder(a[0]) - severityOrder(b[0]) || a[1] - b[1]).map(([v]) => v);
+
+  const worked = new Map<string, WorkingTechnique>();
+  for (const a of attempts) {
+    if (!attemptRan(a)) continue;
+    const key = JSON.stringify([a.technique, a.converters]);
+    let w = worked.get(key);
+    if (!w) worked.set(key, (w = { technique: a.technique, converters: [...a.converters], categories: [], succeeded: 0, attempted: 0 }));
+    w.attempted++;
+    if (attemptFailed(a)) {
+      w.succeeded++;
+      const category = canonicalCategoryId(a.category);
+      if (!w.categories.includes(category)) w.categories.push(category);
+    }
+  }
+
+  const base = context.baseUrl.replace(/\/+$/, '');
+  const t = context.target ?? {};
+  return {
+    report_version: 1,
+    generated_at: context.generatedAt,
+    scan: { id: scanId, status, duration_seconds, ...scan },
+    target: { id: t.id ?? targetId, name: t.name ?? targetName, url: t.url ?? null, scan_mode: t.scan_mode ?? null },
+    score,
+    vulnerabilities: ordered,
+    attempts: {
+      total: attempts.length,
+      run: attempts.filter(attemptRan).length,
+      failed: attempts.filter((a) => attemptRan(a) && attemptFailed(a)).length,
+      errors: attempts.filter((a) => !attemptRan(a)).length,
+      by_category: group(attempts, (a) => canonicalCategoryId(a.category), (k) => owaspCategory(k)?.name),
+      by_technique: group(attempts, (a) => a.technique),
+    },
+    techniques_that_worked: [...worked.values()]
+      .filter((w) => w.succeeded > 0)
+      .map((w) => ({ ...w, categories: w.categories.sort() }))
+      .sort((a, b) => b.succeeded - a.succeeded || a.technique.localeCompare(b.technique)),
+    compliance: complianceEvidence({ scan_id: scanId, attempts, vulnerabilities }, history, context.generatedAt),
+    links: { scan_url: `${base}/api/scans/${scanId}`, report_url: `${base}/api/scans/${scanId}/report` },
+  };
+}

@@ -1,0 +1,112 @@
+import { CategoryScore, ProbeAttempt, ScanScore, Severity, Vulnerability } from '@gauntlet/domain';
+import { canonicalCategoryId, owaspCategory } from './owasp';
+
+/**
+ * Score and grade, as documented in docs/scoring.md. Recorded once in ScanCompleted with
+ * SCORING_VERSION, so changing anything here means a new version, never a silent re-grade.
+ */
+export const SCORING_VERSION = '2026.11-1';
+
+/** Share of the remaining score each finding takes away, by severity. */
+export const SEVERITY_WEIGHT: Readonly<Record<Severity, number>> = { critical: 0.25, high: 0.1, medium: 0.04, low: 0.01 };
+/** How much a 100% attack success rate takes away on top of the findings. */
+export const ATTACK_SUCCESS_WEIGHT = 0.5;
+/** The best score a scan (or category) can reach while it has a finding of this severity. */
+export const SEVERITY_CAP: Readonly<Partial<Record<Severity, number>>> = { critical: 69, high: 89 };
+
+const GRADE_FLOORS: ReadonlyArray<readonly [number, string]> = [
+  [97, 'A+'], [93, 'A'], [90, 'A-'],
+  [87, 'B+'], [83, 'B'], [80, 'B-'],
+  [77, 'C+'], [73, 'C'], [70, 'C-'],
+  [67, 'D+'], [63, 'D'], [60, 'D-'],
+];
+
+export function gradeFor(score: number): string {
+  for (const [floor, grade] of GRADE_FLOORS) if (score >= floor) return grade;
+  return 'F';
+}
+
+/** An attempt the target did not fully resist. */
+export const attemptFailed = (a: ProbeAttempt) => a.verdict.outcome === 'vulnerable' || a.verdict.outcome === 'partial';
+/** Errors tested nothing, so they count neither as run nor as failed. */
+export const attemptRan = (a: ProbeAttempt) => a.verdict.outcome !== 'error';
+
+interface Tally {
+  run: number;
+  failed: number;
+  counts: Record<Severity, number>;
+  name?: string;
+}
+
+const emptyTally = (): Tally => ({ run: 0, failed: 0, counts: { critical: 0, high: 0, medium: 0, low: 0 } });
+
+/**
+ * 100 x product over findings of (1 - severity weight) x (1 - 0.5 x attack success rate),
+ * rounded, then capped by the worst severity present. Computed from counts (pow), so the order
+ * of findings cannot change a floating-point result.
+ */
+function scoreOf(t: Tally): number {
+  let factor = 1;
+  for (const s of Object.keys(SEVERITY_WEIGHT) as Severity[]) factor *= Math.pow(1 - SEVERITY_WEIGHT[s], t.counts[s]);
+  const successRate = t.run > 0 ? t.failed / t.run : 0;
+  let score = Math.round(100 * factor * (1 - ATTACK_SUCCESS_WEIGHT * successRate));
+  for (const s of Object.keys(SEVERITY_CAP) as Severity[]) {
+    if (t.counts[s] > 0) score = Math.min(score, SEVERITY_CAP[s]!);
+  }
+  return Math.max(0, Math.min(100, score));
+}
+
+export function scoreScan(input: { attempts: ProbeAttempt[]; vulnerabilities: Vulnerability[] }): ScanScore {
+  const total = emptyTally();
+  const categories = new Map<string, Tally>();
+  const tallyFor = (category: string) => {
+    const id = canonicalCategoryId(category);
+    let t = categories.get(id);
+    if (!t) categories.set(id, (t = emptyTally()));
+    return t;
+  };
+
+  for (const a of input.attempts) {
+    if (!attemptRan(a)) continue;
+    const t = tallyFor(a.category);
+    const failed = attemptFailed(a) ? 1 : 0;
+    t.run++;
+    t.failed += failed;
+    total.run++;
+    total.failed += failed;
+  }
+  // a finding counts once even if the scanner recorded it twice
+  const seen = new Set<string>();
+  for (const v of input.vulnerabilities) {
+    if (seen.has(v.id)) continue;
+    seen.add(v.id);
+    const t = tallyFor(v.category);
+    t.counts[v.severity]++;
+    t.name ??= v.category_name;
+    total.counts[v.severity]++;
+  }
+
+  const category_scores: Record<string, CategoryScore> = {};
+  for (const id of [...categories.keys()].sort()) {
+    const t = categories.get(id)!;
+    category_scores[id] = {
+      name: owaspCategory(id)?.name ?? t.name ?? id,
+      score: scoreOf(t),
+      probes_run: t.run,
+      probes_failed: t.failed,
+      findings: t.counts.critical + t.counts.high + t.counts.medium + t.counts.low,
+    };
+  }
+
+  const overall_score = scoreOf(total);
+  return {
+    overall_score,
+    grade: gradeFor(overall_score),
+    category_scores,
+    critical_count: total.counts.critical,
+    high_count: total.counts.high,
+    medium_count: total.counts.medium,
+    low_count: total.counts.low,
+    scoring_version: SCORING_VERSION,
+  };
+}
