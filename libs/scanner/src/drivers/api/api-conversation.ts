@@ -1,0 +1,29 @@
+import { Conversation } from '../../chat-driver';
+import { ChatTurn } from './json-template';
+
+/** sends the whole conversation so far (ending with the new user turn) and returns the answer */
+export type CompleteTurns = (turns: ChatTurn[], signal?: AbortSignal) => Promise<string>;
+
+/**
+ * A model API has no memory between requests: the conversation is the history the driver
+ * keeps and sends each time. A failed send leaves the history as it was.
+ */
+export class ApiConversation implements Conversation {
+  private turns: ChatTurn[] = [];
+  private closed = false;
+
+  constructor(private readonly complete: CompleteTurns) {}
+
+  async send(message: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    if (this.closed) throw new Error('this conversation is closed');
+    const turns: ChatTurn[] = [...this.turns, { role: 'user', content: message }];
+    const answer = await this.complete(turns, options.signal);
+    this.turns = [...turns, { role: 'assistant', content: answer }];
+    return answer;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.turns = [];
+  }
+}
