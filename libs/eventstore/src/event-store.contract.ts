@@ -171,6 +171,18 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       expect(seen).toEqual(await store.readAll(mine()));
     });
 
+    it('delivers to a subscription only what its filter asks for', async () => {
+      const types: string[] = [];
+      const filter = { streamPrefixes: [`${prefix}scan-`], eventTypes: ['ScanCompleted', 'ScanFailed'] };
+      live.push(store.subscribeToAll({ after: base, filter }, async (e) => void types.push(`${e.streamId.slice(prefix.length)}/${e.type}`)));
+      await store.append(`${prefix}scan-1`, [event('ScanStarted'), event('ScanCompleted')], { expectedRevision: 'no_stream' });
+      await store.append(`${prefix}target-1`, [event('ScanCompleted')], { expectedRevision: 'no_stream' });
+      await store.append(`${prefix}scan-2`, [event('ScanFailed')], { expectedRevision: 'no_stream' });
+      await eventually(() => expect(types).toEqual(['scan-1/ScanCompleted', 'scan-2/ScanFailed']));
+      await delay(50);
+      expect(types).toHaveLength(2);
+    });
+
     it('calls the handler one event at a time, and stop() waits for the running call', async () => {
       await store.append(`${prefix}scan-1`, [event('A'), event('B'), event('C'), event('D')], { expectedRevision: 'no_stream' });
       let running = 0;

@@ -91,17 +91,19 @@ export class EventStoreDbEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const wanted = options.maxCount ?? Infinity;
     const found: RecordedEvent[] = [];
-    let after = options.after;
+    // the last record read, system ones included, so a page of nothing but system events still moves on
+    let cursor = options.after;
     while (found.length < wanted) {
       let read = 0;
-      // a read from a position includes the event at it: `after` is exclusive, so skip it below
-      const page = this.client.readAll({ direction: FORWARDS, fromPosition: after === undefined ? START : at(after), maxCount: PAGE });
+      // a read from a position includes the record at it: `after` is exclusive, so that one is skipped below
+      const page = this.client.readAll({ direction: FORWARDS, fromPosition: cursor === undefined ? START : at(cursor), maxCount: PAGE });
       for await (const resolved of page) {
         read++;
+        const position = positionOf(resolved);
+        if (cursor !== undefined && position !== undefined && position <= cursor) continue;
+        if (position !== undefined) cursor = position;
         const event = toRecordedEvent(resolved);
-        if (!event || (after !== undefined && event.position <= after)) continue;
-        after = event.position;
-        if (matches(event, options.filter) && found.length < wanted) found.push(event);
+        if (event && matches(event, options.filter) && found.length < wanted) found.push(event);
       }
       if (read < PAGE) break;
     }
@@ -224,6 +226,10 @@ function matches(event: RecordedEvent, filter: EventFilter | undefined): boolean
   return true;
 }
 
+function positionOf(resolved: ResolvedEvent | AllStreamResolvedEvent): Position | undefined {
+  return resolved.event?.position?.commit ?? resolved.commitPosition;
+}
+
 /** null for what callers never see: system events, and links whose target was deleted */
 function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
@@ -233,7 +239,7 @@ function toRecordedEvent(resolved: ResolvedEvent | AllStreamResolvedEvent): Reco
     streamId: event.streamId,
     revision: Number(event.revision),
     // servers before 22.6 leave stream reads without a log position; -1 says "unknown" rather than inventing one
-    position: event.position?.commit ?? resolved.commitPosition ?? -1n,
+    position: positionOf(resolved) ?? -1n,
     type: event.type,
     data: event.isJson ? event.data : Buffer.from(event.data as Uint8Array).toString('base64'),
     metadata: isRecord(event.metadata) ? event.metadata : {},

@@ -47,10 +47,16 @@ describe('SqliteEventStore on a file shared with other processes', () => {
     try {
       const seen: string[] = [];
       const subscription = reader.subscribeToAll({}, async (e) => void seen.push(e.type));
-      await writer.append('scan-1', [{ type: 'ScanRequested', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
-      const deadline = Date.now() + 3000;
-      while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-      expect(seen).toEqual(['ScanRequested']);
+      const waitFor = async (count: number) => {
+        const deadline = Date.now() + 3000;
+        while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      };
+      await reader.append('scan-1', [{ type: 'ScanRequested', data: {}, metadata: {} }], { expectedRevision: 'no_stream' });
+      await waitFor(1);
+      // the subscription has caught up and sleeps: only the poll can find this one
+      await writer.append('scan-1', [{ type: 'ScanStarted', data: {}, metadata: {} }], { expectedRevision: 0 });
+      await waitFor(2);
+      expect(seen).toEqual(['ScanRequested', 'ScanStarted']);
       await subscription.stop();
     } finally {
       await reader.close();
@@ -71,29 +77,29 @@ describe('SqliteEventStore on a file shared with other processes', () => {
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     try {
-    await new Promise<void>((resolvePromise, reject) => {
-      let buffer = '';
-      const timer = setTimeout(() => reject(new Error(`writer too slow; stderr: ${stderr}`)), 8000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) {
-          const [stream, revision, position] = line.split(' ');
-          acknowledged.push({ stream, revision: Number(revision), position: BigInt(position) });
-        }
-        // kill it mid-flight, while it is still appending as fast as it can
-        if (acknowledged.length >= 2000 && child.exitCode === null && !child.killed) {
+      await new Promise<void>((resolvePromise, reject) => {
+        let buffer = '';
+        const timer = setTimeout(() => reject(new Error(`writer too slow; stderr: ${stderr}`)), 8000);
+        child.stdout!.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          const lines = buffer.split('\n');
+          buffer = lines.pop()!;
+          for (const line of lines) {
+            const [stream, revision, position] = line.split(' ');
+            acknowledged.push({ stream, revision: Number(revision), position: BigInt(position) });
+          }
+          // kill it mid-flight, while it is still appending as fast as it can
+          if (acknowledged.length >= 2000 && child.exitCode === null && !child.killed) {
+            clearTimeout(timer);
+            child.kill('SIGKILL');
+            resolvePromise();
+          }
+        });
+        child.on('exit', (code) => {
           clearTimeout(timer);
-          child.kill('SIGKILL');
-          resolvePromise();
-        }
+          if (!child.killed) reject(new Error(`writer exited by itself (${code}); stderr: ${stderr}`));
+        });
       });
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        if (!child.killed) reject(new Error(`writer exited by itself (${code}); stderr: ${stderr}`));
-      });
-    });
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
