@@ -1,0 +1,74 @@
+import type { ScanScore, Vulnerability } from '@gauntlet/domain';
+import { envelopeId, pingEnvelope, toWebhookEvents, type ScanSummary, type SourceEvent } from './envelope';
+
+const summary: ScanSummary = {
+  scan_id: 's-1', account_id: 'a-1', target_id: 't-1', target_name: 'Support bot', status: 'running',
+  critical: 1, high: 2, medium: 0, low: 3, started_at: '2026-11-20T10:00:00.000Z', base_url: 'https://g.example.com/',
+};
+const at = (type: string, data: unknown, revision = 3): SourceEvent => ({ streamId: 'scan-s-1', revision, type, data, recordedAt: '2026-11-20T10:09:09.000Z' });
+const score: ScanScore = { overall_score: 71, grade: 'C+', category_scores: {}, critical_count: 1, high_count: 2, medium_count: 4, low_count: 3, scoring_version: '1' };
+const vuln = (severity: Vulnerability['severity']): Vulnerability => ({
+  id: 'v1', probe_id: 'p.injection', category: 'LLM01:2025', category_name: 'Prompt Injection', title: 'Ignores system prompt', severity, confidence: 0.9,
+  technique: 't', converters: [], description: 'd', evidence: { turns: [], detector: 'x', matched: null }, remediation: 'r', references: [], phase: 'probe', found_at: '2026-11-20T10:03:00.000Z',
+});
+
+describe('toWebhookEvents', () => {
+  it('maps ScanStarted to scan.started with the counts so far and no score yet', () => {
+    const [e] = toWebhookEvents(at('ScanStarted', { scan_id: 's-1', worker_id: 'w', started_at: '2026-11-20T10:00:00.000Z' }), summary);
+    expect(e).toEqual({
+      id: envelopeId('scan-s-1', 3, 'scan.started'), event: 'scan.started', timestamp: '2026-11-20T10:00:00.000Z',
+      data: {
+        scan_id: 's-1', target_id: 't-1', target_name: 'Support bot', status: 'running', security_score: null, security_grade: null,
+        total_findings: 6, critical: 1, high: 2, medium: 0, low: 3, report_url: 'https://g.example.com/api/scans/s-1/report',
+        started_at: '2026-11-20T10:00:00.000Z', finished_at: null,
+      },
+    });
+  });
+
+  it('takes the score and counts of scan.completed from the recorded score', () => {
+    const [e] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), summary);
+    expect(e.event).toBe('scan.completed');
+    expect(e.timestamp).toBe('2026-11-20T10:07:00.000Z');
+    expect(e.data).toMatchObject({ status: 'completed', security_score: 71, security_grade: 'C+', total_findings: 10, critical: 1, high: 2, medium: 4, low: 3, finished_at: '2026-11-20T10:07:00.000Z' });
+  });
+
+  it('maps partial and failed scans with their reasons', () => {
+    const [p] = toWebhookEvents(at('ScanCompletedPartial', { scan_id: 's-1', reason: 'agent disconnected', score, finished_at: '2026-11-20T10:08:00.000Z' }), summary);
+    expect(p).toMatchObject({ event: 'scan.completed_partial', data: { status: 'completed_partial', security_score: 71, reason: 'agent disconnected' } });
+    const [f] = toWebhookEvents(at('ScanFailed', { scan_id: 's-1', reason: 'never answered', finished_at: '2026-11-20T10:01:00.000Z' }), summary);
+    expect(f).toMatchObject({ event: 'scan.failed', data: { status: 'failed', security_score: null, reason: 'never answered', total_findings: 6 } });
+  });
+
+  it('raises vulnerability.critical only for critical findings, with the finding attached', () => {
+    expect(toWebhookEvents(at('VulnerabilityFound', { scan_id: 's-1', vulnerability: vuln('high') }), summary)).toEqual([]);
+    const [e] = toWebhookEvents(at('VulnerabilityFound', { scan_id: 's-1', vulnerability: vuln('critical') }), summary);
+    expect(e.event).toBe('vulnerability.critical');
+    expect(e.timestamp).toBe('2026-11-20T10:03:00.000Z');
+    expect((e.data as any).vulnerability).toEqual({ id: 'v1', title: 'Ignores system prompt', category: 'LLM01:2025', category_name: 'Prompt Injection', severity: 'critical', probe_id: 'p.injection' });
+  });
+
+  it('has no event for cancelled scans or for other domain events', () => {
+    expect(toWebhookEvents(at('ScanCancelled', { scan_id: 's-1', cancelled_by: 'u', finished_at: 'x' }), summary)).toEqual([]);
+    expect(toWebhookEvents(at('ScanPhaseEntered', { scan_id: 's-1', phase: 'probe', progress: 5 }), summary)).toEqual([]);
+    expect(toWebhookEvents(at('ScanStarted', { scan_id: 's-1' }), null)).toEqual([]);
+  });
+
+  it('maps AgentAlertRaised to agent.alert without a scan', () => {
+    const alert = { id: 'al1', session_id: 's', kind: 'output', rule: 'canary-leak', severity: 'high', detector: 'canary', matched: 'X', occurred_at: '2026-11-20T11:00:00.000Z' };
+    const [e] = toWebhookEvents({ streamId: 'monitor-t-1', revision: 4, type: 'AgentAlertRaised', data: { account_id: 'a-1', target_id: 't-1', target_name: 'bot', alert }, recordedAt: 'x' }, null);
+    expect(e).toEqual({ id: envelopeId('monitor-t-1', 4, 'agent.alert'), event: 'agent.alert', timestamp: '2026-11-20T11:00:00.000Z', data: { target_id: 't-1', target_name: 'bot', alert } });
+  });
+
+  it('derives a stable id from the source event, so a redelivered event makes the same envelope id', () => {
+    const e = at('ScanStarted', { scan_id: 's-1', started_at: '2026-11-20T10:00:00.000Z' });
+    expect(toWebhookEvents(e, summary)[0].id).toBe(toWebhookEvents({ ...e }, { ...summary, critical: 9 })[0].id);
+    expect(toWebhookEvents(e, summary)[0].id).not.toBe(toWebhookEvents({ ...e, revision: 4 }, summary)[0].id);
+    expect(envelopeId('scan-s-1', 3, 'scan.started')).toMatch(/^evt_[0-9a-f]{32}$/);
+  });
+
+  it('makes a distinct ping per call', () => {
+    const a = pingEnvelope('wh', new Date('2026-01-01T00:00:00Z'), 'n1');
+    expect(a).toMatchObject({ event: 'ping', timestamp: '2026-01-01T00:00:00.000Z', data: { webhook_id: 'wh' } });
+    expect(pingEnvelope('wh', new Date('2026-01-01T00:00:00Z'), 'n2').id).not.toBe(a.id);
+  });
+});

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import type { AgentAlert, OwaspCategoryId, ScanScore, Severity, Vulnerability, WebhookEventType } from '@gauntlet/domain';
+
+/** Every event a webhook can carry: the contract's five, the Live Agent Monitor's alert, and the test ping. */
+export type WebhookEventName = WebhookEventType | 'agent.alert' | 'ping';
+
+/** The contract's `data` for every scan.* and vulnerability.critical event. */
+export interface ScanEventData {
+  scan_id: string;
+  target_id: string;
+  target_name: string;
+  status: string;
+  /** null until the scan has been scored (scan.started, vulnerability.critical, scan.failed): never a made-up number */
+  security_score: number | null;
+  security_grade: string | null;
+  total_findings: number;
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  report_url: string;
+  /** additive: when the scan started / finished, when known (OCSF start_time / end_time) */
+  started_at?: string | null;
+  finished_at?: string | null;
+  /** additive, scan.failed and scan.completed_partial: why */
+  reason?: string;
+  /** additive, vulnerability.critical only */
+  vulnerability?: {
+    id: string;
+    title: string;
+    category: OwaspCategoryId;
+    category_name: string;
+    severity: Severity;
+    probe_id: string;
+  };
+}
+
+export interface AgentAlertData {
+  target_id: string;
+  target_name: string;
+  alert: AgentAlert;
+}
+
+export interface PingData {
+  webhook_id: string;
+  message: string;
+}
+
+interface EnvelopeOf<E extends WebhookEventName, D> {
+  /** stable id derived from the source event: the same domain event always yields the same id */
+  id: string;
+  event: E;
+  /** ISO 8601 UTC */
+  timestamp: string;
+  data: D;
+}
+
+export type ScanEnvelope = EnvelopeOf<WebhookEventType, ScanEventData>;
+export type AgentAlertEnvelope = EnvelopeOf<'agent.alert', AgentAlertData>;
+export type PingEnvelope = EnvelopeOf<'ping', PingData>;
+export type WebhookEnvelope = ScanEnvelope | AgentAlertEnvelope | PingEnvelope;
+
+/**
+ * What the relay knows about a scan when one of its events arrives (kept in
+ * `webhook_scan_summaries`, already including the event being mapped).
+ */
+export interface ScanSummary {
+  scan_id: string;
+  account_id: string;
+  target_id: string;
+  target_name: string;
+  status: string;
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  started_at: string | null;
+  /** PUBLIC_BASE_URL, for report_url */
+  base_url: string;
+}
+
+/** The shape of a domain event the mapping needs (a RecordedEvent fits). */
+export interface SourceEvent {
+  streamId: string;
+  revision: number;
+  type: string;
+  data: any;
+  recordedAt: string;
+}
+
+/** The Live Agent Monitor's alert event (monitor-<targetId> stream), as libs/domain records it. */
+export interface AgentAlertRaisedData {
+  account_id: string;
+  target_id: string;
+  target_name: string;
+  alert: AgentAlert;
+}
+export const AGENT_ALERT_RAISED = 'AgentAlertRaised';
+
+/** `evt_` + 32 hex of sha256(stream, revision, event name): redelivery of a domain event gives the same id */
+export function envelopeId(streamId: string, revision: number, event: WebhookEventName): string {
+  return 'evt_' + createHash('sha256').update(`${streamId}\n${revision}\n${event}`).digest('hex').slice(0, 32);
+}
+
+export function reportUrl(baseUrl: string, scanId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/api/scans/${encodeURIComponent(scanId)}/report`;
+}
+
+function scanData(scan: ScanSummary, over: Partial<ScanEventData> & { status: string }): ScanEventData {
+  const counts = { critical: scan.critical, high: scan.high, medium: scan.medium, low: scan.low };
+  return {
+    scan_id: scan.scan_id,
+    target_id: scan.target_id,
+    target_name: scan.target_name,
+    security_score: null,
+    security_grade: null,
+    total_findings: counts.critical + counts.high + counts.medium + counts.low,
+    ...counts,
+    report_url: reportUrl(scan.base_url, scan.scan_id),
+    started_at: scan.started_at,
+    finished_at: null,
+    ...over,
+  };
+}
+
+/** A finished scan's counts come from its recorded score (computed once), not from our running tally. */
+function scored(score: ScanScore): Partial<ScanEventData> {
+  return {
+    security_score: score.overall_score,
+    security_grade: score.grade,
+    critical: score.critical_count,
+    high: score.high_count,
+    medium: score.medium_count,
+    low: score.low_count,
+    total_findings: score.critical_count + score.high_count + score.medium_count + score.low_count,
+  };
+}
+
+/**
+ * Domain event -> the webhook envelopes it causes (pure). ScanCancelled and every other event
+ * yield none: the contract has no event type for them.
+ */
+export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): WebhookEnvelope[] {
+  const d = event.data ?? {};
+  const env = <E extends WebhookEventName, D>(name: E, timestamp: string, data: D): EnvelopeOf<E, D> => ({
+    id: envelopeId(event.streamId, event.revision, name),
+    event: name,
+    timestamp: new Date(timestamp || event.recordedAt).toISOString(),
+    data,
+  });
+
+  if (event.type === AGENT_ALERT_RAISED) {
+    const a = d as AgentAlertRaisedData;
+    return [env('agent.alert', a.alert.occurred_at, { target_id: a.target_id, target_name: a.target_name, alert: a.alert })];
+  }
+  if (!scan) return [];
+  switch (event.type) {
+    case 'ScanStarted':
+      return [env('scan.started', d.started_at, scanData(scan, { status: 'running', started_at: scan.started_at ?? d.started_at }))];
+    case 'ScanCompleted':
+      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), finished_at: d.finished_at }))];
+    case 'ScanCompletedPartial':
+      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), finished_at: d.finished_at, reason: d.reason }))];
+    case 'ScanFailed':
+      return [env('scan.failed', d.finished_at, scanData(scan, { status: 'failed', finished_at: d.finished_at, reason: d.reason }))];
+    case 'VulnerabilityFound': {
+      const v = d.vulnerability as Vulnerability;
+      if (v.severity !== 'critical') return [];
+      return [
+        env('vulnerability.critical', v.found_at, scanData(scan, {
+          status: 'running',
+          vulnerability: { id: v.id, title: v.title, category: v.category, category_name: v.category_name, severity: v.severity, probe_id: v.probe_id },
+        })),
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The test event `POST /api/webhooks/{id}/test` sends. */
+export function pingEnvelope(webhookId: string, now: Date = new Date(), nonce = now.getTime().toString(36)): PingEnvelope {
+  return {
+    id: 'evt_ping_' + createHash('sha256').update(`${webhookId}\n${nonce}`).digest('hex').slice(0, 24),
+    event: 'ping',
+    timestamp: now.toISOString(),
+    data: { webhook_id: webhookId, message: 'Gauntlet webhook test: if you can read this, deliveries reach you.' },
+  };
+}
+
+/** The scan severity a SIEM should triage by: the worst finding so far (info when none). */
+export function worstSeverity(d: { critical: number; high: number; medium: number; low: number }): Severity | 'info' {
+  if (d.critical > 0) return 'critical';
+  if (d.high > 0) return 'high';
+  if (d.medium > 0) return 'medium';
+  if (d.low > 0) return 'low';
+  return 'info';
+}
