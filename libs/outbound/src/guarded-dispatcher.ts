@@ -14,13 +14,12 @@ export class OutboundRefusedError extends Error {
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * Every outbound connection (targets, webhooks, alert webhooks) goes through this dispatcher.
- * The address is checked after DNS resolution, on the very address the socket connects to,
- * so a name that resolves to a public address at registration and to 127.0.0.1 later (DNS
- * rebinding) is still refused.
+ * A `lookup` for net.connect / http.request / undici that resolves, then refuses when any
+ * address the name resolves to is not allowed. Checking every address (not just the first)
+ * stops a name that mixes a public and a private address.
  */
-export function guardedDispatcher(policy: OutboundPolicy, options: { connectTimeoutMs?: number; keepAlive?: boolean } = {}): Dispatcher {
-  const lookup = (hostname: string, opts: { all?: boolean }, callback: LookupCallback) => {
+export function guardedLookup(policy: OutboundPolicy) {
+  return (hostname: string, opts: { all?: boolean } | number | undefined, callback: LookupCallback) => {
     dnsLookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const list = addresses as LookupAddress[];
@@ -28,19 +27,32 @@ export function guardedDispatcher(policy: OutboundPolicy, options: { connectTime
         const reason = refusalReason(a.address, policy);
         if (reason) return callback(new OutboundRefusedError(hostname, reason) as unknown as NodeJS.ErrnoException, []);
       }
-      if (opts.all) return callback(null, list);
+      if (typeof opts === 'object' && opts?.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);
     });
   };
-  const connect = buildConnector({ lookup, timeout: options.connectTimeoutMs ?? 10_000 } as buildConnector.BuildOptions);
+}
+
+/** the refusal for a host that is an IP literal (those never reach `lookup`), or null */
+export function literalHostRefusal(hostname: string, policy: OutboundPolicy): OutboundRefusedError | null {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (!isIP(host)) return null;
+  const reason = refusalReason(host, policy);
+  return reason ? new OutboundRefusedError(host, reason) : null;
+}
+
+/**
+ * Every outbound connection (targets, webhooks, alert webhooks) goes through this dispatcher.
+ * The address is checked after DNS resolution, on the very address the socket connects to,
+ * so a name that resolves to a public address at registration and to 127.0.0.1 later (DNS
+ * rebinding) is still refused.
+ */
+export function guardedDispatcher(policy: OutboundPolicy, options: { connectTimeoutMs?: number; keepAlive?: boolean } = {}): Dispatcher {
+  const connect = buildConnector({ lookup: guardedLookup(policy), timeout: options.connectTimeoutMs ?? 10_000 } as buildConnector.BuildOptions);
   return new Agent({
     connect: (opts, callback) => {
-      // IP literals never reach `lookup`: check them here.
-      const host = opts.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host)) {
-        const reason = refusalReason(host, policy);
-        if (reason) return callback(new OutboundRefusedError(host, reason), null);
-      }
+      const refused = literalHostRefusal(opts.hostname, policy);
+      if (refused) return callback(refused, null);
       return connect(opts, callback);
     },
     ...(options.keepAlive === false ? { pipelining: 0 } : {}),

@@ -1,2 +1,3 @@
 export * from './address-policy';
 export * from './guarded-dispatcher';
+export * from './guarded-proxy';

@@ -1,0 +1,121 @@
+import { createServer, IncomingMessage, request as httpRequest, Server } from 'node:http';
+import { AddressInfo, connect, Socket } from 'node:net';
+import { OutboundPolicy } from './address-policy';
+import { guardedLookup, isOutboundRefusal, literalHostRefusal, OutboundRefusedError } from './guarded-dispatcher';
+
+export interface GuardedProxy {
+  /** `http://127.0.0.1:<port>`, for a browser's proxy setting */
+  readonly url: string;
+  /** what was refused so far (host and reason), newest last, bounded */
+  readonly refusals: ReadonlyArray<{ host: string; reason: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A forward HTTP proxy on loopback that applies the outbound policy to every connection it
+ * makes, after DNS, exactly like the guarded dispatcher. A browser pointed at it (with
+ * loopback not bypassed) cannot reach what the service itself may not: plain HTTP requests
+ * are forwarded, HTTPS and WebSockets go through CONNECT tunnels, all checked at connect time.
+ */
+export async function startGuardedProxy(policy: OutboundPolicy): Promise<GuardedProxy> {
+  const lookup = guardedLookup(policy);
+  const refusals: Array<{ host: string; reason: string }> = [];
+  const sockets = new Set<Socket>();
+  const refused = (err: unknown): err is OutboundRefusedError => {
+    if (!isOutboundRefusal(err)) return false;
+    refusals.push({ host: err.host, reason: err.reason });
+    if (refusals.length > 100) refusals.shift();
+    return true;
+  };
+
+  const server: Server = createServer((req, res) => {
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+      if (target.protocol !== 'http:') throw new Error('not http');
+    } catch {
+      res.writeHead(400).end('absolute http URL expected');
+      return;
+    }
+    const literal = literalHostRefusal(target.hostname, policy);
+    if (literal) return void (refused(literal), refuse(res, literal));
+    const upstream = httpRequest(
+      {
+        host: target.hostname.replace(/^\[|\]$/g, ''),
+        port: target.port || 80,
+        path: `${target.pathname}${target.search}`,
+        method: req.method,
+        headers: withoutHopByHop(req),
+        lookup: lookup as never,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', (err) => {
+      if (res.headersSent) return void res.destroy();
+      if (refused(err)) return refuse(res, err);
+      res.writeHead(502, { 'content-type': 'text/plain' }).end('upstream unreachable');
+    });
+    req.pipe(upstream);
+  });
+
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    const { hostname, port } = new URL(`http://${req.url}`);
+    const literal = literalHostRefusal(hostname, policy);
+    if (literal) {
+      refused(literal);
+      return void client.end(`HTTP/1.1 403 Forbidden\r\nx-outbound-refused: 1\r\ncontent-length: 0\r\n\r\n`);
+    }
+    const upstream = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 443), lookup: lookup as never });
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', (err) => {
+      const status = refused(err) ? '403 Forbidden\r\nx-outbound-refused: 1' : '502 Bad Gateway';
+      if (client.writable && !upstream.readableFlowing) client.end(`HTTP/1.1 ${status}\r\ncontent-length: 0\r\n\r\n`);
+      else client.destroy();
+    });
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refusals,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function refuse(res: import('node:http').ServerResponse, err: OutboundRefusedError): void {
+  res.writeHead(403, { 'content-type': 'text/plain', 'x-outbound-refused': '1' }).end(err.message);
+}
+
+const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+function withoutHopByHop(req: IncomingMessage): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.includes(name)) headers[name] = value;
+  }
+  return headers;
+}
