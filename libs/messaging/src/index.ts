@@ -1,1 +1,12 @@
 export * from './bus';
+export * from './logger';
+export * from './retry-backoff';
+export * from './topics';
+export { EmbeddedBus } from './embedded/embedded-bus';
+export type { EmbeddedBusOptions } from './embedded/embedded-bus';
+export { partitionForKey } from './embedded/partitioner';
+export { KafkaBus } from './kafka/kafka-bus';
+export type { KafkaBusOptions } from './kafka/kafka-bus';
+export { notBeforeHeader } from './kafka/kafka-messages';
+export { describeBusContract } from './bus.contract';
+export type { BusUnderTest } from './bus.contract';

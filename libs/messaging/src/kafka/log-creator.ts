@@ -1,0 +1,24 @@
+import { logLevel, LogEntry } from 'kafkajs';
+import type { BusLogger } from '../logger';
+
+/**
+ * kafkajs logs through this instead of the console: each entry becomes one structured line on
+ * the bus logger, with kafkajs's namespace as a field.
+ */
+export function busLogCreator(logger: BusLogger) {
+  return () =>
+    ({ namespace, level, log }: LogEntry): void => {
+      const { message, timestamp: _timestamp, logger: _name, ...fields } = log as LogEntry['log'] & { logger?: string };
+      const line = { kafkajs: namespace, ...fields };
+      switch (level) {
+        case logLevel.ERROR:
+          return logger.error(line, message);
+        case logLevel.WARN:
+          return logger.warn(line, message);
+        case logLevel.INFO:
+          return logger.info(line, message);
+        default:
+          return logger.debug(line, message);
+      }
+    };
+}
