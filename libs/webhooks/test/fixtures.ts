@@ -1,0 +1,51 @@
+import type { AgentAlertEnvelope, PingEnvelope, ScanEnvelope, WebhookEnvelope } from '../src/envelope';
+
+/** Target names and titles with every character the formats must escape. */
+export const NASTY = 'Bot | "prod" \\ a=b [x] ]\nline2\r\u00e9\u4e2d';
+
+const scanData = {
+  scan_id: '3f1c2a9e-1b7d-4c55-9f7e-5d2f0f1a2b3c',
+  target_id: '8a1d7c2e-0f4b-4b6e-8c1a-2d3e4f5a6b7c',
+  target_name: NASTY,
+  report_url: 'https://gauntlet.example.com/api/scans/3f1c2a9e-1b7d-4c55-9f7e-5d2f0f1a2b3c/report',
+};
+
+export const started: ScanEnvelope = {
+  id: 'evt_started', event: 'scan.started', timestamp: '2026-11-20T10:00:00.000Z',
+  data: { ...scanData, status: 'running', security_score: null, security_grade: null, total_findings: 0, critical: 0, high: 0, medium: 0, low: 0, started_at: '2026-11-20T10:00:00.000Z', finished_at: null },
+};
+
+export const completed: ScanEnvelope = {
+  id: 'evt_completed', event: 'scan.completed', timestamp: '2026-11-20T10:07:30.123Z',
+  data: { ...scanData, status: 'completed', security_score: 82, security_grade: 'B+', total_findings: 6, critical: 1, high: 2, medium: 1, low: 2, started_at: '2026-11-20T10:00:00.000Z', finished_at: '2026-11-20T10:07:30.123Z' },
+};
+
+export const partial: ScanEnvelope = {
+  id: 'evt_partial', event: 'scan.completed_partial', timestamp: '2026-11-20T10:05:00.000Z',
+  data: { ...completed.data, status: 'completed_partial', security_score: 64, security_grade: 'D', total_findings: 3, critical: 0, high: 1, medium: 2, low: 0, reason: 'target stopped answering after 40 probes', finished_at: '2026-11-20T10:05:00.000Z' },
+};
+
+export const failed: ScanEnvelope = {
+  id: 'evt_failed', event: 'scan.failed', timestamp: '2026-11-20T10:01:00.000Z',
+  data: { ...started.data, status: 'failed', reason: 'target never answered: ECONNREFUSED', finished_at: '2026-11-20T10:01:00.000Z' },
+};
+
+export const critical: ScanEnvelope = {
+  id: 'evt_critical', event: 'vulnerability.critical', timestamp: '2026-11-20T10:03:12.500Z',
+  data: {
+    ...started.data, total_findings: 1, critical: 1,
+    vulnerability: { id: 'v-17', title: 'System prompt leaked = "secret" | via ] roleplay', category: 'LLM07:2025', category_name: 'System Prompt Leakage', severity: 'critical', probe_id: 'prompt-leak.roleplay' },
+  },
+};
+
+export const alert: AgentAlertEnvelope = {
+  id: 'evt_alert', event: 'agent.alert', timestamp: '2026-11-20T11:00:00.250Z',
+  data: {
+    target_id: scanData.target_id, target_name: NASTY,
+    alert: { id: 'al-1', session_id: 'sess-9', kind: 'tool_call', rule: 'canary-leak', severity: 'high', detector: 'canary', matched: 'CANARY-123 "quoted" ]', occurred_at: '2026-11-20T11:00:00.250Z' },
+  },
+};
+
+export const ping: PingEnvelope = { id: 'evt_ping_1', event: 'ping', timestamp: '2026-11-20T12:00:00.000Z', data: { webhook_id: 'wh-1', message: 'Gauntlet webhook test' } };
+
+export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, alert, ping];
