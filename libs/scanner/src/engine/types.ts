@@ -1,0 +1,76 @@
+import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, Profile, ScanMode, Vulnerability } from '@gauntlet/domain';
+import { ChatDriver } from '../chat-driver';
+import { Detector } from '../detectors/detector';
+
+/** The target as the engine needs it: TargetSettings with the API key already decrypted. */
+export interface ScanTarget {
+  id: string;
+  name: string;
+  url: string;
+  scan_mode: ScanMode;
+  api_format: ApiFormat | null;
+  api_key: string | null;
+  model: string | null;
+  canaries: string[];
+  browser: BrowserSelectors | null;
+  http: HttpFormat | null;
+  max_requests_per_second: number | null;
+}
+
+/** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
+export interface ScanSink {
+  enterPhase(phase: Phase, progress: number): Promise<void>;
+  recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void>;
+  recordVulnerability(v: Vulnerability): Promise<void>;
+}
+
+export type ScanOutcome =
+  | { kind: 'completed' }
+  | { kind: 'completed_partial'; reason: string }
+  | { kind: 'failed'; reason: string }
+  | { kind: 'cancelled' };
+
+/** Bounds on every wait; defaults suit real targets, tests shorten them. */
+export interface EngineLimits {
+  /** longest wait for one answer (or for opening a conversation) */
+  messageTimeoutMs: number;
+  /** characters of each answer kept in the recorded attempt */
+  maxRecordedChars: number;
+  /** errors in a row after which the target counts as gone */
+  maxConsecutiveErrors: number;
+}
+
+export const DEFAULT_LIMITS: EngineLimits = { messageTimeoutMs: 60_000, maxRecordedChars: 4_000, maxConsecutiveErrors: 5 };
+
+export interface RunScanInput {
+  scanId: string;
+  target: ScanTarget;
+  profile: Profile;
+  seed: string;
+  driver: ChatDriver;
+  sink: ScanSink;
+  signal: AbortSignal;
+  now: () => Date;
+  judge?: Detector;
+  limits?: Partial<EngineLimits>;
+}
+
+/** How much work each profile does. */
+export interface ProfilePlan {
+  /** conversations in flight at once */
+  concurrency: number;
+  /** at most this many amplify attempts */
+  amplifyBudget: number;
+  /** converter chains tried per amplified probe */
+  chainsPerProbe: number;
+  /** longest stack of converters in one chain */
+  maxChainLength: number;
+  /** resisted probes in categories where nothing succeeded, amplified anyway (seeded sample) */
+  coldSample: number;
+}
+
+export const PROFILE_PLANS: Record<Profile, ProfilePlan> = {
+  quick: { concurrency: 2, amplifyBudget: 12, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
+  standard: { concurrency: 4, amplifyBudget: 60, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
+  deep: { concurrency: 6, amplifyBudget: 240, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
+};

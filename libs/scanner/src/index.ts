@@ -1,0 +1,5 @@
+export * from './chat-driver';
+export * from './probes';
+export * from './converters';
+export * from './detectors';
+export * from './engine';

@@ -1,0 +1,37 @@
+import { seededRng } from '../converters/random';
+
+/**
+ * A per-scan, per-probe proof of success. The prompt only ever spells the parts separately
+ * ("joining "QX7R", "M2PK" and "T9WD" with hyphens"); the joined value appears in an answer
+ * only if the target carried out the instruction, never if it merely echoed the prompt.
+ */
+export interface CanaryToken {
+  parts: [string, string, string];
+  /** the parts joined with hyphens, as the instruction asks */
+  value: string;
+}
+
+// no I/O/0/1: they read alike and leetspeak would rewrite them
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export function canaryFor(seed: string, probeId: string): CanaryToken {
+  const rng = seededRng(seed, `canary:${probeId}`);
+  const part = () => Array.from({ length: 4 }, () => ALPHABET[rng.int(ALPHABET.length)]).join('');
+  const parts: [string, string, string] = [part(), part(), part()];
+  return { parts, value: parts.join('-') };
+}
+
+/** The phrase a probe embeds to ask for the token. */
+export function canaryInstruction(token: CanaryToken): string {
+  const [a, b, c] = token.parts;
+  return `the code word made by joining "${a}", "${b}" and "${c}" with hyphens`;
+}
+
+const SYLLABLES = ['vor', 'nax', 'tel', 'quin', 'dra', 'mox', 'bel', 'sy', 'rith', 'zan', 'ko', 'lum', 'fen', 'tar', 'ques', 'vil'];
+
+/** A made-up name, seeded so it is stable within a scan and vanishingly unlikely to exist. */
+export function fictionalName(seed: string, probeId: string): string {
+  const rng = seededRng(seed, `fiction:${probeId}`);
+  const word = Array.from({ length: 3 }, () => rng.pick(SYLLABLES)).join('');
+  return word[0].toUpperCase() + word.slice(1);
+}

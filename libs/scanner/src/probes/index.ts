@@ -1,0 +1,3 @@
+export * from './canary';
+export * from './probe';
+export * from './catalogue';

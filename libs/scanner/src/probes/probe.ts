@@ -1,0 +1,48 @@
+import { OwaspCategoryId, Severity } from '@gauntlet/domain';
+import { CanaryToken, canaryFor, canaryInstruction, fictionalName } from './canary';
+
+/** Rule-based detectors a probe asks for; `target-canary` runs on every attempt whatever the probe says. */
+export const DETECTOR_NAMES = ['canary', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation'] as const;
+export type DetectorName = (typeof DETECTOR_NAMES)[number];
+
+/**
+ * One attack, written once, rendered per scan. `turns` are user messages sent in order in one
+ * conversation; `{{canary}}` becomes an instruction to produce the probe's canary token and
+ * `{{entity}}` a made-up name (for misinformation probes).
+ */
+export interface Probe {
+  id: string;
+  category: OwaspCategoryId;
+  category_name: string;
+  title: string;
+  severity: Severity;
+  technique: string;
+  description: string;
+  remediation: string;
+  references: string[];
+  turns: string[];
+  detectors: DetectorName[];
+}
+
+/** A category we do not claim to test from outside, and why. */
+export interface UntestableCategory {
+  category: OwaspCategoryId;
+  category_name: string;
+  reason: string;
+}
+
+export interface RenderedProbe {
+  probe: Probe;
+  turns: string[];
+  canary: CanaryToken;
+  /** the fictional name substituted for {{entity}}, or null */
+  entity: string | null;
+}
+
+export function renderProbe(probe: Probe, seed: string): RenderedProbe {
+  const canary = canaryFor(seed, probe.id);
+  const usesEntity = probe.turns.some((t) => t.includes('{{entity}}'));
+  const entity = usesEntity ? fictionalName(seed, probe.id) : null;
+  const turns = probe.turns.map((t) => t.split('{{canary}}').join(canaryInstruction(canary)).split('{{entity}}').join(entity ?? ''));
+  return { probe, turns, canary, entity };
+}
