@@ -1,0 +1,37 @@
+import type { ScanReport } from '@gauntlet/assessment';
+import { evidenceTurns, RenderedReport, reportFilename } from './common';
+
+/**
+ * A cell a spreadsheet would read as a formula (=, +, -, @, tab, CR first) gets a leading
+ * apostrophe (OWASP "CSV Injection"): finding text quotes attacker-chosen model output.
+ */
+export function neutraliseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** RFC 4180: quote when the cell holds a comma, quote, CR or LF; double inner quotes. */
+export function csvCell(value: unknown): string {
+  const text = neutraliseCell(value === null || value === undefined ? '' : String(value));
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const CSV_COLUMNS = [
+  'scan_id', 'target', 'finding_id', 'severity', 'category', 'category_name', 'title', 'probe_id', 'technique', 'converters',
+  'confidence', 'phase', 'found_at', 'description', 'detector', 'matched', 'evidence', 'remediation', 'references',
+] as const;
+
+export function toCsv(report: ScanReport): string {
+  const rows: unknown[][] = [[...CSV_COLUMNS]];
+  for (const v of report.vulnerabilities) {
+    rows.push([
+      report.scan.id, report.target.name ?? '', v.id, v.severity, v.category, v.category_name, v.title, v.probe_id, v.technique,
+      v.converters.join(' '), v.confidence, v.phase, v.found_at, v.description, v.evidence?.detector ?? '', v.evidence?.matched ?? '',
+      evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
+    ]);
+  }
+  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+export function renderCsv(report: ScanReport): RenderedReport {
+  return { contentType: 'text/csv; charset=utf-8', filename: reportFilename(report, 'csv'), body: Buffer.from(toCsv(report), 'utf8') };
+}

@@ -1,0 +1,116 @@
+import { createHash } from 'node:crypto';
+import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
+import { evidenceTurns, pct, RenderedReport, reportFilename, SEVERITY_LABEL } from './common';
+
+/** Every piece of text goes through this: finding text quotes attacker-chosen output. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+const STYLE = `
+body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1c1c1c;max-width:1100px;margin:2rem auto;padding:0 1rem}
+h1{font-size:1.6rem}h2{border-bottom:2px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+th{background:#f4f4f4}td.n{text-align:right}
+.score{display:inline-block;font-size:2.4rem;font-weight:700;padding:.4rem 1rem;border-radius:8px;background:#f4f4f4}
+.sev{display:inline-block;border-radius:4px;padding:0 .4rem;color:#fff;font-weight:600;font-size:.85rem}
+.critical{background:#b00020}.high{background:#e65100}.medium{background:#a07800}.low{background:#1565c0}
+.pass{color:#1b5e20;font-weight:600}.fail{color:#b00020;font-weight:600}.not_tested{color:#666}
+.finding{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
+pre{background:#f7f7f7;padding:.6rem;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
+.meta{color:#555;font-size:.9rem}code{word-break:break-all}
+`;
+const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
+/** No script may run, nothing may load: the only thing allowed is the one inline style, by hash. */
+export const REPORT_CSP = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src data:; base-uri 'none'; form-action 'none'`;
+
+const e = escapeHtml;
+const tr = (cells: unknown[], numeric: number[] = []) => `<tr>${cells.map((c, i) => `<td${numeric.includes(i) ? ' class="n"' : ''}>${e(c)}</td>`).join('')}</tr>`;
+const thead = (cells: string[]) => `<thead><tr>${cells.map((c) => `<th>${e(c)}</th>`).join('')}</tr></thead>`;
+
+function controls(title: string, list: ControlEvidence[]): string {
+  const rows = list.map(
+    (c) => `<tr><td>${e([c.id, ...(c.aliases ?? [])].join(' / '))}</td><td>${e(c.name)}</td><td class="${e(c.status)}">${e(c.status)}</td><td class="n">${c.findings.length}</td><td class="n">${c.probes_run}</td></tr>`,
+  );
+  return `<h3>${e(title)}</h3><table>${thead(['Control', 'Name', 'Status', 'Findings', 'Probes run'])}<tbody>${rows.join('')}</tbody></table>`;
+}
+
+export function toHtml(r: ScanReport): string {
+  const s = r.score;
+  const parts: string[] = [];
+  const title = `Gauntlet security report: ${r.target.name ?? r.target.url ?? r.scan.id}`;
+  parts.push(
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${e(REPORT_CSP)}">`,
+    '<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width,initial-scale=1">',
+    `<title>${e(title)}</title><style>${STYLE}</style></head><body>`,
+    `<h1>${e(title)}</h1>`,
+    `<table><tbody>`,
+    tr(['Scan', r.scan.id]),
+    tr(['Target', [r.target.name, r.target.url].filter(Boolean).join(' — ')]),
+    tr(['Mode / profile', `${r.target.scan_mode ?? '-'} / ${r.scan.profile ?? '-'}`]),
+    tr(['Status', r.scan.status + (r.scan.reason ? ` (${r.scan.reason})` : '')]),
+    tr(['Started', r.scan.started_at ?? r.scan.requested_at ?? '']),
+    tr(['Finished', r.scan.finished_at ?? '']),
+    tr(['Duration', r.scan.duration_seconds === null ? '' : `${r.scan.duration_seconds} s`]),
+    tr(['Generated', r.generated_at]),
+    '</tbody></table>',
+    '<h2>Score</h2>',
+  );
+  if (s) {
+    parts.push(
+      `<p><span class="score">${s.overall_score} · ${e(s.grade)}</span> <span class="meta">scoring version ${e(s.scoring_version)}</span></p>`,
+      `<p><span class="sev critical">Critical ${s.critical_count}</span> <span class="sev high">High ${s.high_count}</span> <span class="sev medium">Medium ${s.medium_count}</span> <span class="sev low">Low ${s.low_count}</span></p>`,
+      `<table>${thead(['Category', 'Name', 'Score', 'Probes run', 'Attacks succeeded', 'Findings'])}<tbody>`,
+      ...Object.entries(s.category_scores).map(([id, c]) => tr([id, c.name, c.score, c.probes_run, c.probes_failed, c.findings], [2, 3, 4, 5])),
+      '</tbody></table>',
+    );
+  } else parts.push(`<p>No score: the scan ended ${e(r.scan.status)}.</p>`);
+
+  parts.push(
+    '<h2>Attempts</h2>',
+    `<p>${r.attempts.total} attempts: ${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${r.attempts.errors} errors.</p>`,
+    `<table>${thead(['Technique', 'Run', 'Succeeded', 'Success rate'])}<tbody>`,
+    ...r.attempts.by_technique.map((g) => tr([g.key, g.run, g.failed, pct(g.success_rate)], [1, 2, 3])),
+    '</tbody></table>',
+  );
+  if (r.techniques_that_worked.length) {
+    parts.push('<h3>Techniques that worked</h3><ul>');
+    for (const t of r.techniques_that_worked) {
+      parts.push(`<li>${e(t.technique)}${t.converters.length ? ` with ${e(t.converters.join(' + '))}` : ''}: ${t.succeeded} of ${t.attempted} <span class="meta">(${e(t.categories.join(', '))})</span></li>`);
+    }
+    parts.push('</ul>');
+  }
+
+  parts.push(`<h2>Findings (${r.vulnerabilities.length})</h2>`);
+  r.vulnerabilities.forEach((v, i) => {
+    const turns = evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n\n');
+    parts.push(
+      `<section class="finding"><h3>${i + 1}. <span class="sev ${e(v.severity)}">${SEVERITY_LABEL[v.severity]}</span> ${e(v.title)}</h3>`,
+      `<p class="meta">${e(v.category)} ${e(v.category_name)} · probe ${e(v.probe_id)} · technique ${e(v.technique)}${v.converters.length ? ` · converters ${e(v.converters.join(', '))}` : ''} · confidence ${pct(v.confidence)} · ${e(v.phase)} · ${e(v.found_at)} · id ${e(v.id)}</p>`,
+      `<p>${e(v.description)}</p>`,
+      `<p><strong>Evidence</strong> <span class="meta">detector ${e(v.evidence?.detector)}${v.evidence?.matched ? `, matched <code>${e(v.evidence.matched)}</code>` : ''}</span></p>`,
+      `<pre>${e(turns)}</pre>`,
+      `<p><strong>Remediation:</strong> ${e(v.remediation)}</p>`,
+      // references are shown, not linked: a report must not carry clickable target-supplied URLs
+      v.references.length ? `<p class="meta">References: ${v.references.map((ref) => `<code>${e(ref)}</code>`).join(' ')}</p>` : '',
+      '</section>',
+    );
+  });
+
+  const f = r.compliance.frameworks;
+  parts.push(
+    '<h2>Compliance evidence</h2>',
+    controls(`OWASP Top 10 for LLM Applications ${f.owasp_llm_top10.edition} (2026 ids as aliases)`, f.owasp_llm_top10.controls),
+    controls(`NIST AI RMF ${f.nist_ai_rmf.version}`, f.nist_ai_rmf.controls),
+    controls(`SOC 2 CC7 (${f.soc2_cc7.version})`, f.soc2_cc7.controls),
+    '<h2>Integrity</h2>',
+    `<p>${r.compliance.integrity.event_count} events, chain SHA-256 <code>${e(r.compliance.integrity.chain_sha256)}</code>. Event export: <code>${e(r.links.scan_url)}/events</code></p>`,
+    '</body></html>',
+  );
+  return parts.join('\n');
+}
+
+export function renderHtml(report: ScanReport): RenderedReport {
+  return { contentType: 'text/html; charset=utf-8', filename: reportFilename(report, 'html'), body: Buffer.from(toHtml(report), 'utf8') };
+}

@@ -1,0 +1,106 @@
+import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
+import { evidenceTurns, pct, RenderedReport, reportFilename, SEVERITY_LABEL } from './common';
+
+/**
+ * Escapes text that the target or the user controls (target names, model replies, finding
+ * titles) so it renders as the characters it is: no links, emphasis, headings or raw HTML.
+ * Backslash escapes of ASCII punctuation are CommonMark; line breaks become spaces.
+ */
+export function mdText(value: unknown): string {
+  return String(value ?? '')
+    .replace(/\r\n?|\n/g, ' ')
+    .replace(/[\\`*_{}[\]()#+\-.!|<>~=&]/g, (c) => `\\${c}`);
+}
+
+/** A fenced block one backtick longer than any run inside, so quoted text cannot close it. */
+export function mdFence(content: string): string {
+  const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${content}\n${fence}`;
+}
+
+const row = (cells: unknown[]) => `| ${cells.map(mdText).join(' | ')} |`;
+
+function controlsTable(controls: ControlEvidence[]): string[] {
+  return [
+    row(['Control', 'Name', 'Status', 'Findings', 'Probes run']),
+    '| --- | --- | --- | ---: | ---: |',
+    ...controls.map((c) => row([[c.id, ...(c.aliases ?? [])].join(' / '), c.name, c.status, c.findings.length, c.probes_run])),
+  ];
+}
+
+export function toMarkdown(r: ScanReport): string {
+  const out: string[] = [];
+  const s = r.score;
+  out.push(`# Gauntlet security report: ${mdText(r.target.name ?? r.target.url ?? r.scan.id)}`, '');
+  out.push(
+    row(['Field', 'Value']),
+    '| --- | --- |',
+    row(['Scan', r.scan.id]),
+    row(['Target', [r.target.name, r.target.url].filter(Boolean).join(' ')]),
+    row(['Mode', r.target.scan_mode ?? '']),
+    row(['Profile', r.scan.profile ?? '']),
+    row(['Status', r.scan.status + (r.scan.reason ? ` (${r.scan.reason})` : '')]),
+    row(['Started', r.scan.started_at ?? r.scan.requested_at ?? '']),
+    row(['Finished', r.scan.finished_at ?? '']),
+    row(['Duration', r.scan.duration_seconds === null ? '' : `${r.scan.duration_seconds} s`]),
+    row(['Report generated', r.generated_at]),
+    '',
+  );
+  out.push('## Score', '');
+  if (s) {
+    out.push(`**${s.overall_score} / 100, grade ${mdText(s.grade)}** (scoring version ${mdText(s.scoring_version)})`, '');
+    out.push(row(['Critical', 'High', 'Medium', 'Low']), '| ---: | ---: | ---: | ---: |', row([s.critical_count, s.high_count, s.medium_count, s.low_count]), '');
+    out.push(row(['Category', 'Name', 'Score', 'Probes run', 'Attacks succeeded', 'Findings']), '| --- | --- | ---: | ---: | ---: | ---: |');
+    for (const [id, c] of Object.entries(s.category_scores)) out.push(row([id, c.name, c.score, c.probes_run, c.probes_failed, c.findings]));
+    out.push('');
+  } else {
+    out.push(`No score: the scan ended ${mdText(r.scan.status)}.`, '');
+  }
+
+  out.push('## Attempts', '', `${r.attempts.total} attempts: ${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${r.attempts.errors} errors.`, '');
+  out.push(row(['Technique', 'Run', 'Succeeded', 'Success rate']), '| --- | ---: | ---: | ---: |');
+  for (const g of r.attempts.by_technique) out.push(row([g.key, g.run, g.failed, pct(g.success_rate)]));
+  out.push('');
+  if (r.techniques_that_worked.length) {
+    out.push('### Techniques that worked', '');
+    for (const t of r.techniques_that_worked) {
+      const conv = t.converters.length ? ` with ${t.converters.join(' + ')}` : '';
+      out.push(`- ${mdText(t.technique + conv)}: ${t.succeeded} of ${t.attempted} (${mdText(t.categories.join(', '))})`);
+    }
+    out.push('');
+  }
+
+  out.push(`## Findings (${r.vulnerabilities.length})`, '');
+  r.vulnerabilities.forEach((v, i) => {
+    out.push(`### ${i + 1}. ${SEVERITY_LABEL[v.severity]}: ${mdText(v.title)}`, '');
+    out.push(
+      `- Id: ${mdText(v.id)}`,
+      `- Category: ${mdText(`${v.category} ${v.category_name}`)}`,
+      `- Probe: ${mdText(v.probe_id)}, technique ${mdText(v.technique)}${v.converters.length ? `, converters ${mdText(v.converters.join(', '))}` : ''}`,
+      `- Confidence: ${pct(v.confidence)}, phase ${mdText(v.phase)}, found ${mdText(v.found_at)}`,
+      '',
+      mdText(v.description),
+      '',
+      `**Evidence** (detector ${mdText(v.evidence?.detector ?? '')}${v.evidence?.matched ? `, matched ${mdText(v.evidence.matched)}` : ''}):`,
+      '',
+      mdFence(evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n\n')),
+      '',
+      `**Remediation:** ${mdText(v.remediation)}`,
+      '',
+    );
+    if (v.references.length) out.push(...v.references.map((ref) => `- ${mdText(ref)}`), '');
+  });
+
+  const f = r.compliance.frameworks;
+  out.push('## Compliance evidence', '');
+  out.push(`### OWASP Top 10 for LLM Applications ${mdText(f.owasp_llm_top10.edition)} (2026 ids as aliases)`, '', ...controlsTable(f.owasp_llm_top10.controls), '');
+  out.push(`### NIST AI RMF ${mdText(f.nist_ai_rmf.version)}`, '', ...controlsTable(f.nist_ai_rmf.controls), '');
+  out.push(`### SOC 2 CC7 (${mdText(f.soc2_cc7.version)})`, '', ...controlsTable(f.soc2_cc7.controls), '');
+  out.push('## Integrity', '', `${r.compliance.integrity.event_count} events, chain SHA-256 \`${r.compliance.integrity.chain_sha256}\`. Verify with the event export: ${mdText(r.links.scan_url)}/events`, '');
+  return out.join('\n');
+}
+
+export function renderMarkdown(report: ScanReport): RenderedReport {
+  return { contentType: 'text/markdown; charset=utf-8', filename: reportFilename(report, 'md'), body: Buffer.from(toMarkdown(report), 'utf8') };
+}

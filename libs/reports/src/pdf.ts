@@ -1,0 +1,316 @@
+import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
+import type { Severity } from '@gauntlet/domain';
+import { Color, PDFDocument, PDFFont, PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { evidenceTurns, pct, RenderedReport, reportFilename, SEVERITY_LABEL } from './common';
+
+const A4: [number, number] = [595.28, 841.89];
+const MARGIN = 50;
+const FOOTER = 40;
+const WIDTH = A4[0] - 2 * MARGIN;
+
+const INK = rgb(0.11, 0.11, 0.11);
+const MUTED = rgb(0.4, 0.4, 0.4);
+const RULE = rgb(0.82, 0.82, 0.82);
+const SEVERITY_COLOR: Record<Severity, Color> = {
+  critical: rgb(0.69, 0, 0.125),
+  high: rgb(0.9, 0.32, 0),
+  medium: rgb(0.63, 0.47, 0),
+  low: rgb(0.08, 0.4, 0.75),
+};
+const STATUS_COLOR: Record<string, Color> = { pass: rgb(0.1, 0.37, 0.13), fail: SEVERITY_COLOR.critical, not_tested: MUTED };
+
+/**
+ * The standard fonts only know WinAnsi: anything else (CJK, emoji, most of Unicode a model may
+ * reply with) would throw, so it is folded (accents stripped) or shown as '?'.
+ */
+class Typeface {
+  private readonly known: Set<number>;
+  private readonly widths = new Map<string, number>();
+  constructor(readonly font: PDFFont) {
+    this.known = new Set(font.getCharacterSet());
+  }
+  clean(text: string): string {
+    let out = '';
+    for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ')) {
+      const cp = ch.codePointAt(0)!;
+      if (ch === '\n' || this.known.has(cp)) out += ch;
+      else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) continue;
+      else {
+        const folded = ch.normalize('NFKD').replace(/\p{M}/gu, '');
+        out += [...folded].every((c) => this.known.has(c.codePointAt(0)!)) && folded ? folded : '?';
+      }
+    }
+    return out;
+  }
+  /** width at size 1, from a per-character cache: measuring whole strings is what makes big PDFs slow */
+  width(text: string): number {
+    let w = 0;
+    for (const ch of text) {
+      let cw = this.widths.get(ch);
+      if (cw === undefined) this.widths.set(ch, (cw = this.font.widthOfTextAtSize(ch, 1)));
+      w += cw;
+    }
+    return w;
+  }
+  /** greedy word wrap; words wider than a line are cut */
+  wrap(text: string, size: number, maxWidth: number): string[] {
+    const limit = maxWidth / size;
+    const lines: string[] = [];
+    for (const paragraph of this.clean(text).split('\n')) {
+      let line = '';
+      let lineWidth = 0;
+      const space = this.width(' ');
+      for (let word of paragraph.split(' ')) {
+        let ww = this.width(word);
+        if (line && lineWidth + space + ww <= limit) {
+          line += ' ' + word;
+          lineWidth += space + ww;
+          continue;
+        }
+        if (line) lines.push(line);
+        while (ww > limit) {
+          let cut = '';
+          let cw = 0;
+          for (const ch of word) {
+            const w = this.width(ch);
+            if (cw + w > limit) break;
+            cut += ch;
+            cw += w;
+          }
+          lines.push(cut);
+          word = word.slice(cut.length);
+          ww = this.width(word);
+        }
+        line = word;
+        lineWidth = ww;
+      }
+      lines.push(line);
+    }
+    return lines;
+  }
+}
+
+interface Fonts {
+  regular: Typeface;
+  bold: Typeface;
+  mono: Typeface;
+}
+
+/** Flows content down pages, starting a new page whenever the next block would not fit. */
+class Layout {
+  page!: PDFPage;
+  y = 0;
+  constructor(private readonly doc: PDFDocument, readonly fonts: Fonts) {
+    this.newPage();
+  }
+  newPage() {
+    this.page = this.doc.addPage(A4);
+    this.y = A4[1] - MARGIN;
+  }
+  ensure(height: number) {
+    if (this.y - height < MARGIN + FOOTER) this.newPage();
+  }
+  gap(h: number) {
+    this.y -= h;
+  }
+  text(text: string, opts: { face?: Typeface; size?: number; color?: Color; indent?: number; width?: number; leading?: number } = {}) {
+    const face = opts.face ?? this.fonts.regular;
+    const size = opts.size ?? 10;
+    const indent = opts.indent ?? 0;
+    const leading = opts.leading ?? size * 1.3;
+    const lines = face.wrap(text, size, (opts.width ?? WIDTH) - indent);
+    // one text object per page for the whole paragraph: per-line drawText calls dominate big reports
+    while (lines.length) {
+      this.ensure(leading);
+      const fit = Math.max(1, Math.floor((this.y - MARGIN - FOOTER) / leading));
+      const chunk = lines.splice(0, fit);
+      this.page.drawText(chunk.join('\n'), {
+        x: MARGIN + indent, y: this.y - leading + (leading - size) / 2, size, lineHeight: leading, font: face.font, color: opts.color ?? INK,
+      });
+      this.y -= chunk.length * leading;
+    }
+  }
+  heading(text: string, size = 16) {
+    this.ensure(size * 3);
+    this.gap(size * 0.6);
+    this.text(text, { face: this.fonts.bold, size });
+    this.rule();
+  }
+  rule() {
+    this.gap(4);
+    this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: MARGIN + WIDTH, y: this.y }, thickness: 0.6, color: RULE });
+    this.gap(6);
+  }
+  /** a table row: every cell wraps in its column; the row moves to the next page whole */
+  row(cells: { text: string; width: number; face?: Typeface; color?: Color; align?: 'right' }[], size = 8.5) {
+    const leading = size * 1.3;
+    const wrapped = cells.map((c) => (c.face ?? this.fonts.regular).wrap(c.text, size, c.width - 6));
+    const height = Math.max(...wrapped.map((l) => l.length)) * leading + 4;
+    this.ensure(height);
+    let x = MARGIN;
+    cells.forEach((c, i) => {
+      const face = c.face ?? this.fonts.regular;
+      const lines = wrapped[i];
+      if (c.align === 'right') {
+        lines.forEach((line, j) => {
+          this.page.drawText(line, { x: x + c.width - 4 - face.width(line) * size, y: this.y - (j + 1) * leading + 2, size, font: face.font, color: c.color ?? INK });
+        });
+      } else if (lines.some(Boolean)) {
+        this.page.drawText(lines.join('\n'), { x: x + 2, y: this.y - leading + 2, size, lineHeight: leading, font: face.font, color: c.color ?? INK });
+      }
+      x += c.width;
+    });
+    this.y -= height;
+    this.page.drawLine({ start: { x: MARGIN, y: this.y + 1 }, end: { x: MARGIN + WIDTH, y: this.y + 1 }, thickness: 0.3, color: RULE });
+  }
+}
+
+function cover(l: Layout, r: ScanReport) {
+  const { bold, regular } = l.fonts;
+  l.text('Gauntlet security report', { face: bold, size: 24, leading: 32 });
+  l.text(r.target.name ?? r.target.url ?? r.scan.id, { face: regular, size: 14, color: MUTED, leading: 20 });
+  l.gap(16);
+
+  const s = r.score;
+  const boxTop = l.y;
+  const boxH = 90;
+  l.page.drawRectangle({ x: MARGIN, y: boxTop - boxH, width: 200, height: boxH, color: rgb(0.95, 0.95, 0.95), borderColor: RULE, borderWidth: 0.8 });
+  if (s) {
+    l.page.drawText(String(s.overall_score), { x: MARGIN + 16, y: boxTop - 62, size: 44, font: bold.font, color: INK });
+    l.page.drawText(bold.clean(s.grade), { x: MARGIN + 120, y: boxTop - 62, size: 40, font: bold.font, color: s.critical_count ? SEVERITY_COLOR.critical : INK });
+    l.page.drawText(`score / 100 · grade · v${regular.clean(s.scoring_version)}`, { x: MARGIN + 16, y: boxTop - 80, size: 8, font: regular.font, color: MUTED });
+  } else {
+    l.page.drawText('No score', { x: MARGIN + 16, y: boxTop - 55, size: 24, font: bold.font, color: MUTED });
+  }
+  // severity summary beside the score
+  const counts: [Severity, number][] = s
+    ? [['critical', s.critical_count], ['high', s.high_count], ['medium', s.medium_count], ['low', s.low_count]]
+    : (['critical', 'high', 'medium', 'low'] as Severity[]).map((sev) => [sev, r.vulnerabilities.filter((v) => v.severity === sev).length]);
+  counts.forEach(([sev, n], i) => {
+    const x = MARGIN + 215 + i * 71;
+    l.page.drawRectangle({ x, y: boxTop - boxH, width: 66, height: boxH, color: SEVERITY_COLOR[sev] });
+    l.page.drawText(String(n), { x: x + 8, y: boxTop - 50, size: 26, font: bold.font, color: rgb(1, 1, 1) });
+    l.page.drawText(SEVERITY_LABEL[sev], { x: x + 8, y: boxTop - 75, size: 10, font: bold.font, color: rgb(1, 1, 1) });
+  });
+  l.y = boxTop - boxH - 18;
+
+  const facts: [string, string][] = [
+    ['Scan', r.scan.id],
+    ['Target', [r.target.name, r.target.url].filter(Boolean).join('  ') || '-'],
+    ['Mode / profile', `${r.target.scan_mode ?? '-'} / ${r.scan.profile ?? '-'}`],
+    ['Status', r.scan.status + (r.scan.reason ? ` (${r.scan.reason})` : '')],
+    ['Started', r.scan.started_at ?? r.scan.requested_at ?? '-'],
+    ['Finished', r.scan.finished_at ?? '-'],
+    ['Duration', r.scan.duration_seconds === null ? '-' : `${r.scan.duration_seconds} s`],
+    ['Attempts', `${r.attempts.total} (${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${r.attempts.errors} errors)`],
+    ['Generated', r.generated_at],
+  ];
+  for (const [k, v] of facts) l.row([{ text: k, width: 110, face: bold }, { text: v, width: WIDTH - 110 }], 9.5);
+
+  if (s && Object.keys(s.category_scores).length) {
+    l.heading('Scores by OWASP category', 13);
+    l.row(['Category', 'Name', 'Score', 'Probes', 'Succeeded', 'Findings'].map((t, i) => ({ text: t, width: [75, 215, 45, 55, 55, 50][i], face: bold, align: i > 1 ? ('right' as const) : undefined })));
+    for (const [id, c] of Object.entries(s.category_scores)) {
+      l.row([
+        { text: id, width: 75 }, { text: c.name, width: 215 }, { text: String(c.score), width: 45, align: 'right' },
+        { text: String(c.probes_run), width: 55, align: 'right' }, { text: String(c.probes_failed), width: 55, align: 'right' }, { text: String(c.findings), width: 50, align: 'right' },
+      ]);
+    }
+  }
+  if (r.techniques_that_worked.length) {
+    l.heading('Techniques that worked', 13);
+    for (const t of r.techniques_that_worked.slice(0, 15)) {
+      const conv = t.converters.length ? ` + ${t.converters.join(' + ')}` : '';
+      l.row([{ text: t.technique + conv, width: 220 }, { text: `${t.succeeded} of ${t.attempted} (${pct(t.succeeded / t.attempted)})`, width: 110 }, { text: t.categories.join(', '), width: WIDTH - 330 }]);
+    }
+  }
+}
+
+function findings(l: Layout, r: ScanReport) {
+  const { bold, regular, mono } = l.fonts;
+  l.newPage();
+  l.heading(`Findings (${r.vulnerabilities.length})`);
+  if (!r.vulnerabilities.length) l.text('The scan recorded no findings.');
+  r.vulnerabilities.forEach((v, i) => {
+    l.ensure(70); // keep a finding's header with the start of its body
+    l.gap(6);
+    const top = l.y;
+    l.page.drawRectangle({ x: MARGIN, y: top - 14, width: 52, height: 13, color: SEVERITY_COLOR[v.severity] });
+    l.page.drawText(SEVERITY_LABEL[v.severity], { x: MARGIN + 4, y: top - 11, size: 8.5, font: bold.font, color: rgb(1, 1, 1) });
+    l.y = top + 1;
+    l.text(`${i + 1}. ${v.title}`, { face: bold, size: 11, indent: 60, leading: 15 });
+    l.text(
+      `${v.category} ${v.category_name} · probe ${v.probe_id} · technique ${v.technique}${v.converters.length ? ` · converters ${v.converters.join(', ')}` : ''} · confidence ${pct(v.confidence)} · ${v.phase} · ${v.found_at} · id ${v.id}`,
+      { size: 8, color: MUTED },
+    );
+    l.gap(3);
+    l.text(v.description, { size: 9.5 });
+    l.gap(3);
+    l.text(`Evidence (detector ${v.evidence?.detector ?? '-'}${v.evidence?.matched ? `, matched "${v.evidence.matched}"` : ''})`, { face: bold, size: 9 });
+    for (const t of evidenceTurns(v, 4, 360)) l.text(`${t.role}: ${t.content}`, { face: mono, size: 7.5, indent: 10, leading: 9.5 });
+    l.gap(3);
+    l.text(`Remediation: ${v.remediation}`, { size: 9.5 });
+    l.rule();
+  });
+}
+
+function matrix(l: Layout, title: string, controls: ControlEvidence[]) {
+  const { bold } = l.fonts;
+  l.heading(title, 12);
+  const widths = [110, 235, 55, 50, 45];
+  l.row(['Control', 'Name', 'Status', 'Findings', 'Probes'].map((t, i) => ({ text: t, width: widths[i], face: bold, align: i > 2 ? ('right' as const) : undefined })));
+  for (const c of controls) {
+    l.row([
+      { text: [c.id, ...(c.aliases ?? [])].join(' / '), width: widths[0] },
+      { text: c.name, width: widths[1] },
+      { text: c.status.replace('_', ' '), width: widths[2], face: bold, color: STATUS_COLOR[c.status] ?? INK },
+      { text: String(c.findings.length), width: widths[3], align: 'right' },
+      { text: String(c.probes_run), width: widths[4], align: 'right' },
+    ]);
+  }
+}
+
+function compliance(l: Layout, r: ScanReport) {
+  const f = r.compliance.frameworks;
+  l.newPage();
+  l.heading('Compliance evidence');
+  matrix(l, `OWASP Top 10 for LLM Applications ${f.owasp_llm_top10.edition} (2026 ids as aliases)`, f.owasp_llm_top10.controls);
+  matrix(l, `NIST AI RMF ${f.nist_ai_rmf.version}`, f.nist_ai_rmf.controls);
+  matrix(l, `SOC 2 CC7 (${f.soc2_cc7.version})`, f.soc2_cc7.controls);
+  l.heading('Integrity', 12);
+  l.text(`${r.compliance.integrity.event_count} events; SHA-256 chain over the scan's event log:`, { size: 9 });
+  l.text(r.compliance.integrity.chain_sha256, { face: l.fonts.mono, size: 8.5 });
+  l.text(`Re-compute it from the export at ${r.links.scan_url}/events (procedure: docs/compliance.md).`, { size: 9, color: MUTED });
+}
+
+export async function toPdf(r: ScanReport): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Gauntlet security report ${r.scan.id}`);
+  doc.setProducer('Gauntlet');
+  doc.setCreator('Gauntlet');
+  doc.setCreationDate(new Date(Date.parse(r.generated_at) || 0));
+  doc.setModificationDate(new Date(Date.parse(r.generated_at) || 0));
+  const fonts: Fonts = {
+    regular: new Typeface(await doc.embedFont(StandardFonts.Helvetica)),
+    bold: new Typeface(await doc.embedFont(StandardFonts.HelveticaBold)),
+    mono: new Typeface(await doc.embedFont(StandardFonts.Courier)),
+  };
+  const l = new Layout(doc, fonts);
+  cover(l, r);
+  findings(l, r);
+  compliance(l, r);
+
+  const pages = doc.getPages();
+  const footerId = fonts.regular.clean(`Gauntlet · scan ${r.scan.id}`);
+  pages.forEach((page, i) => {
+    const label = `Page ${i + 1} of ${pages.length}`;
+    page.drawLine({ start: { x: MARGIN, y: MARGIN + 8 }, end: { x: MARGIN + WIDTH, y: MARGIN + 8 }, thickness: 0.4, color: RULE });
+    page.drawText(footerId, { x: MARGIN, y: MARGIN - 6, size: 8, font: fonts.regular.font, color: MUTED });
+    page.drawText(label, { x: MARGIN + WIDTH - fonts.regular.width(label) * 8, y: MARGIN - 6, size: 8, font: fonts.regular.font, color: MUTED });
+  });
+  return doc.save({ useObjectStreams: false });
+}
+
+export async function renderPdf(report: ScanReport): Promise<RenderedReport> {
+  return { contentType: 'application/pdf', filename: reportFilename(report, 'pdf'), body: Buffer.from(await toPdf(report)) };
+}

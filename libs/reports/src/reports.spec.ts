@@ -1,0 +1,162 @@
+import { buildScanReport, ScanReport } from '@gauntlet/assessment';
+import { parse as parseCsv } from 'csv-parse/sync';
+import MarkdownIt from 'markdown-it';
+import { parse as parseHtml } from 'parse5';
+import { PDFDocument } from 'pdf-lib';
+import { createHash } from 'node:crypto';
+import { sampleHistory } from '../../assessment/testing/sample-history';
+import { CSV_COLUMNS, neutraliseCell } from './csv';
+import { REPORT_CSP } from './html';
+import { mdFence, mdText } from './markdown';
+import { renderReport } from './render';
+
+const ctx = { baseUrl: 'https://gauntlet.example', generatedAt: '2026-11-21T09:00:00.000Z', target: { url: 'https://bot.example/chat', scan_mode: 'browser' } };
+
+/** A report whose target and findings quote hostile text, as a real attacked chatbot would. */
+function hostileReport(findings = 6): ScanReport {
+  const r = buildScanReport(sampleHistory({ seed: 9, findings }), ctx);
+  r.target.name = 'Acme <b>bot</b> [click](javascript:alert(1))';
+  r.vulnerabilities[0] = {
+    ...r.vulnerabilities[0],
+    title: '<script>alert("title")</script> **bold** # not a heading',
+    description: '=HYPERLINK("http://evil.example","click"), "quoted", comma\nand a second line <img src=x onerror=alert(1)>',
+    evidence: { turns: [{ role: 'assistant', content: '```\n</pre><script>alert("evidence")</script>\n````' }], detector: 'xss', matched: '<script>' },
+    remediation: '+cmd|/C calc!A0',
+  };
+  r.vulnerabilities[1] = { ...r.vulnerabilities[1], title: '-2+3', description: '@SUM(A1:A2)', remediation: '\tTabbed' };
+  return r;
+}
+
+describe('renderReport', () => {
+  it.each([
+    ['pdf', 'application/pdf', '.pdf'],
+    ['json', 'application/json', '.json'],
+    ['csv', 'text/csv; charset=utf-8', '.csv'],
+    ['markdown', 'text/markdown; charset=utf-8', '.md'],
+    ['html', 'text/html; charset=utf-8', '.html'],
+  ] as const)('%s answers %s', async (format, type, ext) => {
+    const out = await renderReport(format, hostileReport());
+    expect(out.contentType).toBe(type);
+    expect(out.filename).toBe(`gauntlet-scan-7d4b2c1e-0000-4000-8000-000000000001${ext}`);
+    expect(out.body.length).toBeGreaterThan(100);
+  });
+
+  it('refuses an unknown format', async () => {
+    await expect(renderReport('docx' as any, hostileReport())).rejects.toThrow(RangeError);
+  });
+
+  it('json is the report model itself', async () => {
+    const r = hostileReport();
+    expect(JSON.parse((await renderReport('json', r)).body.toString('utf8'))).toEqual(JSON.parse(JSON.stringify(r)));
+  });
+});
+
+describe('csv', () => {
+  it('reads back with a CSV parser: one row per finding, text intact, formulas neutralised', async () => {
+    const r = hostileReport();
+    const rows: Record<string, string>[] = parseCsv((await renderReport('csv', r)).body, { columns: true, bom: false, relax_column_count: false });
+    expect(rows).toHaveLength(r.vulnerabilities.length);
+    expect(Object.keys(rows[0])).toEqual([...CSV_COLUMNS]);
+    expect(rows[0].title).toBe('<script>alert("title")</script> **bold** # not a heading');
+    expect(rows[0].description).toBe(`'=HYPERLINK("http://evil.example","click"), "quoted", comma\nand a second line <img src=x onerror=alert(1)>`);
+    expect(rows[0].remediation).toBe("'+cmd|/C calc!A0");
+    expect(rows[1].title).toBe("'-2+3");
+    expect(rows[1].description).toBe("'@SUM(A1:A2)");
+    expect(rows[1].remediation).toBe("'\tTabbed");
+    for (const row of rows) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it('ends records with CRLF (RFC 4180)', async () => {
+    const text = (await renderReport('csv', hostileReport())).body.toString('utf8');
+    expect(text.startsWith('scan_id,target,finding_id')).toBe(true);
+    expect(text.endsWith('\r\n')).toBe(true);
+  });
+
+  it.each(['=1+1', '+1', '-1', '@A1', '\t=1', '\r=1'])('neutralises %j', (v) => expect(neutraliseCell(v)).toBe(`'${v}`));
+});
+
+describe('markdown', () => {
+  it('escapes control characters so hostile text renders as text', () => {
+    expect(mdText('<script>[x](y) *a* _b_ `c` # |')).toBe('\\<script\\>\\[x\\]\\(y\\) \\*a\\* \\_b\\_ \\`c\\` \\# \\|');
+    expect(mdText('line\nbreak')).toBe('line break');
+  });
+
+  it('fences evidence with a fence longer than any backtick run inside', () => {
+    expect(mdFence('a ```` b')).toBe('`````text\na ```` b\n`````');
+    expect(mdFence('plain')).toBe('```text\nplain\n```');
+  });
+
+  it('carries no raw HTML or live link from target-controlled text', async () => {
+    const md = (await renderReport('markdown', hostileReport())).body.toString('utf8');
+    const outsideFences = md.replace(/(`{3,})text\n[\s\S]*?\n\1/g, '');
+    expect(outsideFences).not.toMatch(/(?<!\\)<(script|img|b)\b/i);
+    expect(outsideFences).not.toMatch(/(?<!\\)\]\(javascript/);
+    expect(md).toContain('# Gauntlet security report: Acme \\<b\\>bot\\</b\\>');
+  });
+
+  it('renders, with raw HTML allowed, to HTML with no element or link from finding text', async () => {
+    const md = (await renderReport('markdown', hostileReport())).body.toString('utf8');
+    const html = new MarkdownIt({ html: true, linkify: true }).render(md);
+    expect(html).not.toMatch(/<(script|img|b)\b/i);
+    expect(html).not.toMatch(/href="javascript/i);
+    expect(html).toContain('&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt; **bold** # not a heading');
+    expect(html).toContain('&lt;/pre&gt;&lt;script&gt;alert(&quot;evidence&quot;)&lt;/script&gt;'); // inside the fenced block
+  });
+});
+
+describe('html', () => {
+  type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
+  const walk = (n: Node, visit: (n: Node) => void) => {
+    visit(n);
+    for (const c of n.childNodes ?? []) walk(c, visit);
+    const content = (n as any).content as Node | undefined;
+    if (content) walk(content, visit);
+  };
+
+  it('parses with no script, img or event handler from finding text, and a strict CSP', async () => {
+    const html = (await renderReport('html', hostileReport())).body.toString('utf8');
+    const doc = parseHtml(html) as unknown as Node;
+    const tags: string[] = [];
+    const handlers: string[] = [];
+    let csp = '';
+    let style = '';
+    let text = '';
+    walk(doc, (n) => {
+      if (n.tagName) tags.push(n.tagName);
+      for (const a of n.attrs ?? []) if (/^on/i.test(a.name)) handlers.push(a.name);
+      if (n.tagName === 'meta' && n.attrs?.some((a) => a.name === 'http-equiv' && a.value === 'Content-Security-Policy')) csp = n.attrs.find((a) => a.name === 'content')!.value;
+      if (n.tagName === 'style') style = (n.childNodes?.[0]?.value ?? '');
+      if (n.nodeName === '#text') text += n.value;
+    });
+    expect(tags).not.toContain('script');
+    expect(tags).not.toContain('img');
+    expect(tags).not.toContain('iframe');
+    expect(handlers).toEqual([]);
+    expect(csp).toBe(REPORT_CSP);
+    expect(csp).toMatch(/default-src 'none'/);
+    expect(csp).not.toMatch(/unsafe/);
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}'`);
+    // the hostile text is there, as text
+    expect(text).toContain('<script>alert("title")</script>');
+    expect(text).toContain('</pre><script>alert("evidence")</script>');
+  });
+});
+
+describe('pdf', () => {
+  it('loads with pdf-lib, grows by pages as findings grow, and survives text outside WinAnsi', async () => {
+    const small = hostileReport(3);
+    small.vulnerabilities[0].title = 'Ünïcode 日本語 emoji 🚀 zero-width\u200b tab\tcontrol\u0007 ' + 'x'.repeat(300);
+    const big = buildScanReport(sampleHistory({ seed: 4, findings: 120 }), ctx);
+    const a = await PDFDocument.load((await renderReport('pdf', small)).body);
+    const b = await PDFDocument.load((await renderReport('pdf', big)).body);
+    expect(a.getPageCount()).toBeGreaterThanOrEqual(3); // cover, findings, compliance
+    expect(b.getPageCount()).toBeGreaterThan(a.getPageCount() + 10);
+    expect(a.getTitle()).toBe(`Gauntlet security report ${small.scan.id}`);
+  });
+
+  it('renders a scan that failed before it was scored', async () => {
+    const r = buildScanReport(sampleHistory({ findings: 0, end: 'failed' }), ctx);
+    const doc = await PDFDocument.load((await renderReport('pdf', r)).body);
+    expect(doc.getPageCount()).toBeGreaterThanOrEqual(3);
+  });
+});
