@@ -7,6 +7,7 @@ import { AppModule } from '../app.module';
 import { RegisterAccount } from '../auth/registering-account/register-account';
 import { NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
+import { serveDashboard } from './dashboard';
 import { ProblemDetailsFilter, sendProblem } from './problem';
 import { validationPipe } from './validation';
 
@@ -39,6 +40,7 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   });
   app.useGlobalFilters(new ProblemDetailsFilter(log));
   app.useGlobalPipes(validationPipe());
+  await serveDashboard(app.getHttpAdapter().getInstance());
 
   const fastify = app.getHttpAdapter().getInstance();
   fastify.setErrorHandler((err, request, reply) => sendProblem(reply, request, err, log));

@@ -1,0 +1,93 @@
+// The one way the dashboard talks to the service: same origin, bearer token from sessionStorage,
+// problem+json errors turned into ApiError so pages can show `detail` and field errors.
+
+const TOKEN_KEY = 'gauntlet.token';
+
+export const session = {
+  get token() {
+    return sessionStorage.getItem(TOKEN_KEY);
+  },
+  set(token) {
+    sessionStorage.setItem(TOKEN_KEY, token);
+  },
+  clear() {
+    sessionStorage.removeItem(TOKEN_KEY);
+  },
+};
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem?.detail || problem?.title || `The service answered ${status}.`);
+    this.status = status;
+    this.problem = problem ?? {};
+    this.errors = Array.isArray(problem?.errors) ? problem.errors : [];
+  }
+}
+
+let onUnauthorized = () => {};
+/** called when a signed-in request answers 401 (the token expired): the app signs out */
+export function whenUnauthorized(fn) {
+  onUnauthorized = fn;
+}
+
+export async function request(method, path, body, { raw = false } = {}) {
+  const headers = { accept: 'application/json, application/problem+json' };
+  if (session.token) headers.authorization = `Bearer ${session.token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, { title: 'Network error', detail: 'The service could not be reached. Check your connection and try again.' });
+  }
+  if (res.status === 401 && session.token) onUnauthorized();
+  if (!res.ok) {
+    let problem = null;
+    try {
+      problem = await res.json();
+    } catch {
+      problem = null;
+    }
+    if (res.status === 429 && problem && !problem.errors) {
+      const wait = res.headers.get('retry-after');
+      if (wait) problem.detail = `${problem.detail ?? 'Too many requests.'} Try again in ${wait} s.`;
+    }
+    throw new ApiError(res.status, problem);
+  }
+  if (raw) return res;
+  if (res.status === 204) return null;
+  const text = await res.text();
+  return text ? JSON.parse(text) : null;
+}
+
+export const api = {
+  get: (p) => request('GET', p),
+  post: (p, b = {}) => request('POST', p, b),
+  patch: (p, b) => request('PATCH', p, b),
+  del: (p) => request('DELETE', p),
+  raw: (method, p) => request(method, p, undefined, { raw: true }),
+};
+
+/** query string from an object, leaving out empty values */
+export function qs(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+/** every page of a cursor-paginated list, bounded so a huge account cannot hang the page */
+export async function all(path, key, params = {}, maxPages = 20) {
+  const items = [];
+  let cursor;
+  for (let i = 0; i < maxPages; i++) {
+    const page = await api.get(path + qs({ ...params, limit: 100, cursor }));
+    items.push(...(page[key] ?? []));
+    cursor = page.next_cursor;
+    if (!cursor) break;
+  }
+  return items;
+}
+
+/** "not built yet / not available" answers that a page explains instead of failing on */
+export const isMissing = (err) => err instanceof ApiError && (err.status === 404 || err.status === 405 || err.status === 501);

@@ -1,0 +1,165 @@
+// The shell: routes /app/... paths to pages, keeps the account in the header, signs out on 401.
+import { api, session, whenUnauthorized } from './api.js';
+import { h, clear } from './dom.js';
+import * as auth from './pages/auth.js';
+import * as targets from './pages/targets.js';
+import * as scans from './pages/scans.js';
+import * as scanDetail from './pages/scan-detail.js';
+import * as keys from './pages/api-keys.js';
+import * as webhooks from './pages/webhooks.js';
+import * as monitor from './pages/monitor.js';
+
+const routes = [
+  { path: '/app/signin', page: auth.signIn, public: true },
+  { path: '/app/register', page: auth.register, public: true },
+  { path: '/app/targets', page: targets.list, nav: 'targets' },
+  { path: '/app/targets/new', page: targets.create, nav: 'targets' },
+  { path: '/app/targets/:id', page: targets.detail, nav: 'targets' },
+  { path: '/app/targets/:id/edit', page: targets.edit, nav: 'targets' },
+  { path: '/app/scans', page: scans.list, nav: 'scans' },
+  { path: '/app/scans/:id', page: scanDetail.detail, nav: 'scans' },
+  { path: '/app/api-keys', page: keys.page, nav: 'api-keys' },
+  { path: '/app/webhooks', page: webhooks.list, nav: 'webhooks' },
+  { path: '/app/webhooks/:id', page: webhooks.detail, nav: 'webhooks' },
+  { path: '/app/monitor', page: monitor.page, nav: 'monitor' },
+  { path: '/app/monitor/:id', page: monitor.page, nav: 'monitor' },
+];
+
+function match(pathname) {
+  const parts = pathname.replace(/\/+$/, '').split('/');
+  for (const r of routes) {
+    const rp = r.path.split('/');
+    if (rp.length !== parts.length) continue;
+    const params = {};
+    if (rp.every((seg, i) => (seg.startsWith(':') ? ((params[seg.slice(1)] = decodeURIComponent(parts[i])), true) : seg === parts[i]))) return { route: r, params };
+  }
+  return null;
+}
+
+const main = document.getElementById('main');
+const shell = document.getElementById('shell');
+let account = null;
+let leaving = [];
+let renderSeq = 0;
+
+export function toast(text, kind = 'info') {
+  const region = document.getElementById('toasts');
+  const t = h('div', { class: `toast toast-${kind}` }, text);
+  region.append(t);
+  setTimeout(() => t.remove(), 6000);
+}
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
+  render();
+}
+
+async function loadAccount() {
+  account = await api.get('/api/account');
+  document.getElementById('account-email').textContent = account.email;
+  const plan = document.getElementById('account-plan');
+  plan.textContent = `${account.plan} plan`;
+  plan.className = `plan-badge plan-${String(account.plan).replace(/[^a-z]/g, '')}`;
+}
+
+function setSignedIn(on) {
+  shell.dataset.signedIn = String(on);
+  document.getElementById('account').hidden = !on;
+  document.getElementById('sidebar').hidden = !on;
+}
+
+function signOut(message) {
+  session.clear();
+  account = null;
+  setSignedIn(false);
+  navigate('/app/signin', { replace: true });
+  if (message) toast(message);
+}
+
+whenUnauthorized(() => signOut('Your session has ended. Sign in again to continue.'));
+
+async function render() {
+  const seq = ++renderSeq;
+  for (const fn of leaving) fn();
+  leaving = [];
+  let { pathname } = location;
+  if (pathname === '/' || pathname === '/app' || pathname === '/app/') pathname = session.token ? '/app/targets' : '/app/signin';
+  const found = match(pathname);
+  if (pathname !== location.pathname) history.replaceState(null, '', pathname);
+
+  if (!found?.route.public && !session.token) return navigate('/app/signin', { replace: true });
+  if (found?.route.public && session.token) return navigate('/app/targets', { replace: true });
+
+  if (session.token && !account) {
+    try {
+      await loadAccount();
+    } catch (err) {
+      if (session.token) {
+        clear(main).append(h('h1', null, 'Gauntlet'), h('p', { class: 'notice notice-error', role: 'alert' }, `Your account could not be loaded: ${err.message}`));
+        return;
+      }
+      return; // a 401 already signed out
+    }
+  }
+  if (seq !== renderSeq) return;
+  setSignedIn(Boolean(session.token));
+  for (const a of document.querySelectorAll('[data-nav]')) {
+    if (a.dataset.nav === found?.route.nav) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+
+  clear(main);
+  if (!found) {
+    main.append(h('h1', null, 'Page not found'), h('p', null, 'There is no page at this address. ', h('a', { href: '/app/targets' }, 'Go to your targets.')));
+    return focusHeading();
+  }
+  const ctx = {
+    main,
+    params: found.params,
+    query: new URLSearchParams(location.search),
+    account,
+    navigate,
+    toast,
+    onLeave: (fn) => leaving.push(fn),
+    /** true while this page is still the one on screen (async work checks it before touching the DOM) */
+    alive: () => seq === renderSeq,
+    signedIn: async (token) => {
+      session.set(token);
+      account = null;
+      navigate('/app/targets', { replace: true });
+    },
+  };
+  try {
+    await found.route.page(ctx);
+  } catch (err) {
+    if (seq !== renderSeq) return;
+    main.append(h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, err.message ?? String(err)), h('p', null, h('a', { href: location.pathname }, 'Reload this page'))));
+  }
+  if (seq === renderSeq) focusHeading();
+}
+
+function focusHeading() {
+  const h1 = main.querySelector('h1');
+  document.title = h1 ? `${h1.textContent} · Gauntlet` : 'Gauntlet';
+  // moves screen readers and keyboard users to the new page, as a full load would
+  if (document.activeElement === document.body || main.contains(document.activeElement) || document.activeElement?.closest('nav,header')) {
+    if (h1) {
+      h1.setAttribute('tabindex', '-1');
+      h1.focus({ preventScroll: true });
+    }
+  }
+}
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest?.('a[href]');
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || a.target || a.hasAttribute('download')) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname.startsWith('/app'))) return;
+  e.preventDefault();
+  navigate(url.pathname + url.search);
+});
+window.addEventListener('popstate', render);
+document.getElementById('sign-out').addEventListener('click', () => signOut('You are signed out.'));
+
+render();

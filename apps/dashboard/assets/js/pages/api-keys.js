@@ -1,0 +1,63 @@
+import { api } from '../api.js';
+import { h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal } from '../dom.js';
+
+export async function page(ctx) {
+  ctx.main.append(pageHeader('API keys', { sub: 'Keys let CI pipelines and scripts call Gauntlet with the X-API-Key header (CI scans, webhooks, agent monitor).' }));
+  const reveal = h('div', { class: 'reveal-slot' });
+  const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create key');
+  const form = h('form', { class: 'form inline-form', novalidate: true }, formAlert(), field({ label: 'Key name', name: 'name', required: true, placeholder: 'GitHub Actions', hint: 'Say where it will be used, so you know what to revoke later.' }), btn);
+  const listEl = h('div', null, loading());
+  ctx.main.append(h('section', { class: 'card', 'aria-labelledby': 'new-key-title' }, h('h2', { id: 'new-key-title' }, 'Create a key'), form, reveal), h('section', { class: 'card', 'aria-labelledby': 'keys-title' }, h('h2', { id: 'keys-title' }, 'Active keys'), listEl));
+
+  const refresh = async () => {
+    const { api_keys: keys } = await api.get('/api/api-keys');
+    if (!ctx.alive()) return;
+    clear(listEl);
+    if (!keys.length) {
+      listEl.append(emptyState('No active keys', 'Create a key above and store it in your CI secrets as GAUNTLET_API_KEY.'));
+      return;
+    }
+    listEl.append(
+      h('div', { class: 'table-wrap' }, h(
+        'table',
+        { class: 'table' },
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Key starts with'), h('th', { scope: 'col' }, 'Created'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h('tbody', null, keys.map((k) => h('tr', { dataset: { keyId: k.id } }, h('th', { scope: 'row' }, k.name), h('td', null, h('code', null, `${k.prefix}…`)), h('td', null, timeEl(k.created_at)), h('td', { class: 'row-actions' }, revokeButton(ctx, k, refresh))))),
+      )),
+    );
+  };
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    try {
+      const created = await busy(btn, () => api.post('/api/api-keys', { name: form.elements.namedItem('name').value.trim() }));
+      form.reset();
+      clear(reveal).append(secretReveal('API key', created.key, ctx.toast));
+      reveal.querySelector('button')?.focus();
+      await refresh();
+    } catch (err) {
+      showErrors(form, err);
+    }
+  });
+  await refresh().catch((err) => clear(listEl).append(notice('error', err.message)));
+}
+
+function revokeButton(ctx, k, refresh) {
+  return button('Revoke', {
+    class: 'btn btn-small btn-danger-ghost',
+    'aria-label': `Revoke ${k.name}`,
+    on: {
+      click: async () => {
+        if (!(await confirmDialog({ title: `Revoke “${k.name}”?`, text: 'Anything using this key stops working at once. This cannot be undone.', confirm: 'Revoke key', danger: true }))) return;
+        try {
+          await api.del(`/api/api-keys/${k.id}`);
+          ctx.toast(`Key “${k.name}” revoked.`);
+          await refresh();
+        } catch (err) {
+          ctx.toast(err.message, 'error');
+        }
+      },
+    },
+  });
+}

@@ -1,0 +1,352 @@
+import { api, isMissing } from '../api.js';
+import {
+  h, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState,
+} from '../dom.js';
+import { categoryBars } from '../charts.js';
+
+const PHASES = ['queued', 'recon', 'probe', 'amplify', 'analyze', 'report', 'done'];
+const PHASE_LABEL = { queued: 'Queued', recon: 'Recon', probe: 'Probe', amplify: 'Amplify', analyze: 'Analyze', report: 'Report', done: 'Done' };
+const FORMATS = [
+  { id: 'json', label: 'JSON' },
+  { id: 'pdf', label: 'PDF' },
+  { id: 'html', label: 'HTML' },
+  { id: 'csv', label: 'CSV' },
+  { id: 'markdown', label: 'Markdown' },
+];
+const POLL_MS = 1000;
+
+export async function detail(ctx) {
+  const id = ctx.params.id;
+  let scan;
+  try {
+    scan = await api.get(`/api/scans/${encodeURIComponent(id)}`);
+  } catch (err) {
+    if (err.status === 404 || err.status === 400) {
+      ctx.main.append(pageHeader('Scan not found', { back: { href: '/app/scans', label: 'Scans' } }), notice('info', 'This scan does not exist or belongs to another account.', h('a', { href: '/app/scans' }, 'See your scans')));
+      return;
+    }
+    throw err;
+  }
+  if (!ctx.alive()) return;
+
+  const cancelBtn = button('Cancel scan', { class: 'btn btn-danger-ghost' });
+  cancelBtn.addEventListener('click', async () => {
+    if (!(await confirmDialog({ title: 'Cancel this scan?', text: 'Probing stops; what was found so far is kept.', confirm: 'Cancel scan', danger: true }))) return;
+    try {
+      await api.post(`/api/scans/${scan.id}/cancel`);
+      ctx.toast('Scan cancelled.');
+    } catch (err) {
+      ctx.toast(err.message, 'error');
+    }
+  });
+  const header = pageHeader(`Scan of ${scan.target_name}`, {
+    sub: `${scan.profile} profile · requested ${new Date(scan.created_at).toLocaleString()}`,
+    back: { href: `/app/targets/${scan.target_id}`, label: scan.target_name },
+    actions: cancelBtn,
+  });
+  const progress = progressCard();
+  const results = h('div', { class: 'results' });
+  ctx.main.append(header, progress.el, results);
+
+  let shownFindings = -1;
+  let finished = false;
+  const apply = async (s) => {
+    progress.update(s);
+    cancelBtn.hidden = isTerminal(s.status);
+    if (isTerminal(s.status) && !finished) {
+      finished = true;
+      scan = await api.get(`/api/scans/${scan.id}`);
+      if (!ctx.alive()) return;
+      renderResults(ctx, results, scan);
+    } else if (!isTerminal(s.status) && s.findings_so_far !== shownFindings) {
+      // findings arrive live: fetch the list only when the count moved
+      shownFindings = s.findings_so_far;
+      if (s.findings_so_far > 0) scan = await api.get(`/api/scans/${scan.id}`);
+      if (!ctx.alive()) return;
+      renderLive(results, scan);
+    }
+  };
+  await apply(scan);
+
+  if (!isTerminal(scan.status)) {
+    let timer = null;
+    let stopped = false;
+    const tick = async () => {
+      if (stopped) return;
+      try {
+        if (!document.hidden) {
+          const status = await api.get(`/api/scans/${scan.id}/status`);
+          if (!ctx.alive()) return;
+          await apply(status);
+          if (isTerminal(status.status)) return;
+        }
+      } catch (err) {
+        if (!ctx.alive()) return;
+        progress.error(err.message);
+      }
+      timer = setTimeout(tick, POLL_MS);
+    };
+    timer = setTimeout(tick, POLL_MS);
+    ctx.onLeave(() => {
+      stopped = true;
+      clearTimeout(timer);
+    });
+  }
+}
+
+function progressCard() {
+  const status = h('span');
+  const bar = h('progress', { max: 100, value: 0, id: 'scan-progress', 'aria-describedby': 'scan-progress-text' });
+  const pct = h('span', { id: 'scan-progress-text', class: 'pct' });
+  const steps = h('ol', { class: 'phases', 'aria-label': 'Scan phases' });
+  const findings = h('strong', { class: 'findings-count' }, '0');
+  const reason = h('p', { class: 'reason', hidden: true });
+  const err = h('p', { class: 'field-error', role: 'alert' });
+  // announces changes of phase, status and findings (not every percent, which would be noise)
+  const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite', 'aria-atomic': 'true', id: 'scan-live' });
+  const el = h(
+    'section',
+    { class: 'card progress-card', 'aria-labelledby': 'progress-title' },
+    h('div', { class: 'progress-head' }, h('h2', { id: 'progress-title' }, 'Progress'), status),
+    h('div', { class: 'progress-row' }, h('label', { for: 'scan-progress', class: 'visually-hidden' }, 'Scan progress'), bar, pct),
+    steps,
+    h('p', { class: 'findings-line' }, 'Findings so far: ', findings),
+    reason,
+    err,
+    live,
+  );
+  let last = '';
+  return {
+    el,
+    update(s) {
+      err.textContent = '';
+      clear(status).append(statusBadge(s.status));
+      bar.value = s.progress ?? 0;
+      pct.textContent = `${s.progress ?? 0}%`;
+      findings.textContent = String(s.findings_so_far ?? 0);
+      const at = PHASES.indexOf(s.phase);
+      clear(steps).append(
+        ...PHASES.map((p, i) =>
+          h('li', { class: i < at || s.phase === 'done' ? 'phase done' : i === at ? 'phase current' : 'phase', 'aria-current': i === at && s.phase !== 'done' ? 'step' : null }, PHASE_LABEL[p]),
+        ),
+      );
+      if (s.reason) {
+        reason.hidden = false;
+        reason.textContent = `Reason: ${s.reason}`;
+      }
+      const said = `Scan ${String(s.status).replace('_', ' ')}, phase ${s.phase}, ${s.findings_so_far ?? 0} findings.`;
+      if (said !== last) live.textContent = said;
+      last = said;
+    },
+    error(message) {
+      err.textContent = `Could not refresh the progress: ${message} Retrying…`;
+    },
+  };
+}
+
+function renderLive(results, scan) {
+  clear(results).append(
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'findings-title' },
+      h('h2', { id: 'findings-title' }, 'Findings so far'),
+      scan.vulnerabilities?.length ? findingsList(scan.vulnerabilities) : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
+    ),
+  );
+}
+
+function renderResults(ctx, results, scan) {
+  clear(results);
+  const scoreSlot = h('section', { class: 'card', 'aria-labelledby': 'score-title' }, h('h2', { id: 'score-title' }, 'Security score'), loading('Loading the score…'));
+  const reportSlot = reportsCard(ctx, scan);
+  const findings = h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'findings-title' },
+    h('h2', { id: 'findings-title' }, `Findings (${scan.vulnerabilities?.length ?? 0})`),
+    scan.vulnerabilities?.length ? findingsList(scan.vulnerabilities) : emptyState('No vulnerabilities found', scan.status === 'completed' ? 'Every probe was resisted. Scan again after each change to the model, prompt or tools.' : 'This scan did not complete, so this list may be incomplete.'),
+  );
+  const compliance = h('section', { class: 'card', 'aria-labelledby': 'compliance-title' }, h('h2', { id: 'compliance-title' }, 'Compliance evidence'), loading('Loading compliance evidence…'));
+  results.append(h('div', { class: 'two-col' }, h('div', { class: 'col-main' }, scoreSlot), h('aside', { class: 'col-side' }, reportSlot)), findings, compliance);
+  loadScore(ctx, scoreSlot, scan);
+  loadCompliance(ctx, compliance, scan);
+}
+
+function severityCounts(counts) {
+  return h(
+    'ul',
+    { class: 'sev-counts', 'aria-label': 'Findings by severity' },
+    SEVERITIES.map((s) => h('li', { class: `sev-count sev-${s}` }, h('span', { class: 'n' }, String(counts?.[s] ?? 0)), h('span', { class: 'l' }, s))),
+  );
+}
+
+async function loadScore(ctx, slot, scan) {
+  const heading = slot.querySelector('h2');
+  const done = (...nodes) => {
+    if (!ctx.alive()) return;
+    clear(slot).append(heading, ...nodes);
+  };
+  if (scan.status === 'failed' || scan.status === 'cancelled') {
+    return done(notice('info', scan.status === 'failed' ? `This scan failed${scan.reason ? `: ${scan.reason}` : ''}. Failed scans have no score; fix the target settings and scan again.` : 'This scan was cancelled, so it has no score. Start a new scan from the target page.'), severityCounts(scan.severity_counts));
+  }
+  try {
+    const score = await api.get(`/api/scans/${scan.id}/score`);
+    done(
+      h(
+        'div',
+        { class: 'score-head' },
+        h('div', { class: `score-big ${gradeClass(score.grade)}` }, h('span', { class: 'score-n' }, String(score.overall_score)), h('span', { class: 'score-of' }, '/100')),
+        h('div', { class: `grade ${gradeClass(score.grade)}`, 'aria-label': `Grade ${score.grade}` }, score.grade),
+        severityCounts({ critical: score.critical_count, high: score.high_count, medium: score.medium_count, low: score.low_count }),
+      ),
+      scan.status === 'completed_partial' ? notice('warn', `Partial results${scan.reason ? `: ${scan.reason}` : ''}. The score covers only what was probed.`) : null,
+      h('h3', null, 'By category'),
+      Object.keys(score.category_scores ?? {}).length ? categoryBars(score.category_scores) : h('p', { class: 'hint' }, 'No category was probed.'),
+      score.scoring_version ? h('p', { class: 'hint' }, `Scoring version ${score.scoring_version}.`) : null,
+    );
+  } catch (err) {
+    const fallback = typeof scan.security_score === 'number' ? h('div', { class: 'score-head' }, h('div', { class: `score-big ${gradeClass(scan.security_grade)}` }, h('span', { class: 'score-n' }, String(scan.security_score)), h('span', { class: 'score-of' }, '/100')), h('div', { class: `grade ${gradeClass(scan.security_grade)}` }, scan.security_grade)) : null;
+    if (err.status === 409) done(notice('info', 'The score is available when the scan has finished.'), severityCounts(scan.severity_counts));
+    else if (isMissing(err)) done(fallback, severityCounts(scan.severity_counts), notice('info', 'The per-category breakdown is not available from this server yet.'));
+    else done(notice('error', `The score could not be loaded: ${err.message}`), severityCounts(scan.severity_counts));
+  }
+}
+
+/** a reference is shown as a link only when it is an http(s) URL: never a javascript: href from data */
+function referenceNode(ref) {
+  try {
+    const u = new URL(ref);
+    if (u.protocol === 'https:' || u.protocol === 'http:') return h('a', { href: u.href, rel: 'noopener noreferrer', target: '_blank' }, ref);
+  } catch {
+    /* not a URL: plain text */
+  }
+  return ref;
+}
+
+function findingsList(vulns) {
+  const order = (v) => SEVERITIES.indexOf(v.severity);
+  const sorted = [...vulns].sort((a, b) => order(a) - order(b));
+  return h(
+    'ul',
+    { class: 'findings' },
+    sorted.map((v) =>
+      h(
+        'li',
+        { class: 'finding', dataset: { findingId: v.id } },
+        h(
+          'details',
+          null,
+          h('summary', null, severityBadge(v.severity), h('span', { class: 'finding-title' }, v.title), h('span', { class: 'finding-cat mono' }, v.category), h('span', { class: 'finding-catname' }, v.category_name)),
+          h(
+            'div',
+            { class: 'finding-body' },
+            h('p', null, v.description),
+            h(
+              'dl',
+              { class: 'dl dl-inline' },
+              h('dt', null, 'Technique'), h('dd', null, v.technique ?? '—'),
+              h('dt', null, 'Converters'), h('dd', null, v.converters?.length ? v.converters.join(', ') : 'none'),
+              h('dt', null, 'Confidence'), h('dd', null, typeof v.confidence === 'number' ? `${Math.round(v.confidence * 100)}%` : '—'),
+              h('dt', null, 'Detector'), h('dd', null, v.evidence?.detector ?? '—'),
+              h('dt', null, 'Phase'), h('dd', null, v.phase ?? '—'),
+              h('dt', null, 'Found'), h('dd', null, timeEl(v.found_at)),
+            ),
+            h('h4', null, 'Evidence'),
+            h(
+              'ol',
+              { class: 'turns', 'aria-label': 'Conversation' },
+              (v.evidence?.turns ?? []).map((t) => h('li', { class: `turn turn-${['system', 'user', 'assistant'].includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, t.content))),
+            ),
+            v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
+            h('h4', null, 'Remediation'),
+            h('p', { class: 'remediation' }, v.remediation ?? '—'),
+            v.references?.length ? [h('h4', null, 'References'), h('ul', { class: 'plain refs' }, v.references.map((r) => h('li', null, referenceNode(r))))] : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+const FRAMEWORK_LABEL = { owasp_llm_top10: 'OWASP Top 10 for LLM Applications', nist_ai_rmf: 'NIST AI RMF 1.0', soc2_cc7: 'SOC 2 CC7 System Operations' };
+const CONTROL_STATUS = { pass: 'Pass', fail: 'Fail', not_tested: 'Not tested' };
+
+async function loadCompliance(ctx, slot, scan) {
+  const heading = slot.querySelector('h2');
+  const done = (...nodes) => ctx.alive() && clear(slot).append(heading, ...nodes);
+  if (scan.status === 'failed' || scan.status === 'cancelled') return done(notice('info', 'Compliance evidence is produced for completed scans only.'));
+  try {
+    const ev = await api.get(`/api/scans/${scan.id}/compliance-evidence`);
+    const frameworks = Object.entries(ev.frameworks ?? {});
+    done(
+      ...frameworks.map(([key, fw]) =>
+        h(
+          'div',
+          { class: 'framework' },
+          h('h3', null, FRAMEWORK_LABEL[key] ?? key, fw.edition ? ` (${fw.edition})` : ''),
+          h(
+            'div',
+            { class: 'table-wrap' },
+            h(
+              'table',
+              { class: 'table table-compact' },
+              h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Control'), h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Findings'), h('th', { scope: 'col' }, 'Probes run'))),
+              h(
+                'tbody',
+                null,
+                (fw.controls ?? []).map((c) =>
+                  h('tr', null, h('th', { scope: 'row', class: 'mono' }, c.id), h('td', null, c.name), h('td', null, h('span', { class: `badge ctl-${c.status}` }, CONTROL_STATUS[c.status] ?? c.status)), h('td', null, String(c.findings?.length ?? 0)), h('td', null, String(c.probes_run ?? 0))),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+      ev.integrity ? h('p', { class: 'hint' }, `Integrity: ${ev.integrity.event_count} events, chain SHA-256 `, h('code', { class: 'wrap' }, ev.integrity.chain_sha256), '. Replay ', h('code', null, `GET /api/scans/${scan.id}/events`), ' to verify.') : null,
+    );
+  } catch (err) {
+    if (err.status === 409) done(notice('info', 'Compliance evidence is available when the scan has finished.'));
+    else if (isMissing(err)) done(notice('info', 'Compliance evidence is not available from this server yet. The findings above list each OWASP category.'));
+    else done(notice('error', `Compliance evidence could not be loaded: ${err.message}`));
+  }
+}
+
+function reportsCard(ctx, scan) {
+  const plan = ctx.account?.plan ?? 'free';
+  const allowed = (f) => plan !== 'free' || f === 'json';
+  const status = h('p', { class: 'hint', role: 'status' });
+  const buttons = FORMATS.map((f) => {
+    const b = button(f.label, { class: 'btn btn-small', disabled: !allowed(f.id), 'aria-describedby': allowed(f.id) ? null : 'report-plan-note' });
+    b.addEventListener('click', () => download(scan, f, b, status));
+    return b;
+  });
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'reports-title' },
+    h('h2', { id: 'reports-title' }, 'Reports'),
+    h('div', { class: 'report-buttons' }, buttons),
+    plan === 'free' ? h('p', { class: 'hint', id: 'report-plan-note' }, 'The free plan downloads JSON. PDF, HTML, CSV and Markdown come with Pro.') : null,
+    status,
+  );
+}
+
+async function download(scan, format, btn, status) {
+  btn.disabled = true;
+  status.textContent = `Preparing the ${format.label} report…`;
+  try {
+    const res = await api.raw('GET', `/api/scans/${scan.id}/report?format=${format.id}`);
+    const blob = await res.blob();
+    const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `gauntlet-${scan.id}.${format.id === 'markdown' ? 'md' : format.id}`;
+    const url = URL.createObjectURL(blob);
+    const a = h('a', { href: url, download: name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    status.textContent = `${format.label} report downloaded (${name}).`;
+  } catch (err) {
+    status.textContent =
+      err.status === 403 ? `${format.label} reports are not part of your plan.` : err.status === 409 ? 'Reports are available when the scan has finished.' : isMissing(err) ? 'Reports are not available from this server yet.' : `The report could not be downloaded: ${err.message}`;
+  } finally {
+    btn.disabled = false;
+  }
+}

@@ -1,0 +1,330 @@
+import { api, all } from '../api.js';
+import {
+  h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, confirmDialog,
+  timeEl, statusBadge, gradeClass, isTerminal, clear,
+} from '../dom.js';
+import { scoreLine } from '../charts.js';
+
+const MODE_LABEL = { browser: 'Web chatbot (browser)', api: 'Model API' };
+const FORMAT_LABEL = { openai: 'OpenAI-compatible', anthropic: 'Anthropic Messages', http: 'Custom HTTP JSON' };
+
+const modeText = (t) => (t.scan_mode === 'api' ? `API · ${FORMAT_LABEL[t.api_format] ?? t.api_format ?? '—'}` : 'Browser');
+
+export async function list(ctx) {
+  const newBtn = h('a', { class: 'btn btn-primary', href: '/app/targets/new' }, 'New target');
+  ctx.main.append(pageHeader('Targets', { sub: 'The chatbots and model APIs Gauntlet attacks.', actions: newBtn }));
+  const body = h('div', null, loading());
+  ctx.main.append(body);
+  const targets = await all('/api/targets', 'targets');
+  if (!ctx.alive()) return;
+  clear(body);
+  if (targets.length === 0) {
+    body.append(
+      emptyState(
+        'No targets yet',
+        'Add the web chatbot or model API you want to test. You can start a scan as soon as it is saved.',
+        h('a', { class: 'btn btn-primary', href: '/app/targets/new' }, 'Add your first target'),
+      ),
+    );
+    return;
+  }
+  body.append(
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'table' },
+        h('caption', { class: 'visually-hidden' }, 'Targets'),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Address'), h('th', { scope: 'col' }, 'Mode'), h('th', { scope: 'col' }, 'Created'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h(
+          'tbody',
+          null,
+          targets.map((t) =>
+            h(
+              'tr',
+              { dataset: { targetId: t.id } },
+              h('th', { scope: 'row' }, h('a', { href: `/app/targets/${t.id}` }, t.name)),
+              h('td', { class: 'url' }, t.url),
+              h('td', null, modeText(t)),
+              h('td', null, timeEl(t.created_at)),
+              h('td', { class: 'row-actions' }, h('a', { class: 'btn btn-small', href: `/app/targets/${t.id}`, 'aria-label': `Scan ${t.name}` }, 'Scan'), h('a', { class: 'btn btn-small btn-ghost', href: `/app/targets/${t.id}/edit`, 'aria-label': `Edit ${t.name}` }, 'Edit')),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// ---------- create / edit ----------
+
+function targetForm(ctx, target) {
+  const editing = Boolean(target);
+  const t = target ?? {};
+  const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, editing ? 'Save changes' : 'Create target');
+  const cancel = h('a', { class: 'btn', href: editing ? `/app/targets/${t.id}` : '/app/targets' }, 'Cancel');
+
+  const mode = field({
+    label: 'Scan mode', name: 'scan_mode', type: 'select', required: true, value: t.scan_mode ?? 'api',
+    options: [{ value: 'api', label: MODE_LABEL.api }, { value: 'browser', label: MODE_LABEL.browser }],
+    hint: 'A model API is called directly; a web chatbot is driven in a real browser.',
+  });
+  const format = field({
+    label: 'API format', name: 'api_format', type: 'select', required: true, value: t.api_format ?? 'openai',
+    options: Object.entries(FORMAT_LABEL).map(([value, label]) => ({ value, label })),
+  });
+  const apiKey = field({
+    label: 'Target API key', name: 'api_key', type: 'password', autocomplete: 'off',
+    hint: editing ? (t.has_api_key ? 'A key is stored (never shown). Leave empty to keep it; type a new one to replace it.' : 'No key stored. Leave empty if the target needs none.') : 'The credential Gauntlet sends to the target. Stored encrypted, never shown again.',
+  });
+  const model = field({ label: 'Model', name: 'model', value: t.model, placeholder: 'e.g. gpt-4o-mini', hint: 'Model name sent to the target API, when it needs one.' });
+
+  const browserSet = h(
+    'fieldset',
+    { class: 'fieldset' },
+    h('legend', null, 'Browser selectors (optional)'),
+    h('p', { class: 'hint' }, 'Only needed when Gauntlet cannot find the chat box by itself. CSS selectors.'),
+    field({ label: 'Input selector', name: 'browser.input_selector', value: t.browser?.input_selector, placeholder: 'textarea#message' }),
+    field({ label: 'Send button selector', name: 'browser.send_selector', value: t.browser?.send_selector, placeholder: 'button[type=submit]', hint: 'Enter is pressed when empty.' }),
+    field({ label: 'Response selector', name: 'browser.response_selector', value: t.browser?.response_selector, placeholder: '.message.bot' }),
+  );
+  const httpSet = h(
+    'fieldset',
+    { class: 'fieldset' },
+    h('legend', null, 'Custom HTTP request'),
+    field({ label: 'Body template', name: 'http.body_template', type: 'textarea', rows: 4, value: t.http?.body_template, required: true, placeholder: '{"input": {{prompt}}}', hint: 'JSON body; {{prompt}} or {{messages}} are replaced by the attack.' }),
+    field({ label: 'Response path', name: 'http.response_path', value: t.http?.response_path, required: true, placeholder: 'output.text', hint: 'Dot path to the answer in the response JSON.' }),
+  );
+
+  const form = h(
+    'form',
+    { class: 'form form-wide', novalidate: true },
+    formAlert(),
+    h(
+      'div',
+      { class: 'grid-2' },
+      field({ label: 'Name', name: 'name', required: true, value: t.name, placeholder: 'Support chatbot' }),
+      field({ label: 'URL', name: 'url', type: 'url', required: true, value: t.url, placeholder: 'https://api.example.com/v1/chat/completions', hint: 'The chat page (browser) or the full API endpoint (api).' }),
+      mode,
+      format,
+      apiKey,
+      model,
+      field({ label: 'Max requests per second', name: 'max_requests_per_second', type: 'number', min: 1, max: 100, inputmode: 'numeric', value: t.max_requests_per_second, hint: '1 to 100. Leave empty for the default.' }),
+      field({ label: 'Canaries', name: 'canaries', type: 'textarea', rows: 3, value: (t.canaries ?? []).join('\n'), hint: 'One per line: strings planted in the system prompt or data that must never appear in an answer (4 to 200 characters).' }),
+    ),
+    browserSet,
+    httpSet,
+    h('div', { class: 'actions form-actions' }, submit, cancel),
+  );
+
+  const modeSel = mode.querySelector('select');
+  const formatSel = format.querySelector('select');
+  const sync = () => {
+    const isApi = modeSel.value === 'api';
+    format.hidden = !isApi;
+    apiKey.hidden = !isApi;
+    model.hidden = !isApi;
+    browserSet.hidden = isApi;
+    httpSet.hidden = !(isApi && formatSel.value === 'http');
+  };
+  modeSel.addEventListener('change', sync);
+  formatSel.addEventListener('change', sync);
+  sync();
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    const body = collect(form, t, editing);
+    try {
+      const saved = await busy(submit, () => (editing ? api.patch(`/api/targets/${t.id}`, body) : api.post('/api/targets', body)));
+      ctx.toast(editing ? `Target “${saved.name}” saved.` : `Target “${saved.name}” created.`);
+      ctx.navigate(`/app/targets/${saved.id}`);
+    } catch (err) {
+      showErrors(form, err);
+    }
+  });
+  return form;
+}
+
+/** the request body from the form: what the contract takes, nothing empty, only changes when editing */
+function collect(form, before, editing) {
+  const v = (name) => form.elements.namedItem(name)?.value.trim() ?? '';
+  const isApi = v('scan_mode') === 'api';
+  const body = { name: v('name'), url: v('url'), scan_mode: v('scan_mode') };
+  if (isApi) {
+    body.api_format = v('api_format');
+    if (v('api_key')) body.api_key = form.elements.namedItem('api_key').value;
+    if (v('model')) body.model = v('model');
+    else if (editing && before.model) body.model = null;
+    if (body.api_format === 'http') body.http = { body_template: form.elements.namedItem('http.body_template').value, response_path: v('http.response_path') };
+  } else {
+    const sel = { input_selector: v('browser.input_selector'), send_selector: v('browser.send_selector'), response_selector: v('browser.response_selector') };
+    const filled = Object.fromEntries(Object.entries(sel).filter(([, x]) => x));
+    if (Object.keys(filled).length) body.browser = filled;
+  }
+  const rps = v('max_requests_per_second');
+  if (rps) body.max_requests_per_second = Number(rps);
+  else if (editing && before.max_requests_per_second != null) body.max_requests_per_second = null;
+  const canaries = form.elements.namedItem('canaries').value.split('\n').map((c) => c.trim()).filter(Boolean);
+  if (canaries.length || (editing && before.canaries?.length)) body.canaries = canaries;
+  if (!editing) return body;
+  // PATCH sends what changed; the server ignores equal values anyway, this keeps the log honest
+  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || JSON.stringify(val) !== JSON.stringify(before[k] ?? undefined)));
+}
+
+export function create(ctx) {
+  ctx.main.append(pageHeader('New target', { sub: 'What should Gauntlet attack?', back: { href: '/app/targets', label: 'Targets' } }), targetForm(ctx, null));
+}
+
+export async function edit(ctx) {
+  const target = await api.get(`/api/targets/${encodeURIComponent(ctx.params.id)}`);
+  if (!ctx.alive()) return;
+  ctx.main.append(pageHeader(`Edit ${target.name}`, { back: { href: `/app/targets/${target.id}`, label: target.name } }), targetForm(ctx, target));
+}
+
+// ---------- detail: settings, start a scan, history ----------
+
+export async function detail(ctx) {
+  const id = ctx.params.id;
+  let target;
+  try {
+    target = await api.get(`/api/targets/${encodeURIComponent(id)}`);
+  } catch (err) {
+    if (err.status === 404 || err.status === 400) {
+      ctx.main.append(pageHeader('Target not found', { back: { href: '/app/targets', label: 'Targets' } }), notice('info', 'This target does not exist or was deleted. Its past scans are still listed under Scans.', h('a', { href: '/app/scans' }, 'See all scans')));
+      return;
+    }
+    throw err;
+  }
+  if (!ctx.alive()) return;
+  const del = button('Delete', {
+    class: 'btn btn-danger-ghost',
+    on: {
+      click: async () => {
+        const ok = await confirmDialog({ title: `Delete ${target.name}?`, text: 'The target is removed; its past scans and reports stay available under Scans.', confirm: 'Delete target', danger: true });
+        if (!ok) return;
+        try {
+          await api.del(`/api/targets/${target.id}`);
+          ctx.toast(`Target “${target.name}” deleted.`);
+          ctx.navigate('/app/targets');
+        } catch (err) {
+          ctx.toast(err.message, 'error');
+        }
+      },
+    },
+  });
+  ctx.main.append(
+    pageHeader(target.name, { sub: target.url, back: { href: '/app/targets', label: 'Targets' }, actions: [h('a', { class: 'btn', href: `/app/targets/${target.id}/edit` }, 'Edit'), h('a', { class: 'btn', href: `/app/monitor/${target.id}` }, 'Agent monitor'), del] }),
+  );
+
+  const layout = h('div', { class: 'two-col' });
+  ctx.main.append(layout);
+  layout.append(h('div', { class: 'col-main' }, startScanCard(ctx, target), historyCard(ctx, target)), h('aside', { class: 'col-side' }, settingsCard(target)));
+}
+
+function startScanCard(ctx, target) {
+  const profile = field({
+    label: 'Profile', name: 'profile', type: 'select', value: 'standard',
+    options: [{ value: 'quick', label: 'Quick: a few probes per category' }, { value: 'standard', label: 'Standard: the full probe set' }, { value: 'deep', label: 'Deep: every probe with amplification' }],
+  });
+  const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start scan');
+  const form = h('form', { class: 'form inline-form', novalidate: true }, formAlert(), profile, btn);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    try {
+      const scan = await busy(btn, () => api.post('/api/scans', { target_id: target.id, profile: form.elements.namedItem('profile').value }));
+      ctx.toast('Scan started.');
+      ctx.navigate(`/app/scans/${scan.id}`);
+    } catch (err) {
+      showErrors(form, err);
+    }
+  });
+  return h('section', { class: 'card', 'aria-labelledby': 'start-title' }, h('h2', { id: 'start-title' }, 'Start a scan'), form);
+}
+
+function settingsCard(t) {
+  const row = (k, v) => [h('dt', null, k), h('dd', null, v === null || v === undefined || v === '' ? '—' : v)];
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'settings-title' },
+    h('h2', { id: 'settings-title' }, 'Settings'),
+    h(
+      'dl',
+      { class: 'dl' },
+      row('Mode', modeText(t)),
+      row('URL', h('span', { class: 'url' }, t.url)),
+      t.scan_mode === 'api' ? row('API key', t.has_api_key ? 'Stored (encrypted)' : 'None') : null,
+      t.scan_mode === 'api' ? row('Model', t.model) : null,
+      row('Rate limit', t.max_requests_per_second ? `${t.max_requests_per_second} req/s` : 'Default'),
+      row('Canaries', t.canaries?.length ? h('ul', { class: 'plain' }, t.canaries.map((c) => h('li', { class: 'mono' }, c))) : 'None'),
+      t.browser ? row('Selectors', h('ul', { class: 'plain' }, Object.entries(t.browser).filter(([, v]) => v).map(([k, v]) => h('li', null, `${k.replace('_selector', '')}: `, h('code', null, v))))) : null,
+      t.http ? row('HTTP body', h('code', { class: 'block' }, t.http.body_template)) : null,
+      t.http ? row('Response path', h('code', null, t.http.response_path)) : null,
+      row('Created', timeEl(t.created_at)),
+    ),
+  );
+}
+
+function historyCard(ctx, target) {
+  const body = h('div', null, loading('Loading scan history…'));
+  const card = h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Scan history'), body);
+  (async () => {
+    try {
+      const scans = await all('/api/scans', 'scans', { target_id: target.id }, 5);
+      if (!ctx.alive()) return;
+      clear(body);
+      if (!scans.length) {
+        body.append(emptyState('No scans yet', 'Start a scan above: its score will be charted here after it finishes.'));
+        return;
+      }
+      const points = scans
+        .filter((s) => isTerminal(s.status) && typeof s.security_score === 'number')
+        .map((s) => ({ score: s.security_score, grade: s.security_grade, at: s.finished_at ?? s.created_at }))
+        .reverse();
+      if (points.length) body.append(h('figure', { class: 'chart' }, scoreLine(points), h('figcaption', null, 'Security score of each finished scan, oldest on the left.')));
+      else body.append(h('p', { class: 'hint' }, 'The score chart appears once a scan has finished.'));
+      body.append(scanTable(scans, { showTarget: false }));
+    } catch (err) {
+      clear(body).append(notice('error', err.message));
+    }
+  })();
+  return card;
+}
+
+/** the scans table shared by the target page and the Scans page */
+export function scanTable(scans, { showTarget = true } = {}) {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { class: 'table' },
+      h('caption', { class: 'visually-hidden' }, 'Scans'),
+      h(
+        'thead',
+        null,
+        h('tr', null, h('th', { scope: 'col' }, 'Started'), showTarget ? h('th', { scope: 'col' }, 'Target') : null, h('th', { scope: 'col' }, 'Profile'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Progress'), h('th', { scope: 'col' }, 'Findings'), h('th', { scope: 'col' }, 'Score')),
+      ),
+      h(
+        'tbody',
+        null,
+        scans.map((s) =>
+          h(
+            'tr',
+            { dataset: { scanId: s.id } },
+            h('th', { scope: 'row' }, h('a', { href: `/app/scans/${s.id}` }, timeEl(s.created_at))),
+            showTarget ? h('td', null, s.target_name) : null,
+            h('td', null, s.profile),
+            h('td', null, statusBadge(s.status)),
+            h('td', null, `${s.progress ?? 0}%${s.phase && !isTerminal(s.status) ? ` · ${s.phase}` : ''}`),
+            h('td', null, String(s.findings_so_far ?? 0)),
+            h('td', null, typeof s.security_score === 'number' ? h('span', { class: `grade-pill ${gradeClass(s.security_grade)}` }, `${s.security_score} · ${s.security_grade}`) : '—'),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+

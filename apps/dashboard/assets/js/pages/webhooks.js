@@ -1,0 +1,236 @@
+import { api, isMissing } from '../api.js';
+import {
+  h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal, nextId,
+} from '../dom.js';
+
+export const EVENT_TYPES = [
+  { id: 'scan.started', label: 'scan.started: a scan begins' },
+  { id: 'scan.completed', label: 'scan.completed: a scan finishes' },
+  { id: 'scan.completed_partial', label: 'scan.completed_partial: finished with incomplete results' },
+  { id: 'scan.failed', label: 'scan.failed: a scan hits a fatal error' },
+  { id: 'vulnerability.critical', label: 'vulnerability.critical: a critical finding, as it is found' },
+];
+export const FORMAT_TYPES = [
+  { value: 'json', label: 'JSON (the Gauntlet envelope)' },
+  { value: 'ocsf', label: 'OCSF 1.8 (JSON)' },
+  { value: 'cef', label: 'CEF (ArcSight)' },
+  { value: 'syslog', label: 'Syslog (RFC 5424)' },
+];
+
+const UNAVAILABLE = 'Webhooks are not available on this server yet. Once the service is updated, this page lets you add endpoints, rotate secrets, send tests and read the delivery log.';
+
+/** a checkbox group that receives the server's errors for `name` like any other field */
+function checkboxGroup(legend, name, items, checked = []) {
+  const errId = nextId('err');
+  return h(
+    'fieldset',
+    { class: 'field fieldset checks', dataset: { field: name }, 'aria-describedby': errId },
+    h('legend', null, legend),
+    items.map((it) => {
+      const id = nextId('cb');
+      return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, name, value: it.id, checked: checked.includes(it.id) }), h('label', { for: id }, it.label));
+    }),
+    h('p', { class: 'field-error', id: errId }),
+  );
+}
+
+function webhookForm(ctx, onCreated) {
+  const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Add webhook');
+  const form = h(
+    'form',
+    { class: 'form', novalidate: true },
+    formAlert(),
+    field({ label: 'Endpoint URL', name: 'url', type: 'url', required: true, placeholder: 'https://hooks.example.com/gauntlet', hint: 'Receives a signed POST for each event. Redirects are not followed.' }),
+    field({ label: 'Format', name: 'format_type', type: 'select', value: 'json', options: FORMAT_TYPES }),
+    checkboxGroup('Events', 'event_types', EVENT_TYPES, ['scan.completed', 'scan.failed', 'vulnerability.critical']),
+    h('div', { class: 'actions form-actions' }, btn),
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    const data = new FormData(form);
+    try {
+      const created = await busy(btn, () => api.post('/api/webhooks', { url: String(data.get('url')).trim(), format_type: data.get('format_type'), event_types: data.getAll('event_types') }));
+      form.reset();
+      onCreated(created);
+    } catch (err) {
+      if (isMissing(err)) showErrors(form, { message: UNAVAILABLE, errors: [] });
+      else showErrors(form, err);
+    }
+  });
+  return form;
+}
+
+const listOf = (body, key) => (Array.isArray(body) ? body : body?.[key] ?? []);
+
+export async function list(ctx) {
+  ctx.main.append(pageHeader('Webhooks', { sub: 'Send signed scan events to your own endpoint or SIEM (JSON, OCSF, CEF, syslog).' }));
+  const listEl = h('div', null, loading());
+  const reveal = h('div', { class: 'reveal-slot' });
+  const formCard = h('section', { class: 'card', 'aria-labelledby': 'new-hook-title' }, h('h2', { id: 'new-hook-title' }, 'Add a webhook'), reveal);
+  ctx.main.append(h('div', { class: 'two-col' }, h('div', { class: 'col-main' }, h('section', { class: 'card', 'aria-labelledby': 'hooks-title' }, h('h2', { id: 'hooks-title' }, 'Endpoints'), listEl)), h('aside', { class: 'col-side' }, formCard)));
+
+  const refresh = async () => {
+    let hooks;
+    try {
+      hooks = listOf(await api.get('/api/webhooks'), 'webhooks');
+    } catch (err) {
+      if (!ctx.alive()) return;
+      clear(listEl).append(notice(isMissing(err) ? 'info' : 'error', isMissing(err) ? UNAVAILABLE : err.message));
+      if (isMissing(err)) formCard.hidden = true;
+      return;
+    }
+    if (!ctx.alive()) return;
+    clear(listEl);
+    if (!hooks.length) {
+      listEl.append(emptyState('No webhooks yet', 'Add an endpoint with the form: Gauntlet then posts each scan event to it, signed with a secret you keep.'));
+      return;
+    }
+    listEl.append(
+      h('ul', { class: 'hook-list' }, hooks.map((w) => h('li', { class: 'hook', dataset: { webhookId: w.id } },
+        h('div', { class: 'hook-main' }, h('a', { href: `/app/webhooks/${w.id}`, class: 'url' }, w.url), h('p', { class: 'hint' }, `${w.format_type} · ${(w.event_types ?? []).join(', ')}`, w.enabled === false ? ' · disabled' : '')),
+        h('div', { class: 'row-actions' }, h('a', { class: 'btn btn-small', href: `/app/webhooks/${w.id}` }, 'Deliveries'), testButton(ctx, w), deleteButton(ctx, w, refresh)),
+      ))),
+    );
+  };
+  formCard.append(webhookForm(ctx, async (created) => {
+    clear(reveal).append(secretReveal('Signing secret', created.secret, ctx.toast), h('p', { class: 'hint' }, 'Verify X-Service-Signature (sha256= HMAC of the raw body) or the Standard Webhooks headers with this secret.'));
+    reveal.querySelector('button')?.focus();
+    ctx.toast('Webhook added.');
+    await refresh();
+  }));
+  await refresh();
+}
+
+function testButton(ctx, w) {
+  return button('Send test', {
+    class: 'btn btn-small',
+    'aria-label': `Send a test event to ${w.url}`,
+    on: {
+      click: async (e) => {
+        try {
+          await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/test`));
+          ctx.toast('Test event queued: see the delivery log for the answer.');
+        } catch (err) {
+          ctx.toast(err.message, 'error');
+        }
+      },
+    },
+  });
+}
+
+function deleteButton(ctx, w, after) {
+  return button('Delete', {
+    class: 'btn btn-small btn-danger-ghost',
+    'aria-label': `Delete webhook ${w.url}`,
+    on: {
+      click: async () => {
+        if (!(await confirmDialog({ title: 'Delete this webhook?', text: `${w.url} will receive no more events.`, confirm: 'Delete webhook', danger: true }))) return;
+        try {
+          await api.del(`/api/webhooks/${w.id}`);
+          ctx.toast('Webhook deleted.');
+          await after();
+        } catch (err) {
+          ctx.toast(err.message, 'error');
+        }
+      },
+    },
+  });
+}
+
+export async function detail(ctx) {
+  let w;
+  try {
+    w = await api.get(`/api/webhooks/${encodeURIComponent(ctx.params.id)}`);
+  } catch (err) {
+    ctx.main.append(pageHeader('Webhook', { back: { href: '/app/webhooks', label: 'Webhooks' } }), notice(isMissing(err) ? 'info' : 'error', err.status === 404 ? 'This webhook does not exist, was deleted, or webhooks are not available on this server yet.' : err.message, h('a', { href: '/app/webhooks' }, 'Back to webhooks')));
+    return;
+  }
+  if (!ctx.alive()) return;
+  const reveal = h('div', { class: 'reveal-slot' });
+  const rotate = button('Rotate secret', {
+    class: 'btn',
+    on: {
+      click: async (e) => {
+        if (!(await confirmDialog({ title: 'Rotate the signing secret?', text: 'A new secret is issued and shown once. Update your receiver to accept it.', confirm: 'Rotate secret' }))) return;
+        try {
+          const r = await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/rotate-secret`));
+          clear(reveal).append(secretReveal('New signing secret', r.secret, ctx.toast));
+          reveal.querySelector('button')?.focus();
+        } catch (err) {
+          ctx.toast(err.message, 'error');
+        }
+      },
+    },
+  });
+  ctx.main.append(
+    pageHeader('Webhook', { sub: w.url, back: { href: '/app/webhooks', label: 'Webhooks' }, actions: [testButton(ctx, w), rotate, deleteButton(ctx, w, () => ctx.navigate('/app/webhooks'))] }),
+    reveal,
+    h('section', { class: 'card', 'aria-labelledby': 'hook-settings' }, h('h2', { id: 'hook-settings' }, 'Settings'), h('dl', { class: 'dl dl-inline' },
+      h('dt', null, 'Format'), h('dd', null, w.format_type),
+      h('dt', null, 'Events'), h('dd', null, (w.event_types ?? []).join(', ')),
+      h('dt', null, 'State'), h('dd', null, w.enabled === false ? 'Disabled' : 'Enabled'),
+      h('dt', null, 'Created'), h('dd', null, timeEl(w.created_at)),
+    )),
+  );
+  const logEl = h('div', null, loading('Loading deliveries…'));
+  const refreshBtn = button('Refresh', { class: 'btn btn-small' });
+  ctx.main.append(h('section', { class: 'card', 'aria-labelledby': 'log-title' }, h('div', { class: 'card-head' }, h('h2', { id: 'log-title' }, 'Delivery log'), refreshBtn), logEl));
+  const refresh = async () => {
+    try {
+      const deliveries = listOf(await api.get(`/api/webhooks/${w.id}/deliveries`), 'deliveries');
+      if (!ctx.alive()) return;
+      clear(logEl).append(deliveries.length ? deliveryTable(ctx, w, deliveries, refresh) : emptyState('No deliveries yet', 'Send a test event, or run a scan: each event and every attempt to deliver it shows up here.'));
+    } catch (err) {
+      clear(logEl).append(notice(isMissing(err) ? 'info' : 'error', isMissing(err) ? 'The delivery log is not available from this server yet.' : err.message));
+    }
+  };
+  refreshBtn.addEventListener('click', refresh);
+  await refresh();
+}
+
+function deliveryTable(ctx, w, deliveries, refresh) {
+  return h(
+    'ul',
+    { class: 'deliveries' },
+    deliveries.map((d) => {
+      const attempts = d.attempts ?? [];
+      const redeliver = button('Redeliver', {
+        class: 'btn btn-small',
+        on: {
+          click: async (e) => {
+            try {
+              await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/deliveries/${d.id}/redeliver`));
+              ctx.toast('Redelivery queued.');
+              await refresh();
+            } catch (err) {
+              ctx.toast(err.message, 'error');
+            }
+          },
+        },
+      });
+      return h(
+        'li',
+        { class: 'delivery', dataset: { deliveryId: d.id } },
+        h('details', null,
+          h('summary', null, h('span', { class: `badge dl-${String(d.status ?? '').replace(/[^a-z_]/g, '')}` }, d.status ?? 'unknown'), h('span', { class: 'mono' }, d.event ?? d.event_type ?? ''), h('span', { class: 'hint' }, `${attempts.length} attempt${attempts.length === 1 ? '' : 's'}`), timeEl(d.created_at ?? d.first_attempt_at)),
+          h('div', { class: 'delivery-body' },
+            h('p', { class: 'hint' }, 'Delivery id ', h('code', null, d.id), d.next_attempt_at ? [' · next attempt ', timeEl(d.next_attempt_at)] : null),
+            attempts.length
+              ? h('table', { class: 'table table-compact' },
+                h('thead', null, h('tr', null, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'At'), h('th', { scope: 'col' }, 'Answer'), h('th', { scope: 'col' }, 'Time'), h('th', { scope: 'col' }, 'Error'))),
+                h('tbody', null, attempts.map((a, i) => h('tr', null,
+                  h('td', null, String(a.attempt ?? a.number ?? i + 1)),
+                  h('td', null, timeEl(a.attempted_at ?? a.at)),
+                  h('td', null, a.status_code ? String(a.status_code) : '—'),
+                  h('td', null, typeof a.duration_ms === 'number' ? `${a.duration_ms} ms` : '—'),
+                  h('td', null, a.error ?? ''),
+                ))))
+              : h('p', { class: 'hint' }, 'Not attempted yet.'),
+            h('div', { class: 'actions' }, redeliver),
+          ),
+        ),
+      );
+    }),
+  );
+}
