@@ -1,0 +1,44 @@
+import type { WebhookEnvelope } from '../envelope';
+import { alert, completed } from '../../test/fixtures';
+import { deliveryId, subscribers } from './dispatcher';
+import type { WebhookDoc } from './model';
+import { evolveScanSummary } from './scan-summary';
+
+const hook = (id: string, over: Partial<WebhookDoc> = {}): WebhookDoc => ({
+  _id: id, account_id: 'a', url: 'https://x', event_types: ['scan.completed'], format_type: 'json', enabled: true, secret_encrypted: 's', created_at: '',
+  target_id: null, min_severity: null, disabled_reason: null, ...over,
+});
+const routed = (envelope: WebhookEnvelope, target_id = completed.data.scan_id) => ({ account_id: 'a', target_id, envelope });
+
+describe('subscribers', () => {
+  it('picks the enabled account webhooks that subscribe to the event', () => {
+    const hooks = [hook('yes'), hook('other-event', { event_types: ['scan.started'] }), hook('disabled', { enabled: false }), hook('other-account', { account_id: 'b' }), hook('alert', { target_id: 't', event_types: ['agent.alert'] })];
+    expect(subscribers(routed(completed), hooks).map((h) => h._id)).toEqual(['yes']);
+  });
+
+  it('sends agent alerts only to that target alert webhook, at or above its minimum severity', () => {
+    const t = alert.data.target_id;
+    const hooks = [hook('account', { event_types: ['agent.alert'] }), hook('high', { target_id: t, min_severity: 'high' }), hook('critical', { target_id: t, min_severity: 'critical' }), hook('any', { target_id: t }), hook('elsewhere', { target_id: 'zz' })];
+    expect(subscribers(routed(alert, t), hooks).map((h) => h._id)).toEqual(['high', 'any']);
+  });
+
+  it('derives delivery ids from envelope and webhook', () => {
+    expect(deliveryId('evt_1', 'w1')).toBe(deliveryId('evt_1', 'w1'));
+    expect(deliveryId('evt_1', 'w1')).not.toBe(deliveryId('evt_1', 'w2'));
+    expect(deliveryId('evt_1', 'w1')).toMatch(/^dlv_[0-9a-f]{32}$/);
+  });
+});
+
+describe('evolveScanSummary', () => {
+  const e = (type: string, data: object, revision: number) => ({ streamId: 'scan-s', revision, type, data, recordedAt: '' });
+  it('counts findings by severity and follows the status', () => {
+    let doc = evolveScanSummary(null, e('ScanRequested', { scan_id: 's', account_id: 'a', target_id: 't', target_name: 'n' }, 0));
+    doc = evolveScanSummary(doc, e('ScanStarted', { scan_id: 's', started_at: 'T' }, 1));
+    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high' } }, 2));
+    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high' } }, 3));
+    doc = evolveScanSummary(doc, e('ScanFailed', { scan_id: 's' }, 4));
+    expect(doc).toEqual({ _id: 's', _rev: 4, account_id: 'a', target_id: 't', target_name: 'n', status: 'failed', critical: 0, high: 2, medium: 0, low: 0, started_at: 'T' });
+    expect(evolveScanSummary(null, e('ScanStarted', { scan_id: 's' }, 1))).toBeNull();
+    expect(evolveScanSummary(doc, e('ProbeAttempted', { scan_id: 's' }, 5))).toBeNull();
+  });
+});

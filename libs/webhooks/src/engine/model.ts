@@ -1,0 +1,118 @@
+import type { FormatType, Severity } from '@gauntlet/domain';
+import type { WebhookEnvelope } from '../envelope';
+
+export const TOPICS = {
+  /** envelopes, keyed by scan id (or target id for agent alerts): one per domain event that causes one */
+  webhookEvents: 'gauntlet.webhook-events',
+  /** one job per (envelope, webhook), keyed by webhook id */
+  deliveries: 'gauntlet.deliveries',
+} as const;
+
+/**
+ * Failed jobs waiting for retry `n` (1-based), one topic per delay: a message waiting for its
+ * `notBefore` holds back its partition (embedded bus and Kafka alike), so a 30-minute wait must
+ * never sit in front of a 1-minute one. Within one topic every message waits the same delay, so
+ * they come due in order (a longer Retry-After can only delay those behind it by its excess).
+ */
+export const retryTopic = (n: number) => `gauntlet.deliveries.retry-${n}`;
+export const retryTopics = (delays: readonly number[]) => delays.map((_d, i) => retryTopic(i + 1));
+
+export const COLLECTIONS = {
+  webhooks: 'webhooks',
+  deliveries: 'webhook_deliveries',
+  scanSummaries: 'webhook_scan_summaries',
+  checkpoints: 'checkpoints',
+} as const;
+
+/**
+ * A webhook as the dispatcher reads it (read model `webhooks`, written by the lead's projection from
+ * the webhook-<id> stream). Account webhooks have target_id null; a Live Agent Monitor alert
+ * webhook has the target's id, event_types ['agent.alert'] and optionally min_severity.
+ */
+export interface WebhookDoc {
+  _id: string;
+  _rev?: number;
+  account_id: string;
+  url: string;
+  event_types: string[];
+  format_type: FormatType;
+  enabled: boolean;
+  /** SecretBox token; never the secret */
+  secret_encrypted: string;
+  created_at: string;
+  target_id: string | null;
+  min_severity: Severity | null;
+  disabled_reason: string | null;
+  /** deleted webhooks stay in the read model (their delivery log is still readable) */
+  deleted?: boolean;
+  [k: string]: unknown;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dropped';
+
+export interface DeliveryAttempt {
+  n: number;
+  at: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** which scheduled attempt this was (1 = first delivery, 2.. = retries); null for manual ones */
+  schedule: number | null;
+  /** a manual redelivery or test rather than the schedule */
+  manual?: boolean;
+  redelivery_id?: string;
+}
+
+/** The delivery log (`webhook_deliveries`), one document per (envelope, webhook). */
+export interface WebhookDeliveryDoc {
+  _id: string;
+  _rev?: number;
+  webhook_id: string;
+  account_id: string;
+  event: string;
+  envelope_id: string;
+  /** pending: not attempted yet; failed: last attempt failed and a retry is scheduled (next_attempt_at) */
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** kept so a delivery can be redelivered byte-for-byte in content */
+  envelope: WebhookEnvelope;
+  [k: string]: unknown;
+}
+
+/** What the relay publishes on TOPICS.webhookEvents. */
+export interface RoutedEnvelope {
+  account_id: string;
+  /** the target whose alert webhooks receive an agent.alert */
+  target_id: string;
+  envelope: WebhookEnvelope;
+}
+
+/** What the dispatcher publishes on TOPICS.deliveries (and the worker on the retry topic). */
+export interface DeliveryJob {
+  delivery_id: string;
+  webhook_id: string;
+  account_id: string;
+  envelope: WebhookEnvelope;
+  /** the attempt this job is: 1 = first delivery */
+  attempt: number;
+  /** a user's redelivery: one attempt, sent even when an earlier one succeeded */
+  manual?: boolean;
+}
+
+export interface ScanSummaryDoc {
+  _id: string;
+  _rev?: number;
+  account_id: string;
+  target_id: string;
+  target_name: string;
+  status: string;
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  started_at: string | null;
+  [k: string]: unknown;
+}

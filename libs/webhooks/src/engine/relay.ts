@@ -1,0 +1,88 @@
+import type { EventStore, Position, RecordedEvent } from '@gauntlet/eventstore';
+import type { Bus } from '@gauntlet/messaging';
+import { CheckpointedSubscription, type DocumentStore } from '@gauntlet/read-models';
+import { AGENT_ALERT_RAISED, toWebhookEvents, type AgentAlertRaisedData } from '../envelope';
+import { silentLog, type EngineLog } from './log';
+import { COLLECTIONS, TOPICS, type RoutedEnvelope, type ScanSummaryDoc } from './model';
+import { evolveScanSummary, toScanSummary } from './scan-summary';
+
+export interface WebhookRelayOptions {
+  store: EventStore;
+  docs: DocumentStore;
+  bus: Bus;
+  /** PUBLIC_BASE_URL, for report_url */
+  baseUrl: string;
+  log?: EngineLog;
+  /** checkpoint id; one relay per deployment (a second would only publish duplicates, which the worker dedupes) */
+  name?: string;
+}
+
+/**
+ * Log -> bus: turns the domain events webhooks care about into envelopes and publishes them on
+ * gauntlet.webhook-events, keyed by scan id (target id for agent alerts) so one scan's events
+ * stay in order. The checkpoint is saved after the publish (at-least-once); envelope ids derive
+ * from the events, so a replay republishes the same ids and the same delivery ids.
+ */
+export class WebhookRelay {
+  private readonly subscription: CheckpointedSubscription;
+
+  constructor(private readonly options: WebhookRelayOptions) {
+    this.subscription = new CheckpointedSubscription(options.store, options.docs, options.name ?? 'webhook-relay', (e) => this.handle(e), {
+      filter: { streamPrefixes: ['scan-', 'monitor-'] },
+      log: options.log ?? silentLog,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.options.bus.ensureTopics([TOPICS.webhookEvents]);
+    await this.subscription.start();
+  }
+
+  /** one domain event: update the scan's summary (revision guard), map, publish */
+  async handle(e: RecordedEvent): Promise<void> {
+    const routed = await this.route(e);
+    if (routed.length === 0) return;
+    await this.options.bus.publish(
+      TOPICS.webhookEvents,
+      routed.map((r) => ({
+        key: r.envelope.event === 'agent.alert' ? r.target_id : (r.envelope.data as { scan_id: string }).scan_id,
+        value: JSON.stringify(r),
+        headers: { event: r.envelope.event, envelope_id: r.envelope.id },
+      })),
+    );
+  }
+
+  private async route(e: RecordedEvent): Promise<RoutedEnvelope[]> {
+    if (e.type === AGENT_ALERT_RAISED) {
+      const d = e.data as AgentAlertRaisedData;
+      return toWebhookEvents(e, null).map((envelope) => ({ account_id: d.account_id, target_id: d.target_id, envelope }));
+    }
+    if (!e.streamId.startsWith('scan-') || typeof e.data?.scan_id !== 'string') return [];
+    const summaries = this.options.docs.collection<ScanSummaryDoc>(COLLECTIONS.scanSummaries);
+    let summary = await summaries.get(e.data.scan_id);
+    // a redelivered event leaves the summary alone (it already counts it)
+    if (!summary || (summary._rev ?? -1) < e.revision) {
+      const next = evolveScanSummary(summary, e);
+      if (next) {
+        await summaries.putIfNewer({ ...next, _rev: e.revision });
+        summary = next;
+      }
+    }
+    if (!summary) return [];
+    const s = summary;
+    return toWebhookEvents(e, toScanSummary(s, this.options.baseUrl)).map((envelope) => ({ account_id: s.account_id, target_id: s.target_id, envelope }));
+  }
+
+  /** the last position whose envelopes are on the bus */
+  position(): Promise<Position | null> {
+    return this.subscription.position();
+  }
+
+  get lastError(): string | null {
+    return this.subscription.lastError;
+  }
+
+  stop(): Promise<void> {
+    return this.subscription.stop();
+  }
+}
