@@ -5,3 +5,4 @@ export { renderCsv, toCsv, csvCell, neutraliseCell, CSV_COLUMNS } from './csv';
 export { renderMarkdown, toMarkdown, mdText, mdFence } from './markdown';
 export { renderHtml, toHtml, escapeHtml, REPORT_CSP } from './html';
 export { renderPdf, toPdf } from './pdf';
+export { toJunitXml, toSarif, xmlText, SARIF_LEVEL, SECURITY_SEVERITY, type CiScanResult } from './ci';

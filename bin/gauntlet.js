@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+'use strict';
+// The CLI is TypeScript compiled by `npm run build` into dist/; this shim only forwards to it.
+const path = require('path');
+
+let cli;
+try {
+  cli = require(path.join(__dirname, '..', 'dist', 'apps', 'cli', 'src', 'main.js'));
+} catch (e) {
+  if (e && e.code === 'MODULE_NOT_FOUND' && String(e.message).includes(path.join('dist', 'apps', 'cli'))) {
+    process.stderr.write('gauntlet: the CLI is not built; run `npm run build` first\n');
+    process.exit(2);
+  }
+  throw e;
+}
+cli.main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`gauntlet: ${e && e.stack ? e.stack : e}\n`);
+    process.exitCode = 2;
+  },
+);
