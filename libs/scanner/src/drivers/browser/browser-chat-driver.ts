@@ -1,0 +1,260 @@
+import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
+import { Browser, BrowserContext, chromium, ElementHandle, Frame, Page } from 'playwright';
+import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { PAGE_SCRIPT } from './page-script';
+
+export interface BrowserSelectorsConfig {
+  input_selector?: string;
+  send_selector?: string;
+  response_selector?: string;
+}
+
+export interface BrowserChatDriverOptions {
+  /** OUTBOUND_ALLOW_PRIVATE: may the page (and everything it loads) reach private addresses */
+  allowPrivate: boolean;
+  /** CHROMIUM_PATH; Debian's Chromium by default, never a downloaded browser */
+  chromiumPath?: string;
+  /** longest wait for one answer (default 60 s) */
+  timeoutMs?: number;
+  /** a streamed answer is over when its text has not changed for this long (default 1.2 s) */
+  quietMs?: number;
+  /** page load plus the chat input showing up (default 30 s) */
+  navigationTimeoutMs?: number;
+  /** an already launched browser to share (tests); the driver then does not close it */
+  browser?: Browser;
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  // WebRTC would otherwise open UDP sockets around the proxy
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
+
+const POLL_MS = 150;
+
+/**
+ * Talks to a chat page in real Chromium, as a visitor would. One browser per driver (lazily
+ * launched), one fresh context per conversation, and the conversation stays in one page.
+ *
+ * Every request the page makes goes through a guarded forward proxy on loopback (see
+ * startGuardedProxy) rather than route interception: the proxy checks the address actually
+ * connected to after DNS, so rebinding cannot slip through, and it also covers WebSockets,
+ * workers and redirects, which routes do not all see.
+ */
+export class BrowserChatDriver implements ChatDriver {
+  private started: Promise<{ browser: Browser; proxy: GuardedProxy }> | null = null;
+  private closed = false;
+  private readonly options: Settings;
+
+  constructor(private readonly target: { url: string; browser?: BrowserSelectorsConfig | null }, options: BrowserChatDriverOptions) {
+    this.options = {
+      allowPrivate: options.allowPrivate,
+      chromiumPath: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      timeoutMs: options.timeoutMs ?? 60_000,
+      quietMs: options.quietMs ?? 1_200,
+      navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
+      browser: options.browser,
+    };
+  }
+
+  async openConversation(): Promise<Conversation> {
+    if (this.closed) throw new Error('this chat driver is closed');
+    const check = checkOutboundUrl(this.target.url, { allowPrivate: this.options.allowPrivate });
+    if (!check.ok) throw new TargetUnavailableError(`chat page ${check.reason}`);
+    const { browser, proxy } = await this.start();
+    let context: BrowserContext | undefined;
+    try {
+      // the proxy is set per context: a shared browser then still has each driver's policy
+      context = await browser.newContext({ proxy: { server: proxy.url }, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+      await context.addInitScript(PAGE_SCRIPT);
+      const page = await context.newPage();
+      const conversation = new BrowserConversation(page, this.target.browser ?? {}, this.options);
+      await conversation.load(check.url.href, proxy);
+      return conversation;
+    } catch (err) {
+      await context?.close().catch(() => undefined);
+      throw asTargetError(err, 'the chat page did not load');
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const started = await this.started?.catch(() => null);
+    if (started && !this.options.browser) await started.browser.close().catch(() => undefined);
+    await started?.proxy.close();
+  }
+
+  private start(): Promise<{ browser: Browser; proxy: GuardedProxy }> {
+    this.started ??= (async () => {
+      const proxy = await startGuardedProxy({ allowPrivate: this.options.allowPrivate });
+      try {
+        const browser = this.options.browser ?? (await launchChromium(this.options.chromiumPath));
+        return { browser, proxy };
+      } catch (err) {
+        await proxy.close();
+        throw new TargetUnavailableError(`Chromium did not start (${this.options.chromiumPath}); run infra/chromium.sh`, err);
+      }
+    })();
+    // a failed launch is not cached: the next conversation tries again
+    this.started.catch(() => (this.started = null));
+    return this.started;
+  }
+}
+
+type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser'>> & { chromiumPath: string; browser?: Browser };
+
+/** Debian's Chromium (infra/chromium.sh), headless, as root in a container */
+export function launchChromium(executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Browser> {
+  return chromium.launch({ executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+class BrowserConversation implements Conversation {
+  private crashed = false;
+
+  constructor(
+    private readonly page: Page,
+    private readonly selectors: BrowserSelectorsConfig,
+    private readonly options: Settings,
+  ) {
+    page.on('crash', () => (this.crashed = true));
+  }
+
+  async load(url: string, proxy: GuardedProxy): Promise<void> {
+    const response = await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.options.navigationTimeoutMs });
+    if (response?.headers()['x-outbound-refused']) {
+      const last = proxy.refusals[proxy.refusals.length - 1];
+      throw new TargetUnavailableError(`the chat page was refused by the outbound policy: ${last ? `${last.host}: ${last.reason}` : 'refused'}`);
+    }
+    if (response && response.status() >= 500) throw new TargetUnavailableError(`the chat page answered HTTP ${response.status()}`);
+    if (response && response.status() >= 400) throw new TargetProtocolError(`the chat page answered HTTP ${response.status()}`);
+    await this.controls(this.options.navigationTimeoutMs);
+  }
+
+  async send(message: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    try {
+      const { frame, input } = await this.controls(Math.min(10_000, this.options.navigationTimeoutMs));
+      await frame.evaluate(([m, i, r]) => (window as any).__gauntlet.snapshot(m, i, r), [message, input, this.selectors.response_selector ?? null] as const);
+      await input.fill(message);
+      await this.submit({ frame, input, send: await this.sendControl(frame, input) }, signal);
+      return await this.awaitAnswer(frame, signal);
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw asTargetError(err, this.crashed ? 'the chat page crashed' : 'the chat page stopped answering');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.page.context().close().catch(() => undefined);
+  }
+
+  /** finds the chat input in whichever frame holds the best-looking one, opening a closed widget */
+  private async controls(waitMs: number): Promise<{ frame: Frame; input: ElementHandle }> {
+    const deadline = Date.now() + waitMs;
+    let launcherClicks = 0;
+    for (let round = 0; ; round++) {
+      const found = await this.findInput();
+      if (found) return found;
+      // a closed widget shows only its launcher bubble: open it once or twice
+      if (round >= 2 && launcherClicks < 2 && !this.selectors.input_selector) {
+        for (const frame of this.page.frames()) {
+          const launcher = (await frame.evaluateHandle(() => (window as any).__gauntlet?.findLauncher() ?? null).catch(() => null))?.asElement();
+          if (launcher) {
+            launcherClicks++;
+            await launcher.click({ timeout: 2_000 }).catch(() => undefined);
+            break;
+          }
+        }
+      }
+      if (Date.now() > deadline) {
+        throw new TargetProtocolError(
+          this.selectors.input_selector
+            ? `browser.input_selector "${this.selectors.input_selector}" matches nothing visible`
+            : 'no chat input found on the page; set browser.input_selector (and send_selector, response_selector)',
+        );
+      }
+      await this.page.waitForTimeout(300);
+    }
+  }
+
+  /** the send control, looked for once the message is typed (many stay disabled until then) */
+  private async sendControl(frame: Frame, input: ElementHandle): Promise<ElementHandle | null> {
+    const handle = await frame.evaluateHandle(([i, s]) => (window as any).__gauntlet.findSend(i, s), [input, this.selectors.send_selector ?? null] as const);
+    const send = handle.asElement();
+    if (!send && this.selectors.send_selector) throw new TargetProtocolError(`browser.send_selector "${this.selectors.send_selector}" matches nothing visible`);
+    return send;
+  }
+
+  private async findInput(): Promise<{ frame: Frame; input: ElementHandle } | null> {
+    let best: { frame: Frame; input: ElementHandle; score: number } | null = null;
+    for (const frame of this.page.frames()) {
+      const ready = await frame.evaluate('typeof window.__gauntlet === "object"').catch(() => false);
+      if (!ready) await frame.evaluate(PAGE_SCRIPT).catch(() => undefined);
+      const handle = await frame
+        .evaluateHandle((s) => (window as any).__gauntlet?.findInput(s) ?? null, this.selectors.input_selector ?? null)
+        .catch(() => null);
+      if (!handle) continue;
+      const score = (await handle.evaluate((f: any) => (f ? f.score : null))) as number | null;
+      if (score === null || (best && best.score >= score)) continue;
+      const input = (await handle.evaluateHandle((f: any) => f.el)).asElement();
+      if (input) best = { frame, input, score };
+    }
+    return best;
+  }
+
+  /** clicks send (or presses Enter) and checks the message left; tries the other way once */
+  private async submit({ frame, input, send }: { frame: Frame; input: ElementHandle; send: ElementHandle | null }, signal?: AbortSignal): Promise<void> {
+    const ways: Array<() => Promise<void>> = send
+      ? [() => send.click({ timeout: 2_000 }), () => input.press('Enter')]
+      : [() => input.press('Enter')];
+    for (const way of ways) {
+      await way().catch(() => undefined);
+      for (let waited = 0; waited < 1_500; waited += POLL_MS) {
+        signal?.throwIfAborted();
+        if (await frame.evaluate(() => (window as any).__gauntlet.sent())) return;
+        await this.page.waitForTimeout(POLL_MS);
+      }
+    }
+    throw new TargetProtocolError('the message could not be sent: neither the send control nor Enter took it; set browser.send_selector');
+  }
+
+  /** waits for new text that is not the prompt, then until it stops changing */
+  private async awaitAnswer(frame: Frame, signal?: AbortSignal): Promise<string> {
+    const { timeoutMs, quietMs } = this.options;
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    let changedAt = Date.now();
+    while (Date.now() < deadline) {
+      signal?.throwIfAborted();
+      if (this.crashed) throw new TargetUnavailableError('the chat page crashed');
+      const seen = (await frame.evaluate(() => (window as any).__gauntlet.read())) as { text: string; indicator: boolean };
+      const now = Date.now();
+      if (seen.text !== text) {
+        text = seen.text;
+        changedAt = now;
+      }
+      // typing indicators hold the answer open, but one that never goes away cannot hold it forever
+      const quiet = now - changedAt;
+      if (text && quiet >= quietMs && (!seen.indicator || quiet >= quietMs * 4)) return text;
+      await this.page.waitForTimeout(POLL_MS);
+    }
+    if (text) return text;
+    throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`);
+  }
+}
+
+function asTargetError(err: unknown, what: string): Error {
+  if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) return err;
+  const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
+  return new TargetUnavailableError(`${what}: ${detail}`, err);
+}
