@@ -3,3 +3,4 @@ export * from './probes';
 export * from './converters';
 export * from './detectors';
 export * from './engine';
+export * from './drivers';

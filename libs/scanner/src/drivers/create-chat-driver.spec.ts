@@ -1,0 +1,30 @@
+import { TargetProtocolError } from '../chat-driver';
+import { AnthropicChatDriver } from './api/anthropic-chat-driver';
+import { HttpJsonChatDriver } from './api/http-json-chat-driver';
+import { OpenAiChatDriver } from './api/openai-chat-driver';
+import { BrowserChatDriver } from './browser/browser-chat-driver';
+import { ChatTarget, createChatDriver } from './create-chat-driver';
+
+const target: ChatTarget = {
+  scan_mode: 'api', api_format: 'openai', url: 'https://bot.example.com/v1/chat/completions', api_key: 'k', model: 'm',
+  http: null, browser: null, max_requests_per_second: 2,
+};
+const options = { allowPrivate: false };
+
+describe('createChatDriver', () => {
+  it('picks the driver for the scan mode and API format, without connecting', async () => {
+    const drivers = [
+      createChatDriver(target, options),
+      createChatDriver({ ...target, api_format: 'anthropic' }, options),
+      createChatDriver({ ...target, api_format: 'http', http: { body_template: '{"q":"{{prompt}}"}', response_path: 'a' } }, options),
+      createChatDriver({ ...target, scan_mode: 'browser', api_format: null, browser: { input_selector: '#q' } }, options),
+    ];
+    expect(drivers.map((d) => d.constructor)).toEqual([OpenAiChatDriver, AnthropicChatDriver, HttpJsonChatDriver, BrowserChatDriver]);
+    await Promise.all(drivers.map((d) => d.close()));
+  });
+
+  it('refuses an api target it cannot speak to', () => {
+    expect(() => createChatDriver({ ...target, api_format: null }, options)).toThrow(TargetProtocolError);
+    expect(() => createChatDriver({ ...target, api_format: 'http', http: null }, options)).toThrow(/body_template/);
+  });
+});

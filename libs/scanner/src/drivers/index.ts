@@ -1,0 +1,12 @@
+export * from './create-chat-driver';
+export { OpenAiChatDriver, readOpenAiAnswer } from './api/openai-chat-driver';
+export type { OpenAiChatTarget } from './api/openai-chat-driver';
+export { AnthropicChatDriver, ANTHROPIC_VERSION } from './api/anthropic-chat-driver';
+export type { AnthropicChatTarget } from './api/anthropic-chat-driver';
+export { HttpJsonChatDriver } from './api/http-json-chat-driver';
+export type { HttpJsonChatTarget } from './api/http-json-chat-driver';
+export type { ApiDriverOptions } from './api/api-transport';
+export { DEFAULT_RETRY_POLICY } from './api/retry-policy';
+export type { RetryPolicy } from './api/retry-policy';
+export { BrowserChatDriver, launchChromium, CHROMIUM_ARGS } from './browser/browser-chat-driver';
+export type { BrowserChatDriverOptions, BrowserSelectorsConfig } from './browser/browser-chat-driver';
