@@ -30,6 +30,7 @@ class Typeface {
     this.known = new Set(font.getCharacterSet());
   }
   clean(text: string): string {
+    if (/^[\x20-\x7e\n]*$/.test(text)) return text; // the common case, and the hot path of big reports
     let out = '';
     for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ')) {
       const cp = ch.codePointAt(0)!;
