@@ -1,0 +1,189 @@
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { BrainConfig, ChatMessage, WEAKNESSES, Weakness, reply } from './brain';
+import { DEFAULT_CANARIES, LabCanaries } from './knowledge';
+import { chatPage } from './page';
+
+export interface LabOptions {
+  /** 0 picks a free port */
+  port?: number;
+  host?: string;
+  /** vulnerable: the listed weaknesses (all by default); hardened: none */
+  mode?: 'vulnerable' | 'hardened';
+  weaknesses?: readonly Weakness[];
+  /** added before every answer */
+  latencyMs?: number;
+  /** after this many chat requests the lab answers 503 to every further one */
+  failAfter?: number | null;
+  canaries?: LabCanaries;
+  /** pause between streamed words (the first few hundred), so a person sees the answer arrive */
+  streamDelayMs?: number;
+  maxAnswerChars?: number;
+}
+
+export interface RunningLab {
+  url: string;
+  canaries: LabCanaries;
+  weaknesses: Weakness[];
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1_000_000;
+const MODEL = 'penny-lab';
+
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new HttpError(413, 'request body too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      try {
+        const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+        if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error();
+        resolve(v as Record<string, unknown>);
+      } catch {
+        reject(new HttpError(400, 'body must be a JSON object'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Accepts OpenAI string content and Anthropic/OpenAI content-part arrays. */
+function toMessages(raw: unknown): ChatMessage[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw new HttpError(400, 'messages must be a non-empty array');
+  return raw.map((m) => {
+    const { role, content } = (m ?? {}) as { role?: unknown; content?: unknown };
+    if (role !== 'user' && role !== 'assistant' && role !== 'system') throw new HttpError(400, 'message role must be user, assistant or system');
+    const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('') : null;
+    if (text === null) throw new HttpError(400, 'message content must be a string or an array of text parts');
+    return { role, content: text };
+  });
+}
+
+const words = (text: string) => text.match(/\S+\s*|\s+/g) ?? [''];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
+  const weaknesses = options.mode === 'hardened' ? [] : [...(options.weaknesses ?? WEAKNESSES)];
+  const config: BrainConfig = {
+    weaknesses: new Set(weaknesses),
+    canaries: options.canaries ?? DEFAULT_CANARIES,
+    maxAnswerChars: options.maxAnswerChars ?? 60_000,
+  };
+  const latency = options.latencyMs ?? 0;
+  const streamDelay = options.streamDelayMs ?? 0;
+  let chatRequests = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  async function stream(res: ServerResponse, answer: string, event: (word: string, i: number) => string[], end: string[]) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const parts = words(answer);
+    for (let i = 0; i < parts.length; i++) {
+      if (res.destroyed) return;
+      for (const e of event(parts[i], i)) res.write(e);
+      if (streamDelay && i < 300) await sleep(streamDelay);
+    }
+    for (const e of end) res.write(e);
+    res.end();
+  }
+
+  async function chat(req: IncomingMessage, res: ServerResponse, format: 'openai' | 'anthropic') {
+    chatRequests++;
+    if (options.failAfter != null && chatRequests > options.failAfter) throw new HttpError(503, 'the lab has stopped answering (LAB_FAIL_AFTER)');
+    const body = await readJson(req);
+    const messages = toMessages(body.messages);
+    if (latency) await sleep(latency);
+    const answer = reply(messages, config);
+    const id = `lab-${chatRequests}`;
+    const created = Math.floor(Date.now() / 1000);
+    const sse = (o: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(o)}\n\n`;
+    if (format === 'openai') {
+      if (body.stream === true) {
+        const chunk = (delta: object, finish: string | null) => sse({ id, object: 'chat.completion.chunk', created, model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] });
+        return stream(res, answer, (w, i) => [chunk(i === 0 ? { role: 'assistant', content: w } : { content: w }, null)], [chunk({}, 'stop'), 'data: [DONE]\n\n']);
+      }
+      return json(res, 200, {
+        id, object: 'chat.completion', created, model: MODEL,
+        choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 0, completion_tokens: words(answer).length, total_tokens: words(answer).length },
+      });
+    }
+    const message = { id, type: 'message', role: 'assistant', model: MODEL, stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 0, output_tokens: words(answer).length } };
+    if (body.stream === true) {
+      return stream(
+        res,
+        answer,
+        (w) => [sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: w } }, 'content_block_delta')],
+        [sse({ type: 'content_block_stop', index: 0 }, 'content_block_stop'), sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' } }, 'message_delta'), sse({ type: 'message_stop' }, 'message_stop')],
+      ).then(() => undefined);
+    }
+    return json(res, 200, { ...message, content: [{ type: 'text', text: answer }] });
+  }
+
+  function json(res: ServerResponse, status: number, body: unknown) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const route = `${req.method} ${path}`;
+    const work = async () => {
+      if (route === 'GET /') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(chatPage(config.weaknesses.has('output_handling')));
+      }
+      if (route === 'GET /v1/models') return json(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'gauntlet-lab' }] });
+      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses });
+      if (route === 'POST /v1/chat/completions') return chat(req, res, 'openai');
+      if (route === 'POST /v1/messages') return chat(req, res, 'anthropic');
+      throw new HttpError(404, `no route for ${route}`);
+    };
+    work().catch((e: unknown) => {
+      const status = e instanceof HttpError ? e.status : 500;
+      if (res.headersSent) return res.destroy();
+      json(res, status, { error: { message: e instanceof HttpError ? e.message : 'internal error', type: status === 503 ? 'unavailable' : 'invalid_request_error' } });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+  return {
+    url: `http://${host}:${port}`,
+    canaries: config.canaries,
+    weaknesses,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function parseWeaknesses(list: string | undefined): Weakness[] | undefined {
+  if (!list || !list.trim()) return undefined;
+  const names = list.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(WEAKNESSES as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`LAB_WEAKNESSES: unknown weakness ${unknown.join(', ')} (known: ${WEAKNESSES.join(', ')})`);
+  return names as Weakness[];
+}

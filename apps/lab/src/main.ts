@@ -1,0 +1,49 @@
+import { WEAKNESSES } from './brain';
+import { parseWeaknesses, startLab } from './lab';
+
+/** `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b] [--latency-ms N] [--fail-after N]`; env LAB_* too. */
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function int(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) {
+    console.error(`${name} must be a non-negative integer, got "${value}"`);
+    process.exit(1);
+  }
+  return n;
+}
+
+async function main() {
+  const mode = arg('mode') ?? process.env.LAB_MODE ?? 'vulnerable';
+  if (mode !== 'vulnerable' && mode !== 'hardened') {
+    console.error(`LAB_MODE must be vulnerable or hardened, got "${mode}"`);
+    process.exit(1);
+  }
+  let weaknesses;
+  try {
+    weaknesses = parseWeaknesses(arg('weaknesses') ?? process.env.LAB_WEAKNESSES);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+  const lab = await startLab({
+    port: int('LAB_PORT', arg('port') ?? process.env.LAB_PORT) ?? 8088,
+    host: process.env.LAB_HOST ?? '127.0.0.1',
+    mode,
+    weaknesses,
+    latencyMs: int('LAB_LATENCY_MS', arg('latency-ms') ?? process.env.LAB_LATENCY_MS),
+    failAfter: int('LAB_FAIL_AFTER', arg('fail-after') ?? process.env.LAB_FAIL_AFTER) ?? null,
+    streamDelayMs: int('LAB_STREAM_DELAY_MS', process.env.LAB_STREAM_DELAY_MS) ?? 25,
+  });
+  console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known)`);
+  console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
+  const stop = () => void lab.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,144 @@
+import { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
+import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
+import { labChatDriver } from '../../../../apps/lab/src/lab-client';
+import { CATEGORY_NAMES, UNTESTABLE_CATEGORIES } from '../probes/catalogue';
+import { runScan } from './run-scan';
+import { RunScanInput, ScanSink, ScanTarget } from './types';
+
+class MemorySink implements ScanSink {
+  phases: { phase: Phase; progress: number }[] = [];
+  attempts: ProbeAttempt[] = [];
+  vulnerabilities: Vulnerability[] = [];
+  progress: number[] = [];
+  async enterPhase(phase: Phase, progress: number) {
+    this.phases.push({ phase, progress });
+    this.progress.push(progress);
+  }
+  async recordAttempt(attempt: ProbeAttempt, progress: number) {
+    this.attempts.push(attempt);
+    this.progress.push(progress);
+  }
+  async recordVulnerability(v: Vulnerability) {
+    this.vulnerabilities.push(v);
+  }
+}
+
+const target = (url: string, canaries: string[]): ScanTarget => ({
+  id: 't1', name: 'lab', url, scan_mode: 'api', api_format: 'openai', api_key: null, model: 'penny-lab', canaries,
+  browser: null, http: null, max_requests_per_second: null,
+});
+
+function scan(lab: { url: string; canaries?: { system: string; data: string } }, over: Partial<RunScanInput> = {}) {
+  const sink = new MemorySink();
+  const canaries = lab.canaries ? [lab.canaries.system, lab.canaries.data] : [];
+  const outcome = runScan({
+    scanId: 's1', target: target(lab.url, canaries), profile: 'standard', seed: 'seed-1', driver: labChatDriver(lab.url), sink,
+    signal: new AbortController().signal, now: () => new Date('2026-11-21T10:00:00Z'), limits: { messageTimeoutMs: 5_000 }, ...over,
+  });
+  return { sink, outcome };
+}
+
+describe('runScan against the lab', () => {
+  let vulnerable: RunningLab;
+  let hardened: RunningLab;
+  beforeAll(async () => {
+    vulnerable = await startLab({ mode: 'vulnerable' });
+    hardened = await startLab({ mode: 'hardened' });
+  });
+  afterAll(async () => {
+    await vulnerable.close();
+    await hardened.close();
+  });
+
+  it('finds every planted weakness in its category, through the phases in order with monotonic progress', async () => {
+    const { sink, outcome } = scan(vulnerable);
+    expect(await outcome).toEqual({ kind: 'completed' });
+    expect(sink.phases.map((p) => p.phase)).toEqual(['recon', 'probe', 'amplify', 'analyze', 'report']);
+    expect(sink.progress).toEqual([...sink.progress].sort((a, b) => a - b));
+    const categories = new Set(sink.vulnerabilities.map((v) => v.category));
+    const testable = Object.keys(CATEGORY_NAMES).filter((c) => !UNTESTABLE_CATEGORIES.some((u) => u.category === c));
+    for (const c of testable) expect([c, categories.has(c)]).toEqual([c, true]);
+    const techniques = new Set(sink.vulnerabilities.map((v) => v.technique));
+    // indirect injection, role-play jailbreak and converter-found variants each show up
+    expect([...techniques].some((t) => t.startsWith('indirect-'))).toBe(true);
+    expect(techniques.has('role-play')).toBe(true);
+    expect(sink.vulnerabilities.some((v) => v.phase === 'amplify' && v.converters.length > 0)).toBe(true);
+    // the planted canaries were caught as such
+    expect(sink.vulnerabilities.some((v) => v.evidence.detector === 'target-canary')).toBe(true);
+    // one finding per probe and technique; every attempt recorded and bounded
+    const keys = sink.vulnerabilities.map((v) => `${v.probe_id}|${v.technique}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(sink.attempts.every((a) => a.turns.every((t) => t.content.length <= 4_100))).toBe(true);
+    expect(sink.attempts.filter((a) => a.phase === 'recon')).toHaveLength(1);
+  });
+
+  it('reports no high or critical finding against the hardened lab', async () => {
+    const { sink, outcome } = scan(hardened);
+    expect(await outcome).toEqual({ kind: 'completed' });
+    const serious = sink.vulnerabilities.filter((v) => v.severity === 'high' || v.severity === 'critical');
+    expect(serious.map((v) => `${v.probe_id} ${v.technique}: ${v.evidence.matched}`)).toEqual([]);
+    expect(sink.attempts.length).toBeGreaterThan(60);
+  });
+
+  it('finds an instruction hidden in base64 only by amplifying (deep profile, encoding weakness only)', async () => {
+    const lab = await startLab({ weaknesses: ['encoded_instructions'] });
+    try {
+      const { sink, outcome } = scan(lab, { profile: 'deep' });
+      expect(await outcome).toEqual({ kind: 'completed' });
+      expect(sink.vulnerabilities.filter((v) => v.phase === 'probe')).toEqual([]);
+      const viaEncoding = sink.vulnerabilities.filter((v) => v.technique.includes('encoding'));
+      expect(viaEncoding.length).toBeGreaterThan(0);
+      expect(viaEncoding.every((v) => v.converters.some((c) => ['base64', 'hex', 'rot13', 'reverse'].includes(c)))).toBe(true);
+    } finally {
+      await lab.close();
+    }
+  });
+
+  it('ends completed_partial when the target stops answering after probing began', async () => {
+    const lab = await startLab({ failAfter: 20 });
+    try {
+      const { sink, outcome } = scan(lab);
+      const result = await outcome;
+      expect(result.kind).toBe('completed_partial');
+      expect(sink.phases.map((p) => p.phase)).toEqual(['recon', 'probe', 'analyze', 'report']);
+      expect(sink.attempts.length).toBeGreaterThanOrEqual(10);
+    } finally {
+      await lab.close();
+    }
+  });
+
+  it('fails when the target never answers', async () => {
+    const lab = await startLab();
+    const url = lab.url;
+    await lab.close();
+    const { sink, outcome } = scan({ url });
+    const result = await outcome;
+    expect(result.kind).toBe('failed');
+    expect(sink.attempts).toEqual([]);
+  });
+
+  it('stops quickly and answers cancelled when aborted', async () => {
+    const slow = await startLab({ latencyMs: 200 });
+    try {
+      const controller = new AbortController();
+      const { outcome } = scan(slow, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 500);
+      const started = Date.now();
+      expect(await outcome).toEqual({ kind: 'cancelled' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('stops and rethrows when the sink refuses a write', async () => {
+    const sink = new MemorySink();
+    let writes = 0;
+    sink.recordAttempt = async () => {
+      if (++writes === 3) throw new Error('scan is cancelled');
+    };
+    const { outcome } = scan(vulnerable, { sink });
+    await expect(outcome).rejects.toThrow('scan is cancelled');
+    expect(writes).toBeLessThanOrEqual(3 + 4);
+  });
+});
