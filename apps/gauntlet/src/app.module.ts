@@ -22,6 +22,11 @@ import { DeleteTargetHandler } from './targets/deleting-target/delete-target';
 import { RegisterTargetHandler } from './targets/registering-target/register-target';
 import { TargetsController } from './targets/targets.controller';
 import { UpdateTargetHandler } from './targets/updating-target/update-target';
+import { DeleteWebhookHandler } from './webhooks/deleting-webhook/delete-webhook';
+import { RegisterWebhookHandler } from './webhooks/registering-webhook/register-webhook';
+import { RotateWebhookSecretHandler } from './webhooks/rotating-secret/rotate-secret';
+import { WebhookTester } from './webhooks/webhook-tester';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 @Global()
 @Module({})
@@ -45,7 +50,7 @@ export class AppModule {
         // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
         ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }] }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, CiController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, CiController, WebhooksController, HealthController],
       providers: [
         { provide: APP_GUARD, useClass: ThrottlerGuard },
         { provide: APP_GUARD, useClass: CredentialsGuard },
@@ -54,6 +59,7 @@ export class AppModule {
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
         RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
         RequestScanHandler, CancelScanHandler,
+        RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
       ],
     };
   }

@@ -6,6 +6,7 @@ import { createHttpApp } from './http/server';
 import { LogRelay } from './platform/log-relay';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
 import { ScanWorker } from './scanning/scan-worker';
+import { startWebhookDispatch, startWebhookRelay } from './webhooks/webhook-engine';
 
 /**
  * `gauntlet [role]`: all (default: every role in one process, the embedded deployment),
@@ -25,7 +26,9 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
     });
     await relay.start();
     runtime.onClose(() => relay.stop());
+    runtime.onClose(await startWebhookRelay(runtime));
   }
+  if (has('dispatcher')) runtime.onClose(await startWebhookDispatch(runtime));
   if (has('scanner')) {
     const worker = new ScanWorker(runtime, { concurrency: runtime.config.scannerConcurrency });
     await worker.start();

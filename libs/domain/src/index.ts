@@ -5,3 +5,4 @@ export * from './target/target';
 export * from './scan/scan';
 export * from './scan/vulnerability';
 export * from './webhook/webhook';
+export * from './monitor/monitor';

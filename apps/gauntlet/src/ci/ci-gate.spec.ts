@@ -20,7 +20,10 @@ describe('CI gate', () => {
   });
 
   it('answers 424 for a scan that ended without a score', () => {
-    expect(gate(scan({ status: 'failed', reason: 'target never answered' }), 'http://x')).toMatchObject({ status: 424, body: { passed: false, reason: 'target never answered' } });
+    expect(gate(scan({ status: 'failed', reason: 'target never answered' }), 'http://x')).toMatchObject({
+      status: 424,
+      problem: { extensions: { passed: false, scan_status: 'failed', reason: 'target never answered' } },
+    });
     expect(gate(scan({ status: 'cancelled' }), 'http://x').status).toBe(424);
   });
 });

@@ -24,7 +24,7 @@ export class CiController {
   @ApiOperation({ summary: 'Start a scan from a pipeline; with wait, answer when it ends and gate on fail_threshold' })
   @ApiAcceptedResponse({ type: CiPendingView, description: 'started (without wait)' })
   @ApiOkResponse({ type: CiResultView, description: 'passed' })
-  @ApiResponse({ status: 422, type: CiResultView, description: 'security score below fail_threshold (problem+json with the same fields)' })
+  @ApiResponse({ status: 422, type: CiResultView, description: 'security score below fail_threshold: the same body with passed false' })
   @ApiResponse({ status: 424, description: 'the scan failed or was cancelled' })
   @ApiResponse({ status: 504, description: 'timeout_seconds passed first; poll GET /api/ci/scan/{scan_id}' })
   async start(@CurrentPrincipal() p: Principal, @Body() body: CiScanBody, @Ctx() ctx: CommandContext, @Res() reply: FastifyReply) {
@@ -49,17 +49,24 @@ export class CiController {
       answer = gate(await this.reader.owned(account_id, scan_id), this.runtime.config.publicBaseUrl);
     }
     if (answer.status === 202 && waitSeconds > 0) {
-      return this.send(reply, answer, { status: 504, title: 'The scan did not end in time', slug: 'ci-timeout', detail: `The scan is still ${answer.body.status} after ${waitSeconds} s; poll GET /api/ci/scan/${scan_id}.` });
+      return this.problem(reply, 504, {
+        slug: 'ci-timeout', title: 'The scan did not end in time',
+        detail: `The scan is still ${answer.body.status} after ${waitSeconds} s; poll GET /api/ci/scan/${scan_id}.`,
+        extensions: { scan_id, scan_status: answer.body.status },
+      });
     }
     return this.send(reply, answer);
   }
 
-  private send(reply: FastifyReply, answer: GateAnswer, timeout?: { status: number; title: string; slug: string; detail: string }) {
-    const problem = timeout ?? ('problem' in answer && answer.problem ? { status: answer.status, ...answer.problem } : null);
-    if (!problem) return reply.status(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.body);
+  private send(reply: FastifyReply, answer: GateAnswer) {
+    if (answer.status === 424) return this.problem(reply, 424, answer.problem);
+    return reply.status(answer.status).header('content-type', 'application/json; charset=utf-8').send(answer.body);
+  }
+
+  private problem(reply: FastifyReply, status: number, p: { slug: string; title: string; detail: string; extensions: Record<string, unknown> }) {
     return reply
-      .status(problem.status)
+      .status(status)
       .header('content-type', 'application/problem+json; charset=utf-8')
-      .send({ type: problemType(problem.slug), title: problem.title, status: problem.status, detail: problem.detail, ...answer.body });
+      .send({ ...p.extensions, type: problemType(p.slug), title: p.title, status, detail: p.detail });
   }
 }

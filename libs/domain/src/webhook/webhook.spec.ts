@@ -40,4 +40,15 @@ describe('webhook decider', () => {
     spec(webhookDecider).given([registered]).when({ type: 'DeleteWebhook', account_id: 'a1', now }).then([deleted]);
     spec(webhookDecider).given([registered, deleted]).when({ type: 'DeleteWebhook', account_id: 'a1', now }).thenFails('not_found');
   });
+
+  it('records a dropped delivery once, even if the drop is reported twice', () => {
+    const dropped: WebhookEvent = {
+      type: 'WebhookDeliveryDropped',
+      schemaVersion: 1,
+      data: { webhook_id: 'w1', account_id: 'a1', delivery_id: 'd1', event: 'scan.completed', attempts: 4, last_error: 'HTTP 500', dropped_at: now },
+    };
+    const cmd = { type: 'RecordDeliveryDropped' as const, delivery_id: 'd1', event: 'scan.completed', attempts: 4, last_error: 'HTTP 500', now };
+    spec(webhookDecider).given([registered]).when(cmd).then([dropped]);
+    spec(webhookDecider).given([registered, dropped]).when(cmd).then([]);
+  });
 });

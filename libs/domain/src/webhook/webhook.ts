@@ -13,23 +13,26 @@ export type WebhookEvent =
     }>
   | DomainEvent<'WebhookSecretRotated', { webhook_id: string; account_id: string; secret_encrypted: string; rotated_at: string }>
   | DomainEvent<'WebhookDisabled', { webhook_id: string; account_id: string; reason: string; disabled_at: string }>
-  | DomainEvent<'WebhookDeleted', { webhook_id: string; account_id: string; deleted_at: string }>;
+  | DomainEvent<'WebhookDeleted', { webhook_id: string; account_id: string; deleted_at: string }>
+  | DomainEvent<'WebhookDeliveryDropped', { webhook_id: string; account_id: string; delivery_id: string; event: string; attempts: number; last_error: string | null; dropped_at: string }>;
 
 export type WebhookCommand =
   | { type: 'RegisterWebhook'; webhook_id: string; account_id: string; url: string; event_types: WebhookEventType[]; format_type: FormatType; secret_encrypted: string; now: string }
   | { type: 'RotateWebhookSecret'; account_id: string; secret_encrypted: string; now: string }
   | { type: 'DisableWebhook'; reason: string; now: string }
-  | { type: 'DeleteWebhook'; account_id: string; now: string };
+  | { type: 'DeleteWebhook'; account_id: string; now: string }
+  | { type: 'RecordDeliveryDropped'; delivery_id: string; event: string; attempts: number; last_error: string | null; now: string };
 
 export interface WebhookState {
   id: string | null;
   account_id: string | null;
   enabled: boolean;
   deleted: boolean;
+  droppedDeliveries: string[];
 }
 
 export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState> = {
-  initialState: () => ({ id: null, account_id: null, enabled: false, deleted: false }),
+  initialState: () => ({ id: null, account_id: null, enabled: false, deleted: false, droppedDeliveries: [] }),
 
   decide(command, state) {
     if (command.type === 'RegisterWebhook') {
@@ -51,17 +54,25 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhookState>
       case 'DeleteWebhook':
         if (command.account_id !== account_id) throw new DomainError('not_found', 'Webhook not found.');
         return [event('WebhookDeleted', { webhook_id, account_id, deleted_at: command.now })];
+      case 'RecordDeliveryDropped': {
+        // the auditable record that an event never reached the SIEM after every retry
+        if (state.droppedDeliveries.includes(command.delivery_id)) return [];
+        const { type: _t, now, ...data } = command;
+        return [event('WebhookDeliveryDropped', { webhook_id, account_id, ...data, dropped_at: now })];
+      }
     }
   },
 
   evolve(state, e) {
     switch (e.type) {
       case 'WebhookRegistered':
-        return { id: e.data.webhook_id, account_id: e.data.account_id, enabled: true, deleted: false };
+        return { id: e.data.webhook_id, account_id: e.data.account_id, enabled: true, deleted: false, droppedDeliveries: [] };
       case 'WebhookDisabled':
         return { ...state, enabled: false };
       case 'WebhookDeleted':
         return { ...state, deleted: true, enabled: false };
+      case 'WebhookDeliveryDropped':
+        return { ...state, droppedDeliveries: [...state.droppedDeliveries, e.data.delivery_id] };
       default:
         return state;
     }

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { streams, webhookDecider } from '@gauntlet/domain';
+import { guardedDispatcher } from '@gauntlet/outbound';
+import { DeliveryWorker, WebhookDeliveryDoc, WebhookDispatcher, WebhookRelay } from '@gauntlet/webhooks';
+import { Runtime } from '../runtime';
+
+const PRODUCT_VERSION = '0.1.0';
+
+/**
+ * The webhook pipeline's three parts, built from the runtime: relay (log -> envelopes on the
+ * bus), dispatcher (envelope -> one job per subscribed webhook) and delivery worker (sign,
+ * deliver, retry, drop). Drops and 410 Gone are recorded as events on the webhook's stream.
+ */
+export function deliveryWorker(runtime: Runtime): DeliveryWorker {
+  const { config, infra, secrets, log, aggregates } = runtime;
+  const system = () => ({ actor: 'system:deliveries', correlationId: randomUUID() });
+  const isAccountWebhook = (id: string) => !id.startsWith('alert-');
+  return new DeliveryWorker({
+    bus: infra.bus,
+    docs: infra.documents,
+    secrets,
+    dispatcher: guardedDispatcher({ allowPrivate: config.outboundAllowPrivate }),
+    render: { productVersion: PRODUCT_VERSION },
+    timeoutMs: config.webhookTimeoutMs,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    log: log.child({ component: 'deliveries' }),
+    onDropped: async (d: WebhookDeliveryDoc) => {
+      log.warn({ delivery_id: d._id, webhook_id: d.webhook_id, event: d.event, attempts: d.attempts.length }, 'webhook delivery dropped after its last retry');
+      if (!isAccountWebhook(d.webhook_id)) return;
+      const last = d.attempts[d.attempts.length - 1];
+      await aggregates.handle(
+        webhookDecider,
+        streams.webhook(d.webhook_id),
+        { type: 'RecordDeliveryDropped', delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: new Date().toISOString() },
+        system(),
+      );
+    },
+    onGone: async (webhookId: string) => {
+      log.warn({ webhook_id: webhookId }, 'webhook endpoint answered 410 Gone: disabling it');
+      if (!isAccountWebhook(webhookId)) return;
+      await aggregates.handle(webhookDecider, streams.webhook(webhookId), { type: 'DisableWebhook', reason: 'The endpoint answered 410 Gone.', now: new Date().toISOString() }, system());
+    },
+  });
+}
+
+export async function startWebhookRelay(runtime: Runtime): Promise<() => Promise<void>> {
+  const relay = new WebhookRelay({ store: runtime.infra.events, docs: runtime.infra.documents, bus: runtime.infra.bus, baseUrl: runtime.config.publicBaseUrl, log: runtime.log.child({ component: 'webhook-relay' }) });
+  await relay.start();
+  return () => relay.stop();
+}
+
+export async function startWebhookDispatch(runtime: Runtime): Promise<() => Promise<void>> {
+  const dispatcher = new WebhookDispatcher({ bus: runtime.infra.bus, docs: runtime.infra.documents, log: runtime.log.child({ component: 'webhook-dispatcher' }) });
+  const worker = deliveryWorker(runtime);
+  await dispatcher.start();
+  await worker.start();
+  return async () => {
+    await dispatcher.stop();
+    await worker.stop();
+  };
+}

@@ -1,0 +1,35 @@
+import { spec } from '@gauntlet/testing';
+import { AgentAlert, monitorDecider, MonitorEvent } from './monitor';
+
+const now = '2026-11-21T10:00:00.000Z';
+const configured: MonitorEvent = {
+  type: 'AlertWebhookConfigured',
+  schemaVersion: 1,
+  data: { target_id: 't1', account_id: 'a1', url: 'https://siem.example.com/alerts', format_type: 'cef', min_severity: 'high', secret_encrypted: 'v1.s', configured_at: now },
+};
+const alert = (id: string): AgentAlert => ({ id, session_id: 's', kind: 'output', rule: 'canary-leak', severity: 'critical', detector: 'canary', matched: 'CANARY', occurred_at: now });
+const raised = (id: string): MonitorEvent => ({ type: 'AgentAlertRaised', schemaVersion: 1, data: { account_id: 'a1', target_id: 't1', target_name: 'bot', alert: alert(id) } });
+
+describe('monitor decider', () => {
+  it('configures, reconfigures and removes the alert webhook of a target', () => {
+    spec(monitorDecider)
+      .given([])
+      .when({ type: 'ConfigureAlertWebhook', target_id: 't1', account_id: 'a1', url: 'https://siem.example.com/alerts', format_type: 'cef', min_severity: 'high', secret_encrypted: 'v1.s', now })
+      .then([configured]);
+    spec(monitorDecider)
+      .given([configured])
+      .when({ type: 'RemoveAlertWebhook', account_id: 'a1', now })
+      .then([{ type: 'AlertWebhookRemoved', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', removed_at: now } }]);
+    spec(monitorDecider).given([]).when({ type: 'RemoveAlertWebhook', account_id: 'a1', now }).thenFails('not_found');
+  });
+
+  it("answers another account's monitor as not found", () => {
+    spec(monitorDecider).given([configured]).when({ type: 'RemoveAlertWebhook', account_id: 'a2', now }).thenFails('not_found');
+  });
+
+  it('raises each alert once, even when an ingest is retried', () => {
+    const cmd = { type: 'RaiseAgentAlerts' as const, account_id: 'a1', target_id: 't1', target_name: 'bot', alerts: [alert('x1'), alert('x2')] };
+    spec(monitorDecider).given([]).when(cmd).then([raised('x1'), raised('x2')]);
+    spec(monitorDecider).given([raised('x1')]).when(cmd).then([raised('x2')]);
+  });
+});

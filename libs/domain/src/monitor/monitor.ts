@@ -1,0 +1,80 @@
+import { Decider, DomainError } from '../decider';
+import { DomainEvent, event } from '../events';
+import type { Severity } from '../scan/vulnerability';
+import type { FormatType } from '../webhook/webhook';
+
+export const AGENT_EVENT_KINDS = ['input', 'output', 'tool_call'] as const;
+export type AgentEventKind = (typeof AGENT_EVENT_KINDS)[number];
+
+/** One judgement of the Live Agent Monitor on one event of a deployed agent's traffic. */
+export interface AgentAlert {
+  id: string;
+  session_id: string;
+  kind: AgentEventKind;
+  rule: string;
+  severity: Severity;
+  detector: string;
+  matched: string | null;
+  occurred_at: string;
+}
+
+/** Most alerts one ingest call may raise: a flood is summarised, not recorded one by one. */
+export const MAX_ALERTS_PER_BATCH = 500;
+
+export type MonitorEvent =
+  | DomainEvent<'AlertWebhookConfigured', {
+      target_id: string; account_id: string; url: string; format_type: FormatType; min_severity: Severity;
+      secret_encrypted: string; configured_at: string;
+    }>
+  | DomainEvent<'AlertWebhookRemoved', { target_id: string; account_id: string; removed_at: string }>
+  | DomainEvent<'AgentAlertRaised', { account_id: string; target_id: string; target_name: string; alert: AgentAlert }>;
+
+export type MonitorCommand =
+  | { type: 'ConfigureAlertWebhook'; target_id: string; account_id: string; url: string; format_type: FormatType; min_severity: Severity; secret_encrypted: string; now: string }
+  | { type: 'RemoveAlertWebhook'; account_id: string; now: string }
+  | { type: 'RaiseAgentAlerts'; account_id: string; target_id: string; target_name: string; alerts: AgentAlert[] };
+
+export interface MonitorState {
+  target_id: string | null;
+  account_id: string | null;
+  webhookConfigured: boolean;
+  alertIds: Set<string>;
+}
+
+export const monitorDecider: Decider<MonitorCommand, MonitorEvent, MonitorState> = {
+  initialState: () => ({ target_id: null, account_id: null, webhookConfigured: false, alertIds: new Set() }),
+
+  decide(command, state) {
+    if (state.account_id && state.account_id !== command.account_id) throw new DomainError('not_found', 'Target not found.');
+    switch (command.type) {
+      case 'ConfigureAlertWebhook': {
+        const { type: _t, now, ...data } = command;
+        return [event('AlertWebhookConfigured', { ...data, configured_at: now })];
+      }
+      case 'RemoveAlertWebhook':
+        if (!state.webhookConfigured) throw new DomainError('not_found', 'No alert webhook is configured for this target.');
+        return [event('AlertWebhookRemoved', { target_id: state.target_id!, account_id: command.account_id, removed_at: command.now })];
+      case 'RaiseAgentAlerts':
+        if (command.alerts.length > MAX_ALERTS_PER_BATCH) throw new DomainError('invalid', `At most ${MAX_ALERTS_PER_BATCH} alerts per batch.`);
+        return command.alerts
+          .filter((a) => !state.alertIds.has(a.id)) // a retried ingest raises nothing twice
+          .map((alert) => event('AgentAlertRaised', { account_id: command.account_id, target_id: command.target_id, target_name: command.target_name, alert }));
+    }
+  },
+
+  evolve(state, e) {
+    switch (e.type) {
+      case 'AlertWebhookConfigured':
+        return { ...state, target_id: e.data.target_id, account_id: e.data.account_id, webhookConfigured: true };
+      case 'AlertWebhookRemoved':
+        return { ...state, webhookConfigured: false };
+      case 'AgentAlertRaised': {
+        const alertIds = new Set(state.alertIds);
+        alertIds.add(e.data.alert.id);
+        return { ...state, target_id: e.data.target_id, account_id: e.data.account_id, alertIds };
+      }
+      default:
+        return state;
+    }
+  },
+};
