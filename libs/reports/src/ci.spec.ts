@@ -1,0 +1,62 @@
+import { sampleVulnerability, seeded } from '../../assessment/testing/sample-history';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { CiScanResult, toJunitXml, toSarif, xmlText } from './ci';
+
+const rnd = seeded(3);
+const scan = (over: Partial<CiScanResult> = {}): CiScanResult => ({
+  id: 'scan-1', target_id: 't-1', target_name: 'Bot', security_score: 55, security_grade: 'F', fail_threshold: 70,
+  vulnerabilities: [
+    sampleVulnerability(rnd, 1, { category: 'LLM01:2025', severity: 'high' }),
+    sampleVulnerability(rnd, 2, { category: 'LLM06:2026', category_name: 'Unbounded Consumption', severity: 'low' }),
+    sampleVulnerability(rnd, 3, { category: 'LLM07:2023', category_name: 'Insecure Plugin Design', severity: 'critical' }),
+  ],
+  category_scores: {
+    'LLM01:2025': { name: 'Prompt Injection', score: 50, probes_run: 4, probes_failed: 2, findings: 1 },
+    'LLM10:2025': { name: 'Unbounded Consumption', score: 90, probes_run: 3, probes_failed: 0, findings: 1 },
+  },
+  ...over,
+});
+const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (n) => n === 'testcase' }).parse(xml).testsuites.testsuite;
+
+describe('toJunitXml', () => {
+  it('has a testcase per OWASP category, skips the unprobed ones, adds other-edition ids and the gate', () => {
+    const xml = toJunitXml(scan());
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const suite = parse(xml);
+    const names: string[] = suite.testcase.map((c: any) => c['@name']);
+    expect(names.filter((n) => /^LLM\d\d:2025 /.test(n))).toHaveLength(10);
+    expect(names).toContain('LLM10:2025 Unbounded Consumption (LLM06:2026)'); // a 2026-tagged finding lands on its 2025 case
+    expect(names).toContain('LLM07:2023 Insecure Plugin Design');
+    const byName = (prefix: string) => suite.testcase.find((c: any) => c['@name'].startsWith(prefix));
+    expect(byName('LLM01:2025').failure['@type']).toBe('high');
+    expect(byName('LLM02:2025').skipped).toBeDefined();
+    expect(byName('LLM07:2023').failure['@type']).toBe('critical');
+    expect(byName('security score 55').failure).toBeDefined();
+    expect(Number(suite['@failures'])).toBe(4);
+    expect(Number(suite['@skipped'])).toBe(8);
+    expect(Number(suite['@tests'])).toBe(12);
+  });
+
+  it('passes every probed category without findings, and the gate at the threshold', () => {
+    const suite = parse(toJunitXml(scan({ vulnerabilities: [], category_scores: null, security_score: 70 })));
+    expect(suite.testcase.filter((c: any) => c.failure || c.skipped)).toEqual([]);
+  });
+});
+
+describe('toSarif', () => {
+  it('maps severities to levels and security-severity, one rule per probe', () => {
+    const sarif: any = toSarif(scan(), { version: '0.1.0' });
+    const results = sarif.runs[0].results;
+    expect(results.map((r: any) => [r.level, r.properties['security-severity']])).toEqual([['error', '8.0'], ['note', '3.0'], ['error', '9.5']]);
+    const rules = sarif.runs[0].tool.driver.rules;
+    expect(new Set(rules.map((r: any) => r.id)).size).toBe(rules.length);
+    for (const r of results) expect(rules[r.ruleIndex].id).toBe(r.ruleId);
+  });
+});
+
+describe('xmlText', () => {
+  it('escapes markup and drops characters XML 1.0 cannot hold', () => {
+    expect(xmlText('<a href="x">&\'\u0000\u0008\u001b\uFFFE ok\t\n')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos; ok\t\n');
+    expect(xmlText('🚀 日本')).toBe('🚀 日本');
+  });
+});
