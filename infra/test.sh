@@ -11,8 +11,8 @@ mkdir -p "$GAUNTLET_CACHE"
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "browser: Debian chromium"
-bash infra/chromium.sh
+step "Debian packages: chromium, poppler-utils, rsyslog"
+bash infra/debian-packages.sh
 
 step "servers: Kafka (KRaft) and FerretDB"
 started=()

@@ -13,6 +13,8 @@ import { RegisterAccountHandler } from './auth/registering-account/register-acco
 import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
 import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
+import { ResultsController } from './results/results.controller';
+import { ReportDownloadLimit } from './results/report-download-limit.guard';
 import { RUNTIME, Runtime } from './runtime';
 import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
 import { RequestScanHandler } from './scans/requesting-scan/request-scan';
@@ -50,12 +52,13 @@ export class AppModule {
         // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
         ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }] }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, CiController, WebhooksController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, HealthController],
       providers: [
         { provide: APP_GUARD, useClass: ThrottlerGuard },
         { provide: APP_GUARD, useClass: CredentialsGuard },
         JwtStrategy,
         ScanReader,
+        ReportDownloadLimit,
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
         RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
         RequestScanHandler, CancelScanHandler,

@@ -1,7 +1,5 @@
 import type { Plan } from '@gauntlet/domain';
-
-export const REPORT_FORMATS = ['pdf', 'json', 'csv', 'markdown', 'html'] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
+import { REPORT_FORMATS, ReportFormat } from '@gauntlet/reports';
 
 /** Free plan: json only. Pro and above: all formats (api-spec.md section 4). */
 export function reportFormatsFor(plan: Plan): readonly ReportFormat[] {

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, ConsoleMessage, Page } from 'playwright';
 
-/** Debian's Chromium, never a downloaded one (see infra/chromium.sh). */
+/** Debian's Chromium, never a downloaded one (see infra/debian-packages.sh). */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -10,7 +10,7 @@ import { BrowserChatDriver, BrowserChatDriverOptions, launchChromium } from './b
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`browser driver tests skipped: ${CHROMIUM} is missing (run infra/chromium.sh)`);
+if (!haveChromium) console.warn(`browser driver tests skipped: ${CHROMIUM} is missing (run infra/debian-packages.sh)`);
 const describeWithChromium = haveChromium ? describe : describe.skip;
 
 describeWithChromium('BrowserChatDriver in real Chromium, no selectors configured', () => {

@@ -101,7 +101,7 @@ export class BrowserChatDriver implements ChatDriver {
         return { browser, proxy };
       } catch (err) {
         await proxy.close();
-        throw new TargetUnavailableError(`Chromium did not start (${this.options.chromiumPath}); run infra/chromium.sh`, err);
+        throw new TargetUnavailableError(`Chromium did not start (${this.options.chromiumPath}); run infra/debian-packages.sh`, err);
       }
     })();
     // a failed launch is not cached: the next conversation tries again
@@ -112,7 +112,7 @@ export class BrowserChatDriver implements ChatDriver {
 
 type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser'>> & { chromiumPath: string; browser?: Browser };
 
-/** Debian's Chromium (infra/chromium.sh), headless, as root in a container */
+/** Debian's Chromium (infra/debian-packages.sh), headless, as root in a container */
 export function launchChromium(executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Browser> {
   return chromium.launch({ executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS, timeout: 30_000 });
 }

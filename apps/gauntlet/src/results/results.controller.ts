@@ -1,0 +1,94 @@
+import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { buildScanReport, ChainEvent, toAuditNdjson } from '@gauntlet/assessment';
+import { reportFormatsFor } from '@gauntlet/auth';
+import { isTerminal, streams } from '@gauntlet/domain';
+import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
+import { renderReport } from '@gauntlet/reports';
+import { CurrentPrincipal, Principal } from '../auth/principal';
+import { ProblemException } from '../http/problem';
+import { RUNTIME, Runtime } from '../runtime';
+import { ScanReader } from '../scans/scan-reader';
+import { CategoryScoreView, ReportQuery, ScoreView } from './dto';
+import { ReportDownloadLimit } from './report-download-limit.guard';
+
+/**
+ * What a finished scan yields. The score is the one recorded when the scan ended; compliance
+ * evidence and reports are built from the scan's events alone, so they can be produced again
+ * for any past scan and always agree with its history.
+ */
+@ApiTags('results')
+@ApiBearerAuth() @ApiSecurity('api_key')
+@ApiExtraModels(CategoryScoreView)
+@Controller('api/scans/:id')
+export class ResultsController {
+  constructor(private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  private async finished(p: Principal, id: string, what: string): Promise<ScanDoc> {
+    const scan = await this.reader.owned(p.account_id, id);
+    if (!isTerminal(scan.status)) throw new ProblemException(409, `The scan is ${scan.status}; its ${what} is available when it has ended.`, { extensions: { scan_status: scan.status } });
+    return scan;
+  }
+
+  private history(id: string): Promise<ChainEvent[]> {
+    return this.runtime.infra.events.readStream(streams.scan(id));
+  }
+
+  private async report(scan: ScanDoc) {
+    const target = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(scan.target_id);
+    return buildScanReport(await this.history(scan._id), {
+      target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
+      baseUrl: this.runtime.config.publicBaseUrl,
+      generatedAt: new Date().toISOString(),
+    });
+  }
+
+  @Get('score')
+  @ApiOperation({ summary: 'Security score and grade, as recorded when the scan ended' })
+  @ApiOkResponse({ type: ScoreView })
+  @ApiResponse({ status: 409, description: 'the scan has not ended, or ended without a score (failed, cancelled)' })
+  async score(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScoreView> {
+    const scan = await this.finished(p, id, 'score');
+    if (!scan.score) throw new ProblemException(409, `The scan ended ${scan.status} without a score${scan.reason ? `: ${scan.reason}` : ''}.`, { extensions: { scan_status: scan.status } });
+    return scan.score;
+  }
+
+  @Get('compliance-evidence')
+  @ApiOperation({ summary: 'OWASP LLM Top 10, NIST AI RMF and SOC 2 CC7 evidence, with the SHA-256 chain over the scan history' })
+  @ApiOkResponse({ description: 'see docs/compliance.md' })
+  async compliance(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string) {
+    const scan = await this.finished(p, id, 'compliance evidence');
+    return (await this.report(scan)).compliance;
+  }
+
+  @Get('events')
+  @ApiOperation({ summary: 'The scan history as NDJSON, one event a line with its chain link, for replay and verification' })
+  @ApiProduces('application/x-ndjson')
+  async events(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply) {
+    await this.reader.owned(p.account_id, id);
+    const ndjson = toAuditNdjson(await this.history(id));
+    return reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="scan-${id}-events.ndjson"`).send(ndjson);
+  }
+
+  @Get('report')
+  @UseGuards(ReportDownloadLimit)
+  @ApiOperation({ summary: 'The report in pdf, json, csv, markdown or html (free plan: json only; 30 downloads per hour)' })
+  @ApiProduces('application/pdf', 'application/json', 'text/csv', 'text/markdown', 'text/html')
+  @ApiResponse({ status: 403, description: 'format not in the plan' })
+  @ApiResponse({ status: 429, description: 'report download limit reached (Retry-After)' })
+  async download(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() q: ReportQuery, @Res() reply: FastifyReply) {
+    if (!reportFormatsFor(p.plan).includes(q.format)) {
+      throw new ProblemException(403, `The ${p.plan} plan includes ${reportFormatsFor(p.plan).join(', ')} reports; ${q.format} needs the pro or enterprise plan.`, {
+        slug: 'plan-format', title: 'Format not in your plan', extensions: { plan: p.plan, allowed_formats: reportFormatsFor(p.plan) },
+      });
+    }
+    const scan = await this.finished(p, id, 'report');
+    const rendered = await renderReport(q.format, await this.report(scan));
+    return reply
+      .header('content-type', rendered.contentType)
+      .header('content-disposition', `attachment; filename="${rendered.filename}"`)
+      .header('cache-control', 'private, no-store')
+      .send(rendered.body);
+  }
+}
