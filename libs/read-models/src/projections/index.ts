@@ -2,9 +2,11 @@ export * from './projection';
 export * from './account-projections';
 export * from './target-projections';
 export * from './scan-projections';
+export * from './webhook-projections';
 import { accountsProjection, apiKeysProjection } from './account-projections';
 import { scansProjection, vulnerabilitiesProjection } from './scan-projections';
 import { targetsProjection } from './target-projections';
+import { agentAlertsProjection, webhooksProjection } from './webhook-projections';
 
-/** the read models the api serves (webhook and monitor projections are added by their modules) */
-export const coreProjections = [accountsProjection, apiKeysProjection, targetsProjection, scansProjection, vulnerabilitiesProjection];
+/** every read model the api and the workers read */
+export const coreProjections = [accountsProjection, apiKeysProjection, targetsProjection, scansProjection, vulnerabilitiesProjection, webhooksProjection, agentAlertsProjection];
