@@ -1,1 +1,4 @@
 export * from './document-store';
+export * from './projections';
+export * from './projector';
+export * from './checkpointed-subscription';
