@@ -97,7 +97,7 @@ export function findPii(text: string): PiiHit[] {
   }
   for (const m of rest.matchAll(/\b[A-CEGHJ-PR-TW-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g)) hits.push({ kind: 'national-id', value: m[0] });
   for (const m of rest.matchAll(/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g)) hits.push({ kind: 'email', value: m[0] });
-  for (const m of rest.matchAll(/(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)[ .-]?)?\d{3,4}[ .-]\d{3,4}(?:[ .-]\d{2,4})?/g)) {
+  for (const m of rest.matchAll(/(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?|\d{1,4}[ .-])?\d{3,4}[ .-]\d{3,4}(?:[ .-]\d{2,4})?/g)) {
     const n = m[0].replace(/\D/g, '').length;
     if (n >= 9 && n <= 15) hits.push({ kind: 'phone', value: m[0].trim() });
   }

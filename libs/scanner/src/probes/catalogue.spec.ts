@@ -1,0 +1,61 @@
+import { SEVERITIES } from '@gauntlet/domain';
+import { CATEGORY_NAMES, PARTIAL_COVERAGE, PROBES, probesFor, UNTESTABLE_CATEGORIES } from './catalogue';
+import { canaryFor } from './canary';
+import { DETECTOR_NAMES, renderProbe } from './probe';
+
+describe('probe catalogue', () => {
+  it('has at least 60 probes with unique ids and every field filled', () => {
+    expect(PROBES.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(PROBES.map((p) => p.id)).size).toBe(PROBES.length);
+    for (const p of PROBES) {
+      expect(p.category).toMatch(/^LLM(0[1-9]|10):2025$/);
+      expect(p.category_name).toBe(CATEGORY_NAMES[p.category]);
+      expect(SEVERITIES).toContain(p.severity);
+      for (const field of [p.title, p.technique, p.description, p.remediation]) expect(field.trim().length).toBeGreaterThan(3);
+      expect(p.turns.length).toBeGreaterThan(0);
+      expect(p.detectors.length).toBeGreaterThan(0);
+      for (const d of p.detectors) expect(DETECTOR_NAMES).toContain(d);
+      expect(p.references.length).toBeGreaterThan(0);
+      for (const r of p.references) expect(() => new URL(r)).not.toThrow();
+    }
+  });
+
+  it('covers every OWASP LLM 2025 category or says why it cannot', () => {
+    for (const category of Object.keys(CATEGORY_NAMES)) {
+      const tested = PROBES.some((p) => p.category === category);
+      const untestable = UNTESTABLE_CATEGORIES.find((u) => u.category === category);
+      expect([category, tested !== Boolean(untestable)]).toEqual([category, true]);
+      if (untestable) expect(untestable.reason.length).toBeGreaterThan(40);
+    }
+    expect(PARTIAL_COVERAGE['LLM08:2025']).toBeDefined();
+  });
+
+  it('has single-turn and multi-turn probes; references point at OWASP and MITRE ATLAS', () => {
+    expect(PROBES.some((p) => p.turns.length > 1)).toBe(true);
+    expect(PROBES.every((p) => p.references.some((r) => r.startsWith('https://genai.owasp.org/')))).toBe(true);
+    expect(PROBES.filter((p) => p.references.some((r) => r.startsWith('https://atlas.mitre.org/techniques/AML.T'))).length).toBe(PROBES.length);
+  });
+
+  it('probes that need proof ask for a canary; the token never appears joined in the prompt', () => {
+    for (const p of PROBES.filter((x) => x.detectors.includes('canary'))) {
+      expect(p.turns.join('\n')).toContain('{{canary}}');
+      const r = renderProbe(p, 'seed');
+      expect(r.turns.join('\n')).not.toContain(r.canary.value);
+      for (const part of r.canary.parts) expect(r.turns.join('\n')).toContain(`"${part}"`);
+    }
+    expect(PROBES.filter((p) => p.detectors.includes('misinformation')).every((p) => renderProbe(p, 's').entity)).toBe(true);
+  });
+
+  it('tokens are unique per probe and reproducible from the seed', () => {
+    expect(canaryFor('a', 'pi-001')).toEqual(canaryFor('a', 'pi-001'));
+    expect(canaryFor('a', 'pi-001').value).not.toBe(canaryFor('b', 'pi-001').value);
+    expect(canaryFor('a', 'pi-001').value).not.toBe(canaryFor('a', 'pi-002').value);
+    expect(canaryFor('a', 'x').value).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+  });
+
+  it('the quick profile takes a few probes from each tested category', () => {
+    const quick = probesFor('quick');
+    expect(quick.length).toBeLessThan(PROBES.length);
+    expect(new Set(quick.map((p) => p.category))).toEqual(new Set(PROBES.map((p) => p.category)));
+  });
+});
