@@ -2,3 +2,5 @@ export * from './document-store';
 export * from './projections';
 export * from './projector';
 export * from './checkpointed-subscription';
+export * from './sqlite/sqlite-document-store';
+export * from './mongo/mongo-document-store';
