@@ -40,6 +40,7 @@ export class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private readonly log: BusLogger;
   private readonly consumers = new Set<KafkaGroupConsumer>();
+  private readonly knownTopics = new Set<string>();
   private producer: Promise<Producer> | undefined;
   private admin: Promise<Admin> | undefined;
   private closed = false;
@@ -64,6 +65,7 @@ export class KafkaBus implements Bus {
     const admin = await this.connectedAdmin();
     const existing = new Set(await admin.listTopics());
     const missing = [...new Set(topics)].filter((t) => !existing.has(t));
+    for (const t of topics) if (existing.has(t)) this.knownTopics.add(t);
     if (missing.length === 0) return;
     // a topic created meanwhile by another process is fine: createTopics reports it, no error
     await admin.createTopics({
@@ -74,6 +76,7 @@ export class KafkaBus implements Bus {
         replicationFactor: this.options.replicationFactor ?? 1,
       })),
     });
+    for (const t of missing) this.knownTopics.add(t);
   }
 
   async publish(topic: string, messages: Message[]): Promise<void> {
@@ -84,6 +87,7 @@ export class KafkaBus implements Bus {
       if (problem) throw new TypeError(problem);
     }
     if (messages.length === 0) return;
+    await this.assertTopicExists(topic);
     const producer = await this.connectedProducer();
     await producer.send({ topic, acks: -1, messages: messages.map(toKafkaMessage) });
   }
@@ -135,11 +139,25 @@ export class KafkaBus implements Bus {
     ]);
   }
 
+  /**
+   * The idempotent producer retries without end (fewer retries could break its sequence
+   * numbers), which would turn a publish to a missing topic into a hang: so a topic is looked
+   * up once before its first publish.
+   */
+  private async assertTopicExists(topic: string): Promise<void> {
+    if (this.knownTopics.has(topic)) return;
+    const admin = await this.connectedAdmin();
+    for (const known of await admin.listTopics()) this.knownTopics.add(known);
+    if (!this.knownTopics.has(topic)) throw new Error(`unknown topic "${topic}": call ensureTopics first`);
+  }
+
   private connectedProducer(): Promise<Producer> {
     this.producer ??= this.connect(
       this.kafka.producer({
         idempotent: true,
         maxInFlightRequests: 1,
+        // through a broker restart a publish waits for the broker instead of failing
+        retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: Number.MAX_SAFE_INTEGER },
         allowAutoTopicCreation: false,
         createPartitioner: Partitioners.DefaultPartitioner,
       }),
