@@ -15,7 +15,10 @@ export interface RunningService {
   restart(): Promise<RunningService>;
 }
 
-/** The whole service in this process on a free port, embedded engines in a temp DATA_DIR. */
+/**
+ * The whole service in this process on a free port, embedded engines in a temp DATA_DIR.
+ * One at a time per test file: passport holds a single 'jwt' strategy per module registry.
+ */
 export async function startService(env: Record<string, string> = {}, roles: Role[] = ['all'], dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-e2e-'))): Promise<RunningService> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: 'true', ...env });
   const runtime = await createRuntime(config, createLogger(config.logLevel));

@@ -13,6 +13,10 @@ import { RegisterAccountHandler } from './auth/registering-account/register-acco
 import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
 import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
+import { ConfigureAlertWebhookHandler } from './monitor/configuring-alert-webhook/configure-alert-webhook';
+import { IngestAgentEventsHandler } from './monitor/ingesting-events/ingest-agent-events';
+import { MonitorController } from './monitor/monitor.controller';
+import { RemoveAlertWebhookHandler } from './monitor/removing-alert-webhook/remove-alert-webhook';
 import { ResultsController } from './results/results.controller';
 import { ReportDownloadLimit } from './results/report-download-limit.guard';
 import { RUNTIME, Runtime } from './runtime';
@@ -52,7 +56,7 @@ export class AppModule {
         // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
         ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }] }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],
       providers: [
         { provide: APP_GUARD, useClass: ThrottlerGuard },
         { provide: APP_GUARD, useClass: CredentialsGuard },
@@ -63,6 +67,7 @@ export class AppModule {
         RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
         RequestScanHandler, CancelScanHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
+        ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,
       ],
     };
   }

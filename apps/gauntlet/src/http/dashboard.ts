@@ -1,23 +1,7 @@
-import type fastifyStaticPlugin from '@fastify/static';
+import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-/**
- * @fastify/static 10 requires content-disposition 3, which is ESM only. Node (20.19+) loads it
- * through require(esm); jest's module registry cannot, so under jest the plugin is loaded by
- * Node's own require instead of failing every test that starts the api.
- */
-function loadFastifyStatic(): typeof fastifyStaticPlugin {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require('@fastify/static');
-  } catch (err) {
-    if (!(err instanceof SyntaxError)) throw err;
-    const nodeModule = process.getBuiltinModule('node:module');
-    return nodeModule.createRequire(__filename)('@fastify/static');
-  }
-}
 
 /**
  * The dashboard's pages only ever load their own files and call this same origin; anything
@@ -60,7 +44,7 @@ function secure(reply: FastifyReply): FastifyReply {
  * routes by path); `/app/assets/...` are its scripts and styles. Must be called before the app listens.
  */
 export async function serveDashboard(fastify: FastifyInstance, root = dashboardRoot()): Promise<void> {
-  await fastify.register(loadFastifyStatic(), { root, serve: false, index: false, dotfiles: 'deny', cacheControl: false });
+  await fastify.register(fastifyStatic, { root, serve: false, index: false, dotfiles: 'deny', cacheControl: false });
 
   const page = (_req: unknown, reply: FastifyReply) => secure(reply).type('text/html; charset=utf-8').sendFile('index.html');
   fastify.get('/', page);

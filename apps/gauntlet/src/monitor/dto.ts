@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { AGENT_EVENT_KINDS, AgentEventKind } from '@gauntlet/domain';
+
+export const MAX_EVENTS_PER_BATCH = 500;
+
+export class ToolCallBody {
+  @ApiProperty({ maxLength: 200 })
+  @IsString() @MinLength(1) @MaxLength(200)
+  name: string;
+
+  @ApiPropertyOptional({ description: 'the arguments as the agent sent them (any JSON)' })
+  @IsOptional() @IsDefined()
+  arguments?: unknown;
+}
+
+export class AgentEventBody {
+  @ApiProperty({ maxLength: 200 })
+  @IsString() @MinLength(1) @MaxLength(200)
+  session_id: string;
+
+  @ApiProperty({ enum: AGENT_EVENT_KINDS })
+  @IsIn(AGENT_EVENT_KINDS)
+  kind: AgentEventKind;
+
+  @ApiProperty({ maxLength: 100_000 })
+  @IsString() @MaxLength(100_000)
+  content: string;
+
+  @ApiPropertyOptional({ type: ToolCallBody })
+  @IsOptional() @ValidateNested() @Type(() => ToolCallBody)
+  tool?: ToolCallBody;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  @IsOptional() @IsISO8601({ strict: true })
+  occurred_at?: string;
+}
+
+export class IngestBody {
+  @ApiProperty({ type: [AgentEventBody], maxItems: MAX_EVENTS_PER_BATCH })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_EVENTS_PER_BATCH) @ValidateNested({ each: true }) @Type(() => AgentEventBody)
+  events: AgentEventBody[];
+}
+
+export class AlertView {
+  @ApiProperty() id: string;
+  @ApiProperty() session_id: string;
+  @ApiProperty({ enum: AGENT_EVENT_KINDS }) kind: string;
+  @ApiProperty({ example: 'prompt-injection:override' }) rule: string;
+  @ApiProperty({ enum: ['critical', 'high', 'medium', 'low'] }) severity: string;
+  @ApiProperty() detector: string;
+  @ApiProperty({ nullable: true, type: String }) matched: string | null;
+  @ApiProperty({ format: 'date-time' }) occurred_at: string;
+}
+
+export class IngestResult {
+  @ApiProperty() accepted: number;
+  @ApiProperty({ type: [AlertView] }) alerts: AlertView[];
+}
+
+export class AlertList {
+  @ApiProperty({ type: [AlertView] }) alerts: AlertView[];
+  @ApiProperty({ nullable: true, type: String }) next_cursor: string | null;
+}

@@ -1,0 +1,48 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { createHash } from 'node:crypto';
+import { AgentAlert, monitorDecider, streams } from '@gauntlet/domain';
+import type { TargetDoc } from '@gauntlet/read-models';
+import { judgeAgentEvent } from '@gauntlet/scanner';
+import { CommandContext } from '../../platform/aggregates';
+import { RUNTIME, Runtime } from '../../runtime';
+import { AgentEventBody, IngestResult } from '../dto';
+
+export class IngestAgentEvents {
+  constructor(readonly account_id: string, readonly target: TargetDoc, readonly events: AgentEventBody[], readonly context: CommandContext) {}
+}
+
+/**
+ * Judges each event of the agent's traffic as it arrives and records every alert as an event
+ * (AgentAlertRaised), from which the relay delivers agent.alert to the target's alert webhook.
+ * Alert ids derive from the event and the rule, so a retried batch raises nothing twice.
+ */
+@CommandHandler(IngestAgentEvents)
+export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEvents, IngestResult> {
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+
+  async execute({ account_id, target, events, context }: IngestAgentEvents): Promise<IngestResult> {
+    const received = new Date().toISOString();
+    const alerts: AgentAlert[] = [];
+    events.forEach((e, index) => {
+      const occurred_at = e.occurred_at ? new Date(e.occurred_at).toISOString() : received;
+      for (const f of judgeAgentEvent(e, { canaries: target.canaries })) {
+        const id = createHash('sha256')
+          .update(JSON.stringify([target._id, e.session_id, e.kind, e.content, e.tool ?? null, e.occurred_at ?? `${context.correlationId}:${index}`, f.rule]))
+          .digest('hex')
+          .slice(0, 32);
+        alerts.push({ id: `alr_${id}`, session_id: e.session_id, kind: e.kind, rule: f.rule, severity: f.severity, detector: f.detector, matched: f.matched, occurred_at });
+      }
+    });
+    if (alerts.length) {
+      const { position } = await this.runtime.aggregates.handle(
+        monitorDecider,
+        streams.monitor(target._id),
+        { type: 'RaiseAgentAlerts', account_id, target_id: target._id, target_name: target.name, alerts },
+        context,
+      );
+      if (position !== null) await this.runtime.projector.waitFor(position);
+    }
+    return { accepted: events.length, alerts };
+  }
+}
