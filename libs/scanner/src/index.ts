@@ -4,3 +4,4 @@ export * from './converters';
 export * from './detectors';
 export * from './engine';
 export * from './drivers';
+export * from './monitor/agent-judge';
