@@ -161,6 +161,7 @@ describe('dashboard in Chromium', () => {
     // the score comes from /score when it exists, else from the scan summary; never an error
     await page.locator('.score-n').waitFor();
     expect(await page.locator('.score-n').textContent()).toBe('62');
+    expect(await page.locator('section:has(#score-title)').textContent()).not.toMatch(/null|undefined|NaN/);
     const sevHigh = page.locator('.sev-count.sev-high .n');
     expect(await sevHigh.textContent()).toBe('1');
     await page.locator('#compliance-title').waitFor();
@@ -228,7 +229,7 @@ describe('dashboard in Chromium', () => {
   it('agent monitor page shows alerts per target, or a plain message when the feature is absent', async () => {
     await page.getByRole('link', { name: 'Agent monitor' }).click();
     await page.getByText('Choose a target', { exact: true }).waitFor();
-    await page.getByLabel('Target').selectOption(targetId);
+    await page.getByLabel('Target', { exact: true }).selectOption(targetId);
     await page.waitForURL(`**/app/monitor/${targetId}`);
     await page.locator('section:has(#alerts-title) :is(.notice, .empty, .alerts)').first().waitFor();
     expect(await page.locator('section:has(#alerts-title) .notice-error').count()).toBe(0);

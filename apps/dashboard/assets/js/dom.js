@@ -17,7 +17,10 @@ function applyAttrs(el, attrs) {
       for (const [type, fn] of Object.entries(value)) el.addEventListener(type, fn);
     } else if (key === 'dataset') {
       Object.assign(el.dataset, value);
-    } else if (key === 'value' || key === 'checked' || key === 'selected' || key === 'hidden' || key === 'disabled') {
+    } else if (key === 'checked') {
+      // also the default, so form.reset() comes back to it
+      el.checked = el.defaultChecked = value;
+    } else if (key === 'value' || key === 'selected' || key === 'hidden' || key === 'disabled') {
       el[key] = value;
     } else if (key === 'style') {
       throw new Error('inline styles are refused by the CSP; use a class or el.style');
@@ -44,6 +47,13 @@ export function s(tag, attrs, ...children) {
 
 export function clear(el) {
   el.replaceChildren();
+  return el;
+}
+
+/** replaces the children of el, skipping null/false like h() does (native append would print "null") */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
   return el;
 }
 
@@ -214,7 +224,7 @@ export async function copy(text, target) {
 }
 
 /** a secret shown once, with a copy button and the warning that goes with it */
-export function secretReveal(label, secret, toast) {
+export function secretReveal(label, secret, toast, note = 'Store it now (for example in your CI secrets). Gauntlet cannot show it again.') {
   const code = h('code', { class: 'secret-value' }, secret);
   const btn = button('Copy', {
     class: 'btn btn-small',
@@ -231,7 +241,7 @@ export function secretReveal(label, secret, toast) {
     { class: 'secret', role: 'group', 'aria-label': label },
     h('p', { class: 'secret-title' }, `${label}: shown only once`),
     h('div', { class: 'secret-row' }, code, btn),
-    h('p', { class: 'hint' }, 'Store it now (for example in your CI secrets). Gauntlet keeps only a hash and cannot show it again.'),
+    h('p', { class: 'hint' }, note),
   );
 }
 

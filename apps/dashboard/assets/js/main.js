@@ -46,7 +46,9 @@ export function toast(text, kind = 'info') {
   const region = document.getElementById('toasts');
   const t = h('div', { class: `toast toast-${kind}` }, text);
   region.append(t);
-  setTimeout(() => t.remove(), 6000);
+  // a few at a time, briefly: they confirm, the page itself shows the result
+  while (region.children.length > 3) region.firstElementChild.remove();
+  setTimeout(() => t.remove(), 4500);
 }
 
 export function navigate(path, { replace = false } = {}) {

@@ -33,7 +33,7 @@ export async function page(ctx) {
     try {
       const created = await busy(btn, () => api.post('/api/api-keys', { name: form.elements.namedItem('name').value.trim() }));
       form.reset();
-      clear(reveal).append(secretReveal('API key', created.key, ctx.toast));
+      clear(reveal).append(secretReveal('API key', created.key, ctx.toast, 'Store it now (for example in your CI secrets). Gauntlet keeps only a hash and cannot show it again.'));
       reveal.querySelector('button')?.focus();
       await refresh();
     } catch (err) {

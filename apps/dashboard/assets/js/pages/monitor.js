@@ -1,6 +1,6 @@
 import { api, all, isMissing } from '../api.js';
 import {
-  h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal, severityBadge, SEVERITIES,
+  h, fill, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal, severityBadge, SEVERITIES,
 } from '../dom.js';
 import { FORMAT_TYPES } from './webhooks.js';
 
@@ -32,7 +32,7 @@ export async function page(ctx) {
 
 async function loadHook(ctx, card, base) {
   const heading = card.querySelector('h2');
-  const show = (...nodes) => ctx.alive() && clear(card).append(heading, ...nodes);
+  const show = (...nodes) => ctx.alive() && fill(card, heading, ...nodes);
   let hook = null;
   try {
     hook = await api.get(`${base}/webhook`);
@@ -88,7 +88,7 @@ async function loadHook(ctx, card, base) {
 
 async function loadAlerts(ctx, card, base) {
   const heading = card.querySelector('h2');
-  const show = (...nodes) => ctx.alive() && clear(card).append(heading, ...nodes);
+  const show = (...nodes) => ctx.alive() && fill(card, heading, ...nodes);
   let alerts;
   try {
     const body = await api.get(`${base}/alerts`);

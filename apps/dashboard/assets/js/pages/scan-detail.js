@@ -1,6 +1,6 @@
 import { api, isMissing } from '../api.js';
 import {
-  h, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState,
+  h, fill, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState,
 } from '../dom.js';
 import { categoryBars } from '../charts.js';
 
@@ -183,7 +183,7 @@ async function loadScore(ctx, slot, scan) {
   const heading = slot.querySelector('h2');
   const done = (...nodes) => {
     if (!ctx.alive()) return;
-    clear(slot).append(heading, ...nodes);
+    fill(slot, heading, ...nodes);
   };
   if (scan.status === 'failed' || scan.status === 'cancelled') {
     return done(notice('info', scan.status === 'failed' ? `This scan failed${scan.reason ? `: ${scan.reason}` : ''}. Failed scans have no score; fix the target settings and scan again.` : 'This scan was cancelled, so it has no score. Start a new scan from the target page.'), severityCounts(scan.severity_counts));
@@ -272,7 +272,7 @@ const CONTROL_STATUS = { pass: 'Pass', fail: 'Fail', not_tested: 'Not tested' };
 
 async function loadCompliance(ctx, slot, scan) {
   const heading = slot.querySelector('h2');
-  const done = (...nodes) => ctx.alive() && clear(slot).append(heading, ...nodes);
+  const done = (...nodes) => ctx.alive() && fill(slot, heading, ...nodes);
   if (scan.status === 'failed' || scan.status === 'cancelled') return done(notice('info', 'Compliance evidence is produced for completed scans only.'));
   try {
     const ev = await api.get(`/api/scans/${scan.id}/compliance-evidence`);
