@@ -253,7 +253,7 @@ describe('dashboard in Chromium', () => {
       await heading().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
     }
-    await screenshot(page, '11-scan-detail-1024');
+    await screenshot(page, '11-api-keys-1024');
     await page.setViewportSize({ width: 1280, height: 720 });
   });
 
