@@ -43,7 +43,6 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   await serveDashboard(app.getHttpAdapter().getInstance());
 
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.setErrorHandler((err, request, reply) => sendProblem(reply, request, err, log));
   fastify.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
