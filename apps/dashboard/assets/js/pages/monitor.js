@@ -101,7 +101,7 @@ async function loadAlerts(ctx, card, base) {
   }
   show(
     h('ul', { class: 'alerts' }, alerts.map((a) => h('li', { class: 'alert-item' },
-      h('div', { class: 'alert-head' }, severityBadge(a.severity), h('strong', null, a.title ?? a.category_name ?? a.detector ?? 'Alert'), a.category ? h('span', { class: 'mono' }, a.category) : null, timeEl(a.occurred_at ?? a.raised_at ?? a.created_at)),
+      h('div', { class: 'alert-head' }, severityBadge(a.severity), h('strong', null, a.rule), h('span', { class: 'mono' }, a.detector), timeEl(a.occurred_at)),
       a.session_id ? h('p', { class: 'hint' }, 'Session ', h('code', null, a.session_id), a.kind ? ` · ${a.kind}` : '') : null,
       a.content ?? a.excerpt ? h('pre', { class: 'turn-content' }, a.content ?? a.excerpt) : null,
       a.matched ? h('p', null, 'Matched: ', h('code', null, a.matched)) : null,
