@@ -72,6 +72,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
   await startRoles(runtime, roles);
+  log.info({ roles, pid: process.pid }, 'gauntlet roles started');
 
   let closing = false;
   const shutdown = async (signal: string) => {

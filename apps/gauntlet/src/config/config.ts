@@ -29,6 +29,8 @@ export interface Config {
   mongodbDatabase: string;
   kafkaBrokers: string[] | null;
   kafkaPartitions: number;
+  /** prefix of every topic and consumer group: several deployments on one broker */
+  busNamespace: string;
   rateLimitPerMinute: number;
   reportDownloadsPerHour: number;
   scanQuota: { free: number | null; pro: number | null; enterprise: number | null };
@@ -73,6 +75,12 @@ function quota(env: Env, name: string, fallback: number | null): number | null {
   if (raw === 'unlimited') return null;
   if (raw === undefined || raw === '') return fallback;
   return int(env, name, 0);
+}
+
+function namespace(env: Env): string {
+  const raw = env.BUS_NAMESPACE ?? '';
+  if (!/^[A-Za-z0-9._-]{0,100}$/.test(raw)) throw new ConfigError('BUS_NAMESPACE', 'may contain only letters, digits, ".", "_" and "-" (at most 100)');
+  return raw;
 }
 
 /**
@@ -137,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbDatabase: env.MONGODB_DATABASE || 'gauntlet',
     kafkaBrokers: kafka && kafka.length ? kafka : null,
     kafkaPartitions: int(env, 'KAFKA_PARTITIONS', 6, 1, 1000),
+    busNamespace: namespace(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 120, 1),
     reportDownloadsPerHour: int(env, 'REPORT_DOWNLOADS_PER_HOUR', 30, 1),
     scanQuota: {

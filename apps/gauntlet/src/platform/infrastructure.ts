@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { EventStore, openSqlite, SqliteEventStore, EventStoreDbEventStore } from '@gauntlet/eventstore';
 import { DocumentStore, SqliteDocumentStore, connectMongoDocumentStore } from '@gauntlet/read-models';
-import { Bus, EmbeddedBus, KafkaBus } from '@gauntlet/messaging';
+import { Bus, EmbeddedBus, KafkaBus, namespaced } from '@gauntlet/messaging';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 
@@ -24,9 +24,10 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
 
   const events: EventStore = config.eventstoreUrl ? new EventStoreDbEventStore(config.eventstoreUrl) : new SqliteEventStore(db!);
   const documents: DocumentStore = config.mongodbUrl ? await connectMongoDocumentStore(config.mongodbUrl, config.mongodbDatabase) : new SqliteDocumentStore(db!);
-  const bus: Bus = config.kafkaBrokers
-    ? new KafkaBus({ brokers: config.kafkaBrokers, clientId: 'gauntlet', partitions: config.kafkaPartitions, logger: log })
-    : new EmbeddedBus(db!);
+  const bus: Bus = namespaced(
+    config.kafkaBrokers ? new KafkaBus({ brokers: config.kafkaBrokers, clientId: 'gauntlet', partitions: config.kafkaPartitions, logger: log }) : new EmbeddedBus(db!),
+    config.busNamespace,
+  );
 
   log.info(
     { events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', documents: config.mongodbUrl ? 'mongodb' : 'sqlite', bus: config.kafkaBrokers ? 'kafka' : 'embedded', dataDir: config.dataDir },

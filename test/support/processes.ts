@@ -1,0 +1,49 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+const root = resolve(__dirname, '../..');
+
+export interface RoleProcess {
+  role: string;
+  child: ChildProcess;
+  output: () => string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** one role of the built service as its own process (`node dist/apps/gauntlet/src/main.js <role>`) */
+export function startRole(role: string, env: Record<string, string>, readyLine = 'gauntlet roles started', timeoutMs = 60_000): Promise<RoleProcess> {
+  const child = spawn(process.execPath, [join(root, 'dist/apps/gauntlet/src/main.js'), role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const proc: RoleProcess = {
+    role,
+    child,
+    output: () => out,
+    kill: (signal = 'SIGTERM') =>
+      new Promise<void>((r) => {
+        if (child.exitCode !== null || child.signalCode !== null) return r();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          r();
+        });
+        child.kill(signal);
+      }),
+  };
+  return new Promise((resolveStart, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${role} did not start within ${timeoutMs} ms:\n${out.slice(-3000)}`)), timeoutMs);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (out.length > 2_000_000) out = out.slice(-1_000_000);
+      if (out.includes(readyLine)) {
+        clearTimeout(timer);
+        resolveStart(proc);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${role} exited (${code ?? signal}) before it was ready:\n${out.slice(-3000)}`));
+    });
+  });
+}
