@@ -10,3 +10,4 @@ export type { KafkaBusOptions } from './kafka/kafka-bus';
 export { notBeforeHeader } from './kafka/kafka-messages';
 export { describeBusContract } from './bus.contract';
 export type { BusUnderTest } from './bus.contract';
+export * from './namespaced-bus';
