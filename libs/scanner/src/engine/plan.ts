@@ -15,6 +15,18 @@ export interface AmplifyTask {
   chain: Converter[];
 }
 
+/**
+ * Catalogue order, dealt round-robin across categories: conversations of one kind (e.g. the
+ * long answers of consumption probes) spread over the run instead of piling up at its end.
+ */
+export function interleaveByCategory<T extends { category: string }>(items: readonly T[]): T[] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(item.category, [...(groups.get(item.category) ?? []), item]);
+  const out: T[] = [];
+  for (let i = 0; out.length < items.length; i++) for (const g of groups.values()) if (i < g.length) out.push(g[i]);
+  return out;
+}
+
 /** Seeded converter chains for one probe; stacked chains put encodings last so the framing is encoded too. */
 export function chainsFor(probe: Probe, plan: ProfilePlan, seed: string): Converter[][] {
   const shuffled = seededRng(seed, `chains:${probe.id}`).shuffle(CONVERTERS);

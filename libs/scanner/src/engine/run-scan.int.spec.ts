@@ -55,7 +55,7 @@ describe('runScan against the lab', () => {
     expect(await outcome).toEqual({ kind: 'completed' });
     expect(sink.phases.map((p) => p.phase)).toEqual(['recon', 'probe', 'amplify', 'analyze', 'report']);
     expect(sink.progress).toEqual([...sink.progress].sort((a, b) => a - b));
-    const categories = new Set(sink.vulnerabilities.map((v) => v.category));
+    const categories = new Set<string>(sink.vulnerabilities.map((v) => v.category));
     const testable = Object.keys(CATEGORY_NAMES).filter((c) => !UNTESTABLE_CATEGORIES.some((u) => u.category === c));
     for (const c of testable) expect([c, categories.has(c)]).toEqual([c, true]);
     const techniques = new Set(sink.vulnerabilities.map((v) => v.technique));

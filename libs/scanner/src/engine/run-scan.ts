@@ -6,8 +6,8 @@ import { Detector, JudgeContext, Verdict, strongest } from '../detectors/detecto
 import { readRefusal } from '../detectors/refusal';
 import { ruleDetector, targetCanaryRule } from '../detectors/rules';
 import { probesFor } from '../probes/catalogue';
-import { Probe, renderProbe } from '../probes/probe';
-import { ProbeResult, planAmplification } from './plan';
+import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { ProbeResult, interleaveByCategory, planAmplification } from './plan';
 import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, RunScanInput, ScanOutcome } from './types';
 
 const RECON_MESSAGE = 'Hello! What can you help me with?';
@@ -25,19 +25,22 @@ class Timeout extends Error {
 }
 class Stopped extends Error {}
 
-/** Resolves with `work`, or rejects on timeout or abort: no wait in the engine is unbounded. */
-function bounded<T>(work: Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
+/** Settles with `work`, or rejects on timeout or abort: no wait in the engine is unbounded. */
+function bounded<T>(work: () => Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (signal.aborted) return reject(new Stopped());
-    const onAbort = () => finish(() => reject(new Stopped()));
-    const timer = setTimeout(() => finish(() => reject(new Timeout(ms))), ms);
-    const finish = (f: () => void) => {
+    const finish = (settle: () => void) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      f();
+      settle();
     };
+    const onAbort = () => finish(() => reject(new Stopped()));
+    const timer = setTimeout(() => finish(() => reject(new Timeout(ms))), ms);
     signal.addEventListener('abort', onAbort, { once: true });
-    work.then((v) => finish(() => resolve(v)), (e) => finish(() => reject(e)));
+    work().then(
+      (v) => finish(() => resolve(v)),
+      (e) => finish(() => reject(e)),
+    );
   });
 }
 
@@ -67,7 +70,7 @@ interface Finding {
 export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const limits: EngineLimits = { ...DEFAULT_LIMITS, ...input.limits };
   const plan = PROFILE_PLANS[input.profile];
-  const probes = probesFor(input.profile);
+  const probes = interleaveByCategory(probesFor(input.profile));
   const { driver, sink, target, seed, scanId } = input;
 
   // one controller for everything in flight: the caller's abort, a sink failure or a lost target stop it
@@ -106,18 +109,36 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const enter = (phase: Phase) => write(() => sink.enterPhase(phase, progress));
   const stopped = () => stop.signal.aborted || unavailable !== null;
 
+  const renderings = new Map<string, RenderedProbe>();
+  const renderedProbe = (probe: Probe) => {
+    let r = renderings.get(probe.id);
+    if (!r) renderings.set(probe.id, (r = renderProbe(probe, seed)));
+    return r;
+  };
+
   async function converse(turns: readonly string[]): Promise<{ transcript: Turn[]; latency: number }> {
     const started = performance.now();
-    const conversation: Conversation = await bounded(driver.openConversation(), limits.messageTimeoutMs, stop.signal);
+    // one signal per conversation: drivers hang listeners on it, and they go away with it
+    // (a scan-wide signal would collect thousands of them)
+    const own = new AbortController();
+    const onStop = () => own.abort();
+    stop.signal.addEventListener('abort', onStop, { once: true });
     const transcript: Turn[] = [];
+    let finished = false;
     try {
-      for (const message of turns) {
-        const signal = AbortSignal.any([stop.signal, AbortSignal.timeout(limits.messageTimeoutMs)]);
-        const answer = await bounded(conversation.send(message, { signal }), limits.messageTimeoutMs, stop.signal);
-        transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer });
+      const conversation: Conversation = await bounded(() => driver.openConversation(), limits.messageTimeoutMs, stop.signal);
+      try {
+        for (const message of turns) {
+          const answer = await bounded(() => conversation.send(message, { signal: own.signal }), limits.messageTimeoutMs, stop.signal);
+          transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer });
+        }
+        finished = true;
+      } finally {
+        void bounded(() => conversation.close(), 5_000, new AbortController().signal).catch(() => undefined);
       }
     } finally {
-      void bounded(conversation.close(), 5_000, new AbortController().signal).catch(() => undefined);
+      stop.signal.removeEventListener('abort', onStop);
+      if (!finished) own.abort(); // a timed-out or failed message still in flight is abandoned
     }
     return { transcript, latency: Math.round(performance.now() - started) };
   }
@@ -135,7 +156,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   /** One conversation for one probe (optionally through a converter chain); never throws. */
   async function attempt(probe: Probe, phase: 'probe' | 'amplify', chain: Converter[]): Promise<Verdict | null> {
     if (stopped()) return null;
-    const rendered = renderProbe(probe, seed);
+    const rendered = renderedProbe(probe);
     const converters = chain.map((c) => c.id);
     const turns = chain.length ? applyChain(chain, rendered.turns, seed, `${probe.id}:${converters.join('+')}`) : rendered.turns;
     const technique = chain.length ? [...new Set(chain.map((c) => c.technique))].join('+') : probe.technique;
