@@ -33,17 +33,32 @@ export function echoed(fragment: string, prompts: string): boolean {
 const INVISIBLE = '[\\s\\u00ad\\u180e\\u200b-\\u200f\\u2060-\\u2064\\ufeff]*';
 const matchers = new Map<string, RegExp>();
 
+function tolerantPattern(needle: string): string {
+  return [...squash(needle)].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join(INVISIBLE);
+}
+
 /**
- * Whether `text` contains `needle` the way squash() compares them (case, spacing and invisible
- * characters ignored), without copying a long ASCII answer: a regex over it instead.
+ * The first of `needles` that `text` contains the way squash() compares them (case, spacing
+ * and invisible characters ignored), or null. A long ASCII answer is scanned once by a regex
+ * instead of being copied.
  */
-export function containsTolerant(text: string, needle: string): boolean {
-  if (!isAscii(text)) return squash(text).includes(squash(needle));
-  let re = matchers.get(needle);
-  if (!re) {
-    const chars = [...squash(needle)].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'));
-    re = new RegExp(chars.join(INVISIBLE), 'i');
-    matchers.set(needle, re);
+export function findTolerant(text: string, needles: readonly string[]): string | null {
+  if (needles.length === 0) return null;
+  if (!isAscii(text)) {
+    const folded = squash(text);
+    return needles.find((n) => folded.includes(squash(n))) ?? null;
   }
-  return re.test(text);
+  const key = needles.join('\u0000');
+  let re = matchers.get(key);
+  if (!re) {
+    if (matchers.size > 1000) matchers.clear();
+    re = new RegExp(needles.map((n) => `(${tolerantPattern(n)})`).join('|'), 'i');
+    matchers.set(key, re);
+  }
+  const m = re.exec(text);
+  return m ? needles[m.slice(1).findIndex((g) => g !== undefined)] : null;
+}
+
+export function containsTolerant(text: string, needle: string): boolean {
+  return findTolerant(text, [needle]) !== null;
 }
