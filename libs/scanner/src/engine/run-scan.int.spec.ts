@@ -1,6 +1,7 @@
 import { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
 import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
 import { labChatDriver } from '../../../../apps/lab/src/lab-client';
+import { createChatDriver } from '../drivers';
 import { CATEGORY_NAMES, UNTESTABLE_CATEGORIES } from '../probes/catalogue';
 import { runScan } from './run-scan';
 import { RunScanInput, ScanSink, ScanTarget } from './types';
@@ -140,5 +141,20 @@ describe('runScan against the lab', () => {
     const { outcome } = scan(vulnerable, { sink });
     await expect(outcome).rejects.toThrow('scan is cancelled');
     expect(writes).toBeLessThanOrEqual(3 + 4);
+  });
+
+  it.each([
+    ['openai', '/v1/chat/completions'],
+    ['anthropic', '/v1/messages'],
+  ] as const)('scans the lab through the real %s API driver', async (format, path) => {
+    const t = { ...target(`${vulnerable.url}${path}`, [vulnerable.canaries.system, vulnerable.canaries.data]), api_format: format };
+    const driver = createChatDriver(t, { allowPrivate: true, timeoutMs: 5_000 });
+    try {
+      const { sink, outcome } = scan(vulnerable, { profile: 'quick', target: t, driver });
+      expect(await outcome).toEqual({ kind: 'completed' });
+      expect(new Set(sink.vulnerabilities.map((v) => v.category)).size).toBeGreaterThanOrEqual(8);
+    } finally {
+      await driver.close();
+    }
   });
 });
