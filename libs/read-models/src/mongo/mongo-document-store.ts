@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Db, type Document, type Collection as MongoCollection } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection as MongoCollection, type Db, type Document } from 'mongodb';
 import {
   assertQueryableField,
   assertStorableDocument,
@@ -13,6 +13,15 @@ const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 
 /**
+ * How `putIfNewer` guards revisions. `filter`: one replaceOne whose filter holds the revision
+ * condition, atomic per document on MongoDB. `read-then-write`: read by `_id`, then insert or
+ * replace by `_id` alone, for FerretDB 1.24, whose filtered replace is itself a query then a
+ * write (no atomicity to gain) and whose SQLite backend only uses an index for a filter that is
+ * `_id` alone, so the `filter` form would scan the whole collection on every write.
+ */
+export type RevisionGuard = 'filter' | 'read-then-write';
+
+/**
  * Read models on MongoDB or FerretDB 1.24 (the distributed deployment). Only what FerretDB
  * serves is used: single-document writes, equality/$in/$or/range filters, sort, limit,
  * createIndex. No transactions, sessions, change streams, arrayFilters, $lookup or $facet.
@@ -23,11 +32,12 @@ export class MongoDocumentStore implements DocumentStore {
   constructor(
     private readonly client: MongoClient,
     private readonly db: Db,
+    readonly guard: RevisionGuard = 'filter',
   ) {}
 
   collection<T extends Doc = Doc>(name: string): Collection<T> {
     if (typeof name !== 'string' || name === '') throw new TypeError('a collection needs a non-empty name');
-    return new MongoDocumentCollection<T>(this.db.collection<Document>(name), this.writes);
+    return new MongoDocumentCollection<T>(this.db.collection<Document>(name), this.writes, this.guard);
   }
 
   async ping(): Promise<void> {
@@ -39,27 +49,31 @@ export class MongoDocumentStore implements DocumentStore {
   }
 }
 
-/** connects (and checks the server answers) before returning the store */
-export async function connectMongoDocumentStore(url: string, dbName: string): Promise<MongoDocumentStore> {
+/**
+ * Connects, checks the server answers, and picks the revision guard the server can honour
+ * (FerretDB says who it is in buildInfo). `guard` overrides that choice (tests run both).
+ */
+export async function connectMongoDocumentStore(url: string, dbName: string, guard?: RevisionGuard): Promise<MongoDocumentStore> {
   // undefined fields are left out, as JSON.stringify does in the SQLite adapter
   const client = new MongoClient(url, { ignoreUndefined: true, ...(/[?&]serverSelectionTimeoutMS=/i.test(url) ? {} : { serverSelectionTimeoutMS: 5_000 }) });
-  await client.connect();
-  const store = new MongoDocumentStore(client, client.db(dbName));
   try {
-    await store.ping();
+    await client.connect();
+    const db = client.db(dbName);
+    await db.command({ ping: 1 });
+    const info = await db.command({ buildInfo: 1 });
+    return new MongoDocumentStore(client, db, guard ?? (typeof info.ferretdbVersion === 'string' ? 'read-then-write' : 'filter'));
   } catch (err) {
     await client.close();
     throw err;
   }
-  return store;
 }
 
 /**
- * FerretDB 1.24 runs a filtered replace as a query then a write, with nothing held between
- * them, so two guarded replaces of one document can both match and the older can land last.
- * Writes to one document from this process therefore go one at a time, in call order. Across
- * processes MongoDB's per-document atomicity holds; on FerretDB a stale write can briefly win
- * there, until the losing projector applies the next event (each projector sees every event).
+ * Writes to one document from this process go one at a time, in call order: with the
+ * `read-then-write` guard (FerretDB) that is what makes racing projector writes end on the
+ * highest revision. Across processes MongoDB's per-document atomicity holds; on FerretDB a
+ * stale write can briefly win there, until the losing projector applies the next event (each
+ * projector sees every event, in order).
  */
 class DocumentWriteQueue {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -80,6 +94,7 @@ class MongoDocumentCollection<T extends Doc> implements Collection<T> {
   constructor(
     private readonly c: MongoCollection<Document>,
     private readonly writes: DocumentWriteQueue,
+    private readonly guard: RevisionGuard,
   ) {}
 
   async get(id: string): Promise<T | null> {
@@ -113,22 +128,42 @@ class MongoDocumentCollection<T extends Doc> implements Collection<T> {
   async putIfNewer(doc: T & { _rev: number }): Promise<boolean> {
     assertStorableDocument(doc);
     if (typeof doc._rev !== 'number' || !Number.isSafeInteger(doc._rev)) throw new TypeError('putIfNewer needs an integer _rev');
+    return this.writes.run(this.c.collectionName, doc._id, () => (this.guard === 'filter' ? this.replaceIfOlder(doc) : this.readThenWrite(doc)));
+  }
+
+  private async replaceIfOlder(doc: T & { _rev: number }): Promise<boolean> {
     // Matches only an older stored revision (or one written by put without _rev); when the
     // stored one is as new or newer, the upsert tries to insert a second `_id` and fails.
     const filter = { _id: doc._id as never, $or: [{ _rev: { $lt: doc._rev } }, { _rev: null }] };
     // Two upserts racing on an absent document both try to insert; the loser's duplicate-key
     // error says nothing about its revision, so it tries once more against the winner's.
-    return this.writes.run(this.c.collectionName, doc._id, async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await this.c.replaceOne(filter, doc, { upsert: true });
-          return true;
-        } catch (err) {
-          if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
-          if (attempt > 0) return false;
-        }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.c.replaceOne(filter, doc, { upsert: true });
+        return true;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        if (attempt > 0) return false;
       }
-    });
+    }
+  }
+
+  private async readThenWrite(doc: T & { _rev: number }): Promise<boolean> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const stored = await this.c.findOne({ _id: doc._id as never });
+      if (stored && typeof stored._rev === 'number' && stored._rev >= doc._rev) return false;
+      if (stored) {
+        await this.c.replaceOne({ _id: doc._id as never }, doc, { upsert: true });
+        return true;
+      }
+      try {
+        await this.c.insertOne(doc as Document);
+        return true;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err; // another process inserted it meanwhile: compare again
+      }
+    }
+    return false;
   }
 
   async delete(id: string): Promise<void> {
@@ -154,6 +189,8 @@ class MongoDocumentCollection<T extends Doc> implements Collection<T> {
     }
   }
 }
+
+const isDuplicateKey = (err: unknown) => err instanceof MongoServerError && err.code === DUPLICATE_KEY;
 
 function toQuery(filter: Filter): Document {
   const query: Document = {};
