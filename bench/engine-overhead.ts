@@ -2,7 +2,7 @@
  * Scan-engine overhead: probes per second for a standard scan against the lab (no added
  * latency), beside a bare loop of the same HTTP conversations at the same concurrency.
  *
- *   npm run build && node dist/bench/engine-overhead.js [rounds]
+ *   npm run build && node dist/bench/engine-overhead.js [rounds] [lab latency ms, default 0]
  *
  * The engine run records every conversation it opens; the bare loop replays exactly those
  * messages through the same minimal client, so the difference is what the engine adds
@@ -18,6 +18,7 @@ import { ChatDriver, PROFILE_PLANS, runScan } from '@gauntlet/scanner';
 import { labChatDriver } from '../apps/lab/src/lab-client';
 
 const ROUNDS = Number(process.argv[2] ?? 20);
+const LATENCY_MS = Number(process.argv[3] ?? 0);
 /** rounds run first and not counted, until the JIT has compiled the hot paths */
 const WARM_UP = 5;
 const PROFILE = 'standard' as const;
@@ -81,7 +82,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Starts the built lab (dist/apps/lab/src/main.js) on a free port and reads its address and canaries. */
 function startLabProcess(): Promise<{ url: string; canaries: string[]; child: ChildProcess }> {
   const main = join(__dirname, '..', 'apps', 'lab', 'src', 'main.js');
-  const child = spawn(process.execPath, [main, '--port', '0', '--mode', 'vulnerable', '--latency-ms', '0'], {
+  const child = spawn(process.execPath, [main, '--port', '0', '--mode', 'vulnerable', '--latency-ms', String(LATENCY_MS)], {
     env: { ...process.env, LAB_STREAM_DELAY_MS: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -136,7 +137,7 @@ async function main() {
     const engine = median(engineRates);
     const bare = median(bareRates);
     const overhead = median(overheads);
-    console.log(`engine overhead: ${PROFILE} scan against the lab (all weaknesses on, no added latency), concurrency ${concurrency}`);
+    console.log(`engine overhead: ${PROFILE} scan against the lab (all weaknesses on, ${LATENCY_MS ? `${LATENCY_MS} ms` : 'no'} added latency), concurrency ${concurrency}`);
     console.log(`node ${process.version}, ${cpus().length} cpus, median of ${ROUNDS} rounds after ${WARM_UP} warm-up rounds`);
     console.log(`per round: ${attempts} attempts recorded (recon + probes + amplify), ${requests} HTTP requests`);
     console.log(`engine     ${engine.toFixed(1)} probes/s`);

@@ -12,17 +12,18 @@ export function fold(text: string): string {
   return (isAscii(text) ? text : text.normalize('NFKC')).replace(ZERO_WIDTH, '').replace(GLYPHS, (ch) => LATIN_OF.get(ch) ?? ch).toLowerCase();
 }
 
-// several rules squash the same (possibly very long) answer in one judgement
-let lastText = '';
-let lastSquashed = '';
+// several rules squash the same (possibly very long) answer and prompts in one judgement
+const recent = new Map<string, string>();
 
 /** fold() without any whitespace, so "AB CD" and "ab\ncd" match "abcd". */
 export function squash(text: string): string {
-  if (text !== lastText) {
-    lastText = text;
-    lastSquashed = fold(text).replace(/\s+/g, '');
+  let out = recent.get(text);
+  if (out === undefined) {
+    out = fold(text).replace(/\s+/g, '');
+    if (recent.size >= 8) recent.delete(recent.keys().next().value as string);
+    recent.set(text, out);
   }
-  return lastSquashed;
+  return out;
 }
 
 /** True when `fragment` was already in what we sent: an echo proves nothing. */
