@@ -260,7 +260,10 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     done = 1 + probes.length + plan.amplifyBudget;
     advance(0);
     await enter('analyze');
-    for (const f of findings.values()) await write(() => sink.recordVulnerability(toVulnerability(scanId, f, limits)));
+    for (const f of findings.values()) {
+      if (input.signal.aborted) return await finishEarly();
+      await write(() => sink.recordVulnerability(toVulnerability(scanId, f, limits)));
+    }
     advance();
     await enter('report');
     await sinkChain;
