@@ -76,7 +76,7 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(score.status).toBe(200);
     expect(score.body).toMatchObject({ overall_score: expect.any(Number), grade: expect.stringMatching(/^(A\+|A|A-|B\+|B|B-|C\+|C|C-|D\+|D|D-|F)$/), scoring_version: expect.any(String) });
     expect(score.body.overall_score).toBeLessThan(70); // a lab this vulnerable cannot earn a C-
-    expect(Object.keys(score.body.category_scores)[0]).toMatch(/^LLM\d\d:2025$/);
+    for (const id of Object.keys(score.body.category_scores)) expect(id).toMatch(/^LLM(0[1-9]|10):2025$/);
     expect(detail.security_score).toBe(score.body.overall_score);
 
     const evidence = (await api.get(`/api/scans/${scan.body.id}/compliance-evidence`)).body;

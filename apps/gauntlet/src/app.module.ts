@@ -58,7 +58,7 @@ export class AppModule {
       ],
       controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],
       providers: [
-        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : []),
         { provide: APP_GUARD, useClass: CredentialsGuard },
         JwtStrategy,
         ScanReader,

@@ -83,6 +83,13 @@ describe('scoreScan', () => {
     expect(s.category_scores['LLM01:2025']).toMatchObject({ probes_run: 2, probes_failed: 1 });
   });
 
+  it('leaves the recon message out: it only asks whether the target answers', () => {
+    const recon: ProbeAttempt = { ...attempt(9, 'LLM00:2025', 'resisted'), phase: 'recon', probe_id: 'recon' };
+    const s = scoreScan({ attempts: [recon, attempt(1, 'LLM01:2025', 'resisted')], vulnerabilities: [] });
+    expect(Object.keys(s.category_scores)).toEqual(['LLM01:2025']);
+    expect(s.category_scores['LLM01:2025'].probes_run).toBe(1);
+  });
+
   it('counts a finding recorded twice once', () => {
     const v = finding(1, 'high');
     expect(scoreScan({ attempts: [], vulnerabilities: [v, v] }).high_count).toBe(1);

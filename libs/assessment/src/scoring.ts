@@ -28,8 +28,8 @@ export function gradeFor(score: number): string {
 
 /** An attempt the target did not fully resist. */
 export const attemptFailed = (a: ProbeAttempt) => a.verdict.outcome === 'vulnerable' || a.verdict.outcome === 'partial';
-/** Errors tested nothing, so they count neither as run nor as failed. */
-export const attemptRan = (a: ProbeAttempt) => a.verdict.outcome !== 'error';
+/** Errors and the recon message (does the target answer at all?) tested nothing: neither run nor failed. */
+export const attemptRan = (a: ProbeAttempt) => a.verdict.outcome !== 'error' && a.phase !== 'recon';
 
 interface Tally {
   run: number;

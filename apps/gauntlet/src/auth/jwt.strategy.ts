@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { AccountDoc } from '@gauntlet/read-models';
 import { RUNTIME, Runtime } from '../runtime';
@@ -16,7 +17,9 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: runtime.config.jwtSecret,
+      // a KeyObject: given a string, jsonwebtoken first tries (and fails) to parse it as a public key
+      // on every request, which cost more than the rest of a status read together
+      secretOrKey: createSecretKey(Buffer.from(runtime.config.jwtSecret, 'utf8')) as unknown as string,
       algorithms: ['HS256'],
       issuer: 'gauntlet',
       audience: 'gauntlet-api',

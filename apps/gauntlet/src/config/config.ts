@@ -31,6 +31,7 @@ export interface Config {
   kafkaPartitions: number;
   /** prefix of every topic and consumer group: several deployments on one broker */
   busNamespace: string;
+  /** 0 turns the per-IP limit off (behind a gateway that limits, or for benchmarks) */
   rateLimitPerMinute: number;
   reportDownloadsPerHour: number;
   scanQuota: { free: number | null; pro: number | null; enterprise: number | null };
@@ -146,7 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     kafkaBrokers: kafka && kafka.length ? kafka : null,
     kafkaPartitions: int(env, 'KAFKA_PARTITIONS', 6, 1, 1000),
     busNamespace: namespace(env),
-    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 120, 1),
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 120, 0),
     reportDownloadsPerHour: int(env, 'REPORT_DOWNLOADS_PER_HOUR', 30, 1),
     scanQuota: {
       free: quota(env, 'SCAN_QUOTA_FREE', 10),
