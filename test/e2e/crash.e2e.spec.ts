@@ -8,8 +8,10 @@ const root = resolve(__dirname, '../..');
 
 /** the built service as users run it: `node dist/apps/gauntlet/src/main.js all` */
 function launch(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string }> {
+  // the embedded deployment: whatever engines the test command started for other suites stay out
+  const { KAFKA_BROKERS, MONGODB_URL, EVENTSTORE_URL, FERRETDB_URL, ...inherited } = process.env;
   const child = spawn(process.execPath, [join(root, 'dist/apps/gauntlet/src/main.js'), 'all'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000' },
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolveStart, reject) => {
