@@ -10,7 +10,10 @@ export interface Delivery {
   json: any;
   /** X-Service-Signature recomputed here, independently of the service's signing code */
   serviceSignatureOk: boolean;
-  /** verified with the npm standardwebhooks library (timestamp tolerance included) */
+  /**
+   * Standard Webhooks signature: for JSON bodies verified with the npm standardwebhooks library
+   * (which also parses the body as JSON), for text bodies (CEF, syslog) recomputed here per spec
+   */
   standardSignatureOk: boolean;
 }
 
@@ -34,11 +37,21 @@ export async function startReceiver(secret: () => string | null, answer: (n: num
         const expected = Buffer.from('sha256=' + createHmac('sha256', Buffer.from(s, 'utf8')).update(raw).digest('hex'));
         const given = Buffer.from(String(req.headers['x-service-signature'] ?? ''));
         serviceSignatureOk = given.length === expected.length && timingSafeEqual(given, expected);
-        try {
-          new Webhook(s).verify(body, { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) });
-          standardSignatureOk = true;
-        } catch {
-          standardSignatureOk = false;
+        const id = String(req.headers['webhook-id']);
+        const ts = String(req.headers['webhook-timestamp']);
+        const signature = String(req.headers['webhook-signature']);
+        if (String(req.headers['content-type']).startsWith('application/json')) {
+          try {
+            new Webhook(s).verify(body, { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': signature });
+            standardSignatureOk = true;
+          } catch {
+            standardSignatureOk = false;
+          }
+        } else {
+          const key = Buffer.from(s.replace(/^whsec_/, ''), 'base64');
+          const expected = 'v1,' + createHmac('sha256', key).update(`${id}.${ts}.`).update(raw).digest('base64');
+          const fresh = Math.abs(Date.now() / 1000 - Number(ts)) < 300;
+          standardSignatureOk = fresh && signature.split(' ').includes(expected);
         }
       }
       let json: any = null;
