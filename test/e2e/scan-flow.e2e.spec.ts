@@ -136,6 +136,25 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(log.every((d: any) => d.status === 'succeeded' && d.attempts.length === 1 && d.attempts[0].status === 204)).toBe(true);
   }, 180_000);
 
+  it('answers the 31st report download in an hour with 429 and Retry-After', async () => {
+    const { api } = await signUp(svc.url);
+    const target = (await api.post('/api/targets', labTarget(lab))).body;
+    const scan = (await api.post('/api/scans', { target_id: target.id, profile: 'quick' })).body;
+    await eventually(async () => ((await api.get(`/api/scans/${scan.id}/status`)).body.status === 'completed' ? true : undefined), 120_000, 100);
+    for (let i = 1; i <= 30; i++) {
+      const r = await api.get(`/api/scans/${scan.id}/report?format=json`);
+      expect([i, r.status]).toEqual([i, 200]);
+      expect(r.headers.get('x-ratelimit-remaining-reports')).toBe(String(30 - i));
+    }
+    const limited = await api.get(`/api/scans/${scan.id}/report?format=json`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3000);
+    // the limit is per account: another account is not affected
+    const other = await signUp(svc.url);
+    expect((await other.api.get(`/api/scans/${scan.id}/report?format=json`)).status).toBe(404);
+  }, 180_000);
+
   it('gates CI with an API key: 200 when the score meets the threshold, 422 below it, 424 when the scan fails', async () => {
     const { api } = await signUp(svc.url);
     const key = (await api.post('/api/api-keys', { name: 'ci' })).body.key;
