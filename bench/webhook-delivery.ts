@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < WEBHOOKS; i++) {
     await hooks.put({
       _id: `wh-${i}`, account_id: 'acc', url, event_types: ['scan.started', 'scan.completed', 'vulnerability.critical'], format_type: 'json', enabled: true,
-      secret_encrypted: box.seal(secret), created_at: meta.occurredAt, target_id: null, min_severity: null, disabled_reason: null,
+      secret_encrypted: box.seal(secret), created_at: meta.occurredAt, target_id: null, min_severity: null, disabled_reason: null, deleted: false,
     });
   }
   const relay = new WebhookRelay({ store, docs, bus, baseUrl: 'http://localhost:3000' });

@@ -2,7 +2,8 @@ import { SecretBox } from '@gauntlet/auth';
 import { coreProjections, Projection, Projector } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
-import { Aggregates } from './platform/aggregates';
+import type { Decider, DomainEvent } from '@gauntlet/domain';
+import { Aggregates, CommandContext, Decided } from './platform/aggregates';
 import { Infrastructure, openInfrastructure } from './platform/infrastructure';
 import { Metrics } from './platform/metrics';
 
@@ -18,6 +19,11 @@ export interface Runtime {
   projector: Projector;
   secrets: SecretBox;
   metrics: Metrics;
+  /**
+   * The api's write path: decide and append, then wait until the read models include the change,
+   * so the response and the client's next GET agree (read-your-writes).
+   */
+  commit<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext): Promise<Decided<E, S>>;
   /** run on shutdown, last registered first */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
@@ -30,13 +36,19 @@ export async function createRuntime(config: Config, log: Logger, extraProjection
   const metrics = new Metrics();
   const projector = new Projector(infra.events, infra.documents, [...coreProjections, ...extraProjections], { log });
   const closers: (() => Promise<void>)[] = [];
+  const aggregates = new Aggregates(infra.events, metrics);
   return {
     config,
     log,
     infra,
     metrics,
     projector,
-    aggregates: new Aggregates(infra.events, metrics),
+    aggregates,
+    async commit(decider, streamId, command, context) {
+      const decided = await aggregates.handle(decider, streamId, command, context);
+      if (decided.position !== null) await projector.waitFor(decided.position);
+      return decided;
+    },
     secrets: new SecretBox(config.secretsKey),
     onClose: (fn) => closers.push(fn),
     async close() {

@@ -1,27 +1,17 @@
-import type { ApiFormat, BrowserSelectors, HttpFormat, ScanMode, TargetEvent } from '@gauntlet/domain';
+import type { TargetEvent, TargetSettings } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
 /** The target as the api shows it, plus the sealed key the scanner opens (never returned). */
-export interface TargetDoc {
+export type TargetDoc = TargetSettings & {
   _id: string;
   _rev?: number;
   account_id: string;
-  name: string;
-  url: string;
-  scan_mode: ScanMode;
-  api_format: ApiFormat | null;
-  api_key_encrypted: string | null;
-  model: string | null;
-  canaries: string[];
-  browser: BrowserSelectors | null;
-  http: HttpFormat | null;
-  max_requests_per_second: number | null;
   created_at: string;
   updated_at: string;
   deleted: boolean;
   [k: string]: unknown;
-}
+};
 
 export const targetsProjection: Projection<TargetDoc> = {
   collection: 'targets',

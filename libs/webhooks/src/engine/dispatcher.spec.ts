@@ -6,7 +6,7 @@ import { evolveScanSummary } from './scan-summary';
 
 const hook = (id: string, over: Partial<WebhookDoc> = {}): WebhookDoc => ({
   _id: id, account_id: 'a', url: 'https://x', event_types: ['scan.completed'], format_type: 'json', enabled: true, secret_encrypted: 's', created_at: '',
-  target_id: null, min_severity: null, disabled_reason: null, ...over,
+  target_id: null, min_severity: null, disabled_reason: null, deleted: false, ...over,
 });
 const routed = (envelope: WebhookEnvelope, target_id = completed.data.scan_id) => ({ account_id: 'a', target_id, envelope });
 

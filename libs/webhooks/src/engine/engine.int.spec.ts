@@ -41,7 +41,7 @@ describe('webhook engine on the embedded adapters, delivering to a real receiver
     const { path, ...rest } = over;
     return {
       _id: id, account_id: 'acc-1', url: receiver.endpoint(path, secrets[id]), event_types: ['scan.started', 'scan.completed', 'scan.failed', 'scan.completed_partial', 'vulnerability.critical'],
-      format_type: 'json', enabled: true, secret_encrypted: box.seal(secrets[id]), created_at: now(), target_id: null, min_severity: null, disabled_reason: null, ...rest,
+      format_type: 'json', enabled: true, secret_encrypted: box.seal(secrets[id]), created_at: now(), target_id: null, min_severity: null, disabled_reason: null, deleted: false, ...rest,
     };
   };
   const deliveries = () => docs.collection<WebhookDeliveryDoc>(COLLECTIONS.deliveries);

@@ -25,28 +25,11 @@ export const COLLECTIONS = {
 } as const;
 
 /**
- * A webhook as the dispatcher reads it (read model `webhooks`, written by the lead's projection from
- * the webhook-<id> stream). Account webhooks have target_id null; a Live Agent Monitor alert
- * webhook has the target's id, event_types ['agent.alert'] and optionally min_severity.
+ * A webhook as the dispatcher reads it (read model `webhooks`, projected from the webhook-<id>
+ * streams and, for Live Agent Monitor alert webhooks, monitor-<targetId>): one definition, the
+ * projection's.
  */
-export interface WebhookDoc {
-  _id: string;
-  _rev?: number;
-  account_id: string;
-  url: string;
-  event_types: string[];
-  format_type: FormatType;
-  enabled: boolean;
-  /** SecretBox token; never the secret */
-  secret_encrypted: string;
-  created_at: string;
-  target_id: string | null;
-  min_severity: Severity | null;
-  disabled_reason: string | null;
-  /** deleted webhooks stay in the read model (their delivery log is still readable) */
-  deleted?: boolean;
-  [k: string]: unknown;
-}
+export type { WebhookDoc } from '@gauntlet/read-models';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dropped';
 

@@ -13,7 +13,6 @@ export class ChangePlanHandler implements ICommandHandler<ChangePlan, void> {
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async execute(c: ChangePlan): Promise<void> {
-    const { position } = await this.runtime.aggregates.handle(accountDecider, streams.account(c.account_id), { type: 'ChangePlan', plan: c.plan }, c.context);
-    if (position !== null) await this.runtime.projector.waitFor(position);
+    await this.runtime.commit(accountDecider, streams.account(c.account_id), { type: 'ChangePlan', plan: c.plan }, c.context);
   }
 }

@@ -27,14 +27,13 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedAp
     const generated = generateApiKey();
     const id = randomUUID();
     const now = new Date().toISOString();
-    const { position } = await this.runtime.aggregates.handle(
+    // commit waits for the read models: the key works (or stops working) on the very next request
+    await this.runtime.commit(
       accountDecider,
       streams.account(c.account_id),
       { type: 'IssueApiKey', api_key_id: id, name: c.name, prefix: generated.prefix, key_hash: generated.hash, now },
       c.context,
     );
-    // the key must work on the very next request
-    if (position !== null) await this.runtime.projector.waitFor(position);
     return { id, name: c.name, prefix: generated.prefix, key: generated.key, created_at: now };
   }
 }

@@ -23,14 +23,13 @@ export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, 
     const email = normaliseEmail(c.email);
     const account_id = accountIdFor(email);
     const password_hash = await hashPassword(c.password);
-    const { events, position } = await this.runtime.aggregates.handle(
+    const { events } = await this.runtime.commit(
       accountDecider,
       streams.account(account_id),
       { type: 'RegisterAccount', account_id, email, password_hash, plan: c.plan, role: c.role, now: new Date().toISOString() },
       c.context,
     );
     if (events.length === 0) throw new DomainError('conflict', 'An account with this email already exists.');
-    if (position !== null) await this.runtime.projector.waitFor(position);
     return { id: account_id, email, plan: c.plan };
   }
 }

@@ -13,13 +13,12 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> 
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async execute(c: RevokeApiKey): Promise<void> {
-    const { position } = await this.runtime.aggregates.handle(
+    // commit waits for the read models: the key works (or stops working) on the very next request
+    await this.runtime.commit(
       accountDecider,
       streams.account(c.account_id),
       { type: 'RevokeApiKey', api_key_id: c.api_key_id, now: new Date().toISOString() },
       c.context,
     );
-    // a revoked key must stop working on the very next request
-    if (position !== null) await this.runtime.projector.waitFor(position);
   }
 }

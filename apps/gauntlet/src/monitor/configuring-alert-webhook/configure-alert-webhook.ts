@@ -20,13 +20,12 @@ export class ConfigureAlertWebhookHandler implements ICommandHandler<ConfigureAl
     requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
     const secret = newWebhookSecret();
     const min_severity = body.min_severity ?? 'medium';
-    const { position } = await this.runtime.aggregates.handle(
+    await this.runtime.commit(
       monitorDecider,
       streams.monitor(target_id),
       { type: 'ConfigureAlertWebhook', target_id, account_id, url: body.url, format_type: body.format_type, min_severity, secret_encrypted: this.runtime.secrets.seal(secret), now: new Date().toISOString() },
       context,
     );
-    await this.runtime.projector.waitFor(position!);
     return { target_id, url: body.url, format_type: body.format_type, min_severity, enabled: true, secret };
   }
 }

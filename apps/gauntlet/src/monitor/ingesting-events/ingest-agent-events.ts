@@ -35,13 +35,12 @@ export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEven
       }
     });
     if (alerts.length) {
-      const { position } = await this.runtime.aggregates.handle(
+      await this.runtime.commit(
         monitorDecider,
         streams.monitor(target._id),
         { type: 'RaiseAgentAlerts', account_id, target_id: target._id, target_name: target.name, alerts },
         context,
       );
-      if (position !== null) await this.runtime.projector.waitFor(position);
     }
     return { accepted: events.length, alerts };
   }

@@ -13,7 +13,6 @@ export class RemoveAlertWebhookHandler implements ICommandHandler<RemoveAlertWeb
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async execute({ account_id, target_id, context }: RemoveAlertWebhook): Promise<void> {
-    const { position } = await this.runtime.aggregates.handle(monitorDecider, streams.monitor(target_id), { type: 'RemoveAlertWebhook', account_id, now: new Date().toISOString() }, context);
-    if (position !== null) await this.runtime.projector.waitFor(position);
+    await this.runtime.commit(monitorDecider, streams.monitor(target_id), { type: 'RemoveAlertWebhook', account_id, now: new Date().toISOString() }, context);
   }
 }

@@ -14,13 +14,12 @@ export class CancelScanHandler implements ICommandHandler<CancelScan, { id: stri
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async execute(c: CancelScan) {
-    const { state, position } = await this.runtime.aggregates.handle(
+    const { state } = await this.runtime.commit(
       scanDecider,
       streams.scan(c.scan_id),
       { type: 'CancelScan', account_id: c.account_id, cancelled_by: c.context.actor, now: new Date().toISOString() },
       c.context,
     );
-    if (position !== null) await this.runtime.projector.waitFor(position);
     return { id: c.scan_id, status: state.status };
   }
 }

@@ -53,13 +53,12 @@ export class RequestScanHandler implements ICommandHandler<RequestScan, Requeste
 
     const scan_id = randomUUID();
     const created_at = now.toISOString();
-    const { position } = await this.runtime.aggregates.handle(
+    await this.runtime.commit(
       scanDecider,
       streams.scan(scan_id),
       { type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, target_name: target.name, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, now: created_at },
       c.context,
     );
-    await this.runtime.projector.waitFor(position!);
     return { id: scan_id, status: 'pending', created_at, target_id: c.target_id, profile: c.profile };
   }
 }

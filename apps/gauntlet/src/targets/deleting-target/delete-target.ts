@@ -14,7 +14,6 @@ export class DeleteTargetHandler implements ICommandHandler<DeleteTarget, void> 
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async execute({ account_id, target_id, context }: DeleteTarget): Promise<void> {
-    const { position } = await this.runtime.aggregates.handle(targetDecider, streams.target(target_id), { type: 'DeleteTarget', account_id, now: new Date().toISOString() }, context);
-    if (position !== null) await this.runtime.projector.waitFor(position);
+    await this.runtime.commit(targetDecider, streams.target(target_id), { type: 'DeleteTarget', account_id, now: new Date().toISOString() }, context);
   }
 }

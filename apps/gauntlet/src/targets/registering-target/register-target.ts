@@ -33,13 +33,12 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Ta
       max_requests_per_second: body.max_requests_per_second ?? null,
     };
     const target_id = randomUUID();
-    const { position } = await this.runtime.aggregates.handle(
+    await this.runtime.commit(
       targetDecider,
       streams.target(target_id),
       { type: 'RegisterTarget', target_id, account_id, settings, now: new Date().toISOString() },
       context,
     );
-    await this.runtime.projector.waitFor(position!);
     const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id);
     return targetView(doc!);
   }

@@ -23,13 +23,12 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
     if (api_key !== undefined) changes.api_key_encrypted = this.runtime.secrets.seal(api_key);
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
-    const { position } = await this.runtime.aggregates.handle(
+    await this.runtime.commit(
       targetDecider,
       streams.target(target_id),
       { type: 'UpdateTarget', account_id, changes, now: new Date().toISOString() },
       context,
     );
-    if (position !== null) await this.runtime.projector.waitFor(position);
     const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id);
     if (!doc || doc.deleted || doc.account_id !== account_id) throw new DomainError('not_found', 'Target not found.');
     return targetView(doc);

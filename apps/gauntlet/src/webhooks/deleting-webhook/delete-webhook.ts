@@ -13,7 +13,6 @@ export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhook, void
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async execute({ account_id, webhook_id, context }: DeleteWebhook): Promise<void> {
-    const { position } = await this.runtime.aggregates.handle(webhookDecider, streams.webhook(webhook_id), { type: 'DeleteWebhook', account_id, now: new Date().toISOString() }, context);
-    if (position !== null) await this.runtime.projector.waitFor(position);
+    await this.runtime.commit(webhookDecider, streams.webhook(webhook_id), { type: 'DeleteWebhook', account_id, now: new Date().toISOString() }, context);
   }
 }

@@ -21,13 +21,12 @@ export class RegisterWebhookHandler implements ICommandHandler<RegisterWebhook, 
     const webhook_id = randomUUID();
     const secret = newWebhookSecret();
     const now = new Date().toISOString();
-    const { events, position } = await this.runtime.aggregates.handle(
+    const { events } = await this.runtime.commit(
       webhookDecider,
       streams.webhook(webhook_id),
       { type: 'RegisterWebhook', webhook_id, account_id, url: body.url, event_types: body.event_types, format_type: body.format_type, secret_encrypted: this.runtime.secrets.seal(secret), now },
       context,
     );
-    await this.runtime.projector.waitFor(position!);
     const registered = events[0].data as { event_types: string[] };
     return { id: webhook_id, url: body.url, event_types: registered.event_types, format_type: body.format_type, enabled: true, disabled_reason: null, created_at: now, secret };
   }

@@ -17,13 +17,12 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
 
   async execute({ account_id, webhook_id, context }: RotateWebhookSecret): Promise<RotatedSecretView> {
     const secret = newWebhookSecret();
-    const { position } = await this.runtime.aggregates.handle(
+    await this.runtime.commit(
       webhookDecider,
       streams.webhook(webhook_id),
       { type: 'RotateWebhookSecret', account_id, secret_encrypted: this.runtime.secrets.seal(secret), now: new Date().toISOString() },
       context,
     );
-    await this.runtime.projector.waitFor(position!);
     return { id: webhook_id, secret };
   }
 }

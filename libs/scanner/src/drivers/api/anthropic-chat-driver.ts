@@ -1,6 +1,6 @@
-import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
-import { ApiConversation } from './api-conversation';
-import { answerJson, ApiDriverOptions, ApiTransport, isEventStream, TargetAnswer } from './api-transport';
+import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { ApiChatDriver } from './api-conversation';
+import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer } from './api-transport';
 import { ChatTurn } from './json-template';
 import { readServerSentEvents } from './server-sent-events';
 
@@ -17,23 +17,12 @@ export interface AnthropicChatTarget {
 export const ANTHROPIC_VERSION = '2023-06-01';
 
 /** Anthropic's Messages API (and compatible gateways). */
-export class AnthropicChatDriver implements ChatDriver {
-  private readonly transport: ApiTransport;
-
+export class AnthropicChatDriver extends ApiChatDriver {
   constructor(private readonly target: AnthropicChatTarget, options: ApiDriverOptions) {
-    this.transport = new ApiTransport(options);
+    super(options);
   }
 
-  async openConversation(): Promise<Conversation> {
-    this.transport.assertOpen();
-    return new ApiConversation((turns, signal) => this.complete(turns, signal));
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  private complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
+  protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
     const { url, api_key, model, stream = false, maxTokens = 1024 } = this.target;
     const body = JSON.stringify({ ...(model ? { model } : {}), max_tokens: maxTokens, messages: turns, stream });
     const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...(api_key ? { 'x-api-key': api_key } : {}) };

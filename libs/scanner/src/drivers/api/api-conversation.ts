@@ -1,4 +1,5 @@
-import { Conversation } from '../../chat-driver';
+import { ChatDriver, Conversation } from '../../chat-driver';
+import { ApiDriverOptions, ApiTransport } from './api-transport';
 import { ChatTurn } from './json-template';
 
 /** sends the whole conversation so far (ending with the new user turn) and returns the answer */
@@ -26,4 +27,27 @@ export class ApiConversation implements Conversation {
     this.closed = true;
     this.turns = [];
   }
+}
+
+/**
+ * What every model-API driver shares: one transport (guard, pacing, retries) for all its
+ * conversations, each conversation a history sent whole. A driver only says how to complete.
+ */
+export abstract class ApiChatDriver implements ChatDriver {
+  protected readonly transport: ApiTransport;
+
+  constructor(options: ApiDriverOptions) {
+    this.transport = new ApiTransport(options);
+  }
+
+  async openConversation(): Promise<Conversation> {
+    this.transport.assertOpen();
+    return new ApiConversation((turns, signal) => this.complete(turns, signal));
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  protected abstract complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string>;
 }

@@ -1,6 +1,5 @@
-import { ChatDriver, Conversation } from '../../chat-driver';
-import { ApiConversation } from './api-conversation';
-import { answerJson, ApiDriverOptions, ApiTransport, isEventStream, TargetAnswer } from './api-transport';
+import { ApiChatDriver } from './api-conversation';
+import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer } from './api-transport';
 import { answerAtPath, ChatTurn, fillBodyTemplate, valueAtPath } from './json-template';
 import { readServerSentEvents } from './server-sent-events';
 
@@ -15,23 +14,12 @@ export interface HttpJsonChatTarget {
 }
 
 /** Any JSON chat endpoint, described by a body template and a response path. */
-export class HttpJsonChatDriver implements ChatDriver {
-  private readonly transport: ApiTransport;
-
+export class HttpJsonChatDriver extends ApiChatDriver {
   constructor(private readonly target: HttpJsonChatTarget, options: ApiDriverOptions) {
-    this.transport = new ApiTransport(options);
+    super(options);
   }
 
-  async openConversation(): Promise<Conversation> {
-    this.transport.assertOpen();
-    return new ApiConversation((turns, signal) => this.complete(turns, signal));
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  private complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
+  protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
     const { url, api_key, body_template, response_path } = this.target;
     const body = fillBodyTemplate(body_template, turns);
     const headers: Record<string, string> = api_key ? { authorization: `Bearer ${api_key}` } : {};

@@ -1,6 +1,6 @@
-import { ChatDriver, Conversation, TargetProtocolError } from '../../chat-driver';
-import { ApiConversation } from './api-conversation';
-import { answerJson, ApiDriverOptions, ApiTransport, isEventStream, TargetAnswer } from './api-transport';
+import { TargetProtocolError } from '../../chat-driver';
+import { ApiChatDriver } from './api-conversation';
+import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer } from './api-transport';
 import { ChatTurn } from './json-template';
 import { readServerSentEvents } from './server-sent-events';
 
@@ -14,23 +14,12 @@ export interface OpenAiChatTarget {
 }
 
 /** Any OpenAI-compatible chat completions endpoint (OpenAI, vLLM, Ollama, LiteLLM, the lab). */
-export class OpenAiChatDriver implements ChatDriver {
-  private readonly transport: ApiTransport;
-
+export class OpenAiChatDriver extends ApiChatDriver {
   constructor(private readonly target: OpenAiChatTarget, options: ApiDriverOptions) {
-    this.transport = new ApiTransport(options);
+    super(options);
   }
 
-  async openConversation(): Promise<Conversation> {
-    this.transport.assertOpen();
-    return new ApiConversation((turns, signal) => this.complete(turns, signal));
-  }
-
-  close(): Promise<void> {
-    return this.transport.close();
-  }
-
-  private complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
+  protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
     const { url, api_key, model, stream = false } = this.target;
     const body = JSON.stringify({ ...(model ? { model } : {}), messages: turns, stream });
     const headers: Record<string, string> = api_key ? { authorization: `Bearer ${api_key}` } : {};
