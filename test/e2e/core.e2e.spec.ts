@@ -214,9 +214,17 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
     const anon = client(svc.url);
     const doc = (await anon.get('/api/openapi.json')).body;
     expect(doc.openapi).toMatch(/^3\./);
-    for (const p of ['/api/auth/register', '/api/auth/login', '/api/api-keys', '/api/targets', '/api/targets/{id}', '/api/scans', '/api/scans/{id}', '/api/scans/{id}/status', '/api/scans/{id}/cancel', '/api/admin/accounts/{id}/plan']) {
-      expect(doc.paths).toHaveProperty([p]);
-    }
+    const paths = [
+      '/api/auth/register', '/api/auth/login', '/api/account', '/api/api-keys', '/api/api-keys/{id}', '/api/admin/accounts/{id}/plan',
+      '/api/targets', '/api/targets/{id}', '/api/scans', '/api/scans/{id}', '/api/scans/{id}/status', '/api/scans/{id}/cancel',
+      '/api/scans/{id}/score', '/api/scans/{id}/compliance-evidence', '/api/scans/{id}/report', '/api/scans/{id}/events',
+      '/api/ci/scan', '/api/ci/scan/{scan_id}', '/api/webhooks', '/api/webhooks/{id}', '/api/webhooks/{id}/rotate-secret', '/api/webhooks/{id}/test',
+      '/api/webhooks/{id}/deliveries', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+      '/api/agent-monitor/target/{id}/webhook', '/api/agent-monitor/target/{id}/events', '/api/agent-monitor/target/{id}/alerts',
+    ];
+    expect(Object.keys(doc.paths).sort()).toEqual(paths.sort());
+    expect(doc.components.securitySchemes).toHaveProperty('bearer');
+    expect(doc.components.securitySchemes).toHaveProperty('api_key');
     expect((await anon.get('/api/docs')).status).toBe(200);
     const ready = await anon.get('/readyz');
     expect(ready.status).toBe(200);

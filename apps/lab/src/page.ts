@@ -55,6 +55,8 @@ async function send(text) {
   div.setAttribute('aria-busy', 'true');
   button.disabled = true;
   let answer = '';
+  let painting = false;
+  const paint = () => { painting = false; div.textContent = answer; list.scrollTop = list.scrollHeight; };
   try {
     const res = await fetch('/v1/chat/completions', {
       method: 'POST',
@@ -76,7 +78,8 @@ async function send(text) {
         const data = event.split('\\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('');
         if (!data || data === '[DONE]') continue;
         const delta = JSON.parse(data).choices[0].delta.content;
-        if (delta) { answer += delta; div.textContent = answer; list.scrollTop = list.scrollHeight; }
+        // painted once a frame, not once a word: a long answer would otherwise re-lay out the page per word
+        if (delta) { answer += delta; if (!painting) { painting = true; requestAnimationFrame(paint); } }
       }
     }
     render(div, answer);
