@@ -30,7 +30,7 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
   }
   if (has('dispatcher')) runtime.onClose(await startWebhookDispatch(runtime));
   if (has('scanner')) {
-    const worker = new ScanWorker(runtime, { concurrency: runtime.config.scannerConcurrency });
+    const worker = new ScanWorker(runtime, { concurrency: runtime.config.scannerConcurrency, leaseMs: runtime.config.scanLeaseMs });
     await worker.start();
     runtime.onClose(() => worker.stop());
   }

@@ -38,6 +38,8 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   scannerConcurrency: number;
+  /** a scanner renews its lease on a running scan this often x3; an unrenewed scan is ended partial */
+  scanLeaseMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel,
     scannerConcurrency: int(env, 'SCANNER_CONCURRENCY', 2, 1, 64),
+    scanLeaseMs: int(env, 'SCAN_LEASE_MS', 15_000, 300, 600_000),
   };
 }
 
