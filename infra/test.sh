@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it (.ci/run) and as the README says: `npm ci && npm test`.
+# The whole test suite, as CI runs it (.ci/run) and as the README says: `npm install && npm test`.
 # Installs and starts what the tests need (Chromium from Debian, Kafka 3.9 in KRaft mode from
 # Maven Central jars, FerretDB 1.24 via go install), idempotently and cached outside the
 # checkout, then type-checks, builds and runs every jest project (unit, int, e2e).
