@@ -79,6 +79,12 @@ log4j.appender.server.MaxFileSize=10MB
 log4j.appender.server.MaxBackupIndex=3
 log4j.appender.server.layout=org.apache.log4j.PatternLayout
 log4j.appender.server.layout.ConversionPattern=[%d] %p %m (%c)%n
+# the start/stop milestones alone, in a file kafka.sh truncates before each start to see this start finish
+log4j.appender.lifecycle=org.apache.log4j.FileAppender
+log4j.appender.lifecycle.File=$LOGS/lifecycle.log
+log4j.appender.lifecycle.layout=org.apache.log4j.PatternLayout
+log4j.appender.lifecycle.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.server.KafkaRaftServer=INFO, lifecycle
 log4j.logger.kafka.request.logger=WARN
 log4j.logger.state.change.logger=WARN
 log4j.logger.kafka.log.LogCleaner=WARN
@@ -120,13 +126,13 @@ running_pid() {
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# Answers: the port accepts connections and the broker logged that it finished starting since
-# this start (the log line count taken before launch tells new lines from old ones).
+# Answers: the port accepts connections and this start logged that the broker finished starting
+# (lifecycle.log is emptied before each launch; server.log rotates, so it cannot tell starts apart).
 wait_ready() {
-  local pid="$1" from="$2" deadline=$((SECONDS + START_TIMEOUT))
+  local pid="$1" deadline=$((SECONDS + START_TIMEOUT))
   while ((SECONDS < deadline)); do
     kill -0 "$pid" 2>/dev/null || { tail -n 30 "$LOGS/server.log" "$LOGS/stdout.log" >&2 2>/dev/null; die "the broker exited while starting"; }
-    if port_open "$PORT" && tail -n +"$((from + 1))" "$LOGS/server.log" 2>/dev/null | grep -q 'Kafka Server started'; then
+    if port_open "$PORT" && grep -q 'Kafka Server started' "$LOGS/lifecycle.log" 2>/dev/null; then
       return 0
     fi
     sleep 0.5
@@ -144,8 +150,7 @@ start() {
   resolve
   write_config
   format_once
-  local from=0
-  [[ -f "$LOGS/server.log" ]] && from="$(wc -l <"$LOGS/server.log")"
+  : >"$LOGS/lifecycle.log"
   # its own session, so the broker outlives the shell (and the test run) that started it;
   # the pid is written from inside, since setsid may fork
   rm -f "$PIDFILE"
@@ -155,7 +160,7 @@ start() {
   local tries=50
   while [[ ! -s "$PIDFILE" ]] && ((tries-- > 0)); do sleep 0.1; done
   [[ -s "$PIDFILE" ]] || die "the broker process did not start"
-  wait_ready "$(cat "$PIDFILE")" "$from"
+  wait_ready "$(cat "$PIDFILE")"
   echo "export KAFKA_BROKERS=127.0.0.1:$PORT"
 }
 

@@ -5,6 +5,7 @@ import { defaultRetryBackoff, retryDelay, RetryBackoff } from '../retry-backoff'
 import { assertTopicNames, messageProblem } from '../topics';
 import { fromKafkaMessage, nextOffset, toKafkaMessage } from './kafka-messages';
 import { busLogCreator } from './log-creator';
+import { trackedSockets } from './tracked-sockets';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -44,6 +45,7 @@ export class KafkaBus implements Bus {
   private producer: Promise<Producer> | undefined;
   private admin: Promise<Admin> | undefined;
   private closed = false;
+  private readonly sockets = trackedSockets();
 
   constructor(private readonly options: KafkaBusOptions) {
     if (!options.brokers?.length) throw new TypeError('KafkaBus needs at least one broker');
@@ -52,8 +54,9 @@ export class KafkaBus implements Bus {
       clientId: options.clientId ?? 'gauntlet',
       brokers: options.brokers,
       logLevel: logLevel.WARN,
-      logCreator: busLogCreator(this.log),
+      logCreator: busLogCreator(this.log, () => this.closed),
       connectionTimeout: 3000,
+      socketFactory: this.sockets.factory,
       // a broker restart takes seconds: keep retrying for about half a minute before giving up a request
       retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 10 },
     });
@@ -137,6 +140,8 @@ export class KafkaBus implements Bus {
       this.producer?.then((p) => p.disconnect()).catch(() => undefined),
       this.admin?.then((a) => a.disconnect()).catch(() => undefined),
     ]);
+    const leftOpen = this.sockets.closeAll();
+    if (leftOpen > 0) this.log.debug({ sockets: leftOpen }, 'kafka sockets left open by kafkajs were closed');
   }
 
   /**
@@ -228,6 +233,12 @@ class KafkaGroupConsumer {
     let joined: () => void = () => undefined;
     const join = new Promise<void>((resolve) => (joined = resolve));
     consumer.on(consumer.events.GROUP_JOIN, () => {
+      // kafkajs can finish a join that was under way when it was told to disconnect, and would
+      // then keep consuming: a consumer joining after stop() is disconnected again
+      if (this.stopping || consumer !== this.current) {
+        void consumer.disconnect().catch(() => undefined);
+        return;
+      }
       this.restarts = 0;
       joined();
     });
@@ -238,6 +249,8 @@ class KafkaGroupConsumer {
     });
     await consumer.connect();
     await consumer.subscribe({ topics: this.topics, fromBeginning: (this.options.from ?? 'earliest') === 'earliest' });
+    // stop() may have run while this start was connecting: it must not leave a consumer behind
+    if (this.stopping) return consumer.disconnect();
     await consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: this.settings.partitionsConsumedConcurrently,
