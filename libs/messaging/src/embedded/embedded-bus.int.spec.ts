@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openSqlite } from '@gauntlet/eventstore';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,14 +6,8 @@ import { describeBusContract } from '../bus.contract';
 import { silentBusLogger } from '../logger';
 import { EmbeddedBus, EmbeddedBusOptions } from './embedded-bus';
 
-// the same pragmas as openSqlite (libs/eventstore/src/sqlite/database.ts): WAL, NORMAL sync
-function open(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  return db;
-}
+// the deployment's own way to open its one SQLite file: the bus shares it with the event store
+const open = openSqlite;
 
 const options: EmbeddedBusOptions = { logger: silentBusLogger, retry: { initialMs: 50, maxMs: 1000 }, pollIntervalMs: 200 };
 
