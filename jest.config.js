@@ -30,6 +30,8 @@ const common = {
 };
 
 module.exports = {
+  globalSetup: '<rootDir>/test/support/build-once.js',
+  rootDir: __dirname,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
     { ...common, displayName: 'int', testMatch: ['**/*.int.spec.ts'] },

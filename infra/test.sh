@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run) and as the README says: `npm install && npm test`.
-# Installs and starts what the tests need (Chromium from Debian, Kafka 3.9 in KRaft mode from
-# Maven Central jars, FerretDB 1.24 via go install), idempotently and cached outside the
-# checkout, then type-checks, builds and runs every jest project (unit, int, e2e).
+# Installs and starts what the tests need (Debian's chromium, poppler-utils and rsyslog; Kafka 3.9
+# in KRaft mode from Maven Central jars; FerretDB 1.24 built from the Go module proxy),
+# idempotently: binaries land in .infra/ (git-ignored) and come from the machine's Maven and Go
+# caches after the first time. Then it type-checks and runs every jest project (unit, int, e2e);
+# jest's global setup builds dist/ once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-export GAUNTLET_CACHE="${GAUNTLET_CACHE:-$HOME/.cache/gauntlet}"
-mkdir -p "$GAUNTLET_CACHE"
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -33,9 +32,6 @@ export KAFKA_BROKERS FERRETDB_URL
 
 step "type check"
 npm run -s typecheck
-
-step "build"
-npm run -s build
 
 step "tests"
 npx jest --ci --maxWorkers=2 "$@"

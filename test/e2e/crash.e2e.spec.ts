@@ -35,7 +35,6 @@ const killed = (child: ChildProcess) => new Promise<void>((r) => (child.exitCode
 describe('crash safety: kill -9 between a 201 and the next request', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-crash-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
-  beforeAll(() => execFileSync(process.execPath, [join(root, 'infra/build.js')]), 60_000);
   afterAll(() => removeDir(dataDir));
 
   it('loses nothing: after restart the same reads answer the same', async () => {

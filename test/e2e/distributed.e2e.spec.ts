@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { RoleProcess, startRole } from '../support/processes';
@@ -19,7 +18,6 @@ if (!brokers || !mongoUrl) console.log('distributed e2e skipped: set KAFKA_BROKE
  * EventStoreDB server can run here). Processes are killed with -9 mid-stream; nothing is lost.
  */
 run('distributed roles on Kafka and FerretDB', () => {
-  const root = resolve(__dirname, '../..');
   const id = Math.random().toString(36).slice(2, 8);
   const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-dist-'));
   const port = 21000 + Math.floor(Math.random() * 9000);
@@ -42,7 +40,6 @@ run('distributed roles on Kafka and FerretDB', () => {
   };
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(root, 'infra/build.js')]);
     lab = await startLab({ mode: 'vulnerable' });
     receiver = await startReceiver(() => alertSecret);
     mongo = await new MongoClient(mongoUrl!).connect();

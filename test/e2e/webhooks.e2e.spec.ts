@@ -1,7 +1,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { openSqlite, SqliteEventStore } from '@gauntlet/eventstore';
 import { RoleProcess, startRole } from '../support/processes';
 import { eventually, startReceiver } from '../support/receiver';
@@ -13,12 +12,10 @@ import { client, removeDir, signUp } from '../support/service';
  * webhook's history, 410 Gone disabling the endpoint, and the delivery log showing every attempt.
  */
 describe('webhook deliveries: retries, restarts, drops', () => {
-  const root = join(__dirname, '../..');
   const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-hooks-'));
   const port = 24000 + Math.floor(Math.random() * 4000);
-  const { KAFKA_BROKERS, MONGODB_URL, EVENTSTORE_URL, FERRETDB_URL, ...inherited } = process.env;
   const env: Record<string, string> = {
-    ...(inherited as Record<string, string>), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE: 'true',
+    PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE: 'true',
     RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', WEBHOOK_RETRY_DELAYS_MS: '1500,1500,1500', WEBHOOK_TIMEOUT_MS: '2000',
   };
   const base = `http://127.0.0.1:${port}`;
@@ -28,7 +25,6 @@ describe('webhook deliveries: retries, restarts, drops', () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(root, 'infra/build.js')]);
     // each answer is used once, in order; 204 when none is queued
     receiver = await startReceiver(() => secret, () => answers.shift() ?? 204);
     service = await startRole('all', env, 'gauntlet api listening');

@@ -10,9 +10,13 @@ export interface RoleProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/** the test command exports the engines it started; a role uses only the ones its test names */
+const ENGINE_VARIABLES = ['KAFKA_BROKERS', 'MONGODB_URL', 'EVENTSTORE_URL', 'FERRETDB_URL'];
+
 /** one role of the built service as its own process (`node dist/apps/gauntlet/src/main.js <role>`) */
 export function startRole(role: string, env: Record<string, string>, readyLine = 'gauntlet roles started', timeoutMs = 60_000): Promise<RoleProcess> {
-  const child = spawn(process.execPath, [join(root, 'dist/apps/gauntlet/src/main.js'), role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !ENGINE_VARIABLES.includes(k)));
+  const child = spawn(process.execPath, [join(root, 'dist/apps/gauntlet/src/main.js'), role], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const proc: RoleProcess = {
     role,
