@@ -27,3 +27,12 @@ export function messageProblem(message: { key: unknown; value: unknown; headers?
   if (message.notBefore !== undefined && !Number.isFinite(message.notBefore)) return 'message notBefore must be ms since the epoch';
   return null;
 }
+
+/** What both adapters check before publishing: a valid topic name and well-formed messages. */
+export function assertPublishable(topic: string, messages: readonly { key: unknown; value: unknown; headers?: unknown; notBefore?: unknown }[]): void {
+  assertTopicNames([topic]);
+  for (const m of messages) {
+    const problem = messageProblem(m);
+    if (problem) throw new TypeError(problem);
+  }
+}

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Bus, ConsumeOptions, Consumer, DeliveredMessage, Message, MessageHandler } from '../bus';
 import { BusLogger, errorFields, stderrBusLogger } from '../logger';
 import { defaultRetryBackoff, retryDelay, RetryBackoff } from '../retry-backoff';
-import { assertTopicNames, messageProblem } from '../topics';
+import { assertPublishable, assertTopicNames } from '../topics';
 import { assignPartitions } from './assignment';
 import { BusTables } from './bus-tables';
 import { Wakeup } from './wakeup';
@@ -54,11 +54,7 @@ export class EmbeddedBus implements Bus {
 
   async publish(topic: string, messages: Message[]): Promise<void> {
     this.assertOpen();
-    assertTopicNames([topic]);
-    for (const m of messages) {
-      const problem = messageProblem(m);
-      if (problem) throw new TypeError(problem);
-    }
+    assertPublishable(topic, messages);
     if (messages.length === 0) return;
     const written = this.tables.append(topic, messages, Date.now());
     for (const group of this.groups.values()) group.published(topic, written);

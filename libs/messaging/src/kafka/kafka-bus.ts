@@ -2,7 +2,7 @@ import { Admin, Consumer as KafkaConsumer, EachMessagePayload, Kafka, logLevel, 
 import type { Bus, ConsumeOptions, Consumer, Message, MessageHandler } from '../bus';
 import { BusLogger, errorFields, stderrBusLogger } from '../logger';
 import { defaultRetryBackoff, retryDelay, RetryBackoff } from '../retry-backoff';
-import { assertTopicNames, messageProblem } from '../topics';
+import { assertPublishable, assertTopicNames } from '../topics';
 import { fromKafkaMessage, nextOffset, toKafkaMessage } from './kafka-messages';
 import { busLogCreator } from './log-creator';
 import { trackedSockets } from './tracked-sockets';
@@ -84,11 +84,7 @@ export class KafkaBus implements Bus {
 
   async publish(topic: string, messages: Message[]): Promise<void> {
     this.assertOpen();
-    assertTopicNames([topic]);
-    for (const m of messages) {
-      const problem = messageProblem(m);
-      if (problem) throw new TypeError(problem);
-    }
+    assertPublishable(topic, messages);
     if (messages.length === 0) return;
     await this.assertTopicExists(topic);
     const producer = await this.connectedProducer();

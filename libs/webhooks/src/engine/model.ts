@@ -1,5 +1,4 @@
-import type { FormatType, Severity } from '@gauntlet/domain';
-import type { WebhookEnvelope } from '../envelope';
+import type { ScanSummary, WebhookEnvelope } from '../envelope';
 
 export const TOPICS = {
   /** envelopes, keyed by scan id (or target id for agent alerts): one per domain event that causes one */
@@ -85,17 +84,5 @@ export interface DeliveryJob {
   manual?: boolean;
 }
 
-export interface ScanSummaryDoc {
-  _id: string;
-  _rev?: number;
-  account_id: string;
-  target_id: string;
-  target_name: string;
-  status: string;
-  critical: number;
-  high: number;
-  medium: number;
-  low: number;
-  started_at: string | null;
-  [k: string]: unknown;
-}
+/** The relay's running summary of a scan (`webhook_scan_summaries`): a ScanSummary keyed by scan id. */
+export type ScanSummaryDoc = Omit<ScanSummary, 'scan_id' | 'base_url'> & { _id: string; _rev?: number; [k: string]: unknown };
