@@ -16,7 +16,10 @@ function launch(dataDir: string, port: number): Promise<{ child: ChildProcess; u
   });
   return new Promise((resolveStart, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`service did not start: ${out}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a service that never became ready must not outlive the test
+      reject(new Error(`service did not start: ${out}`));
+    }, 20_000);
     const onData = (b: Buffer) => {
       out += b.toString();
       if (out.includes('gauntlet api listening')) {

@@ -34,7 +34,10 @@ export function startRole(role: string, env: Record<string, string>, readyLine =
       }),
   };
   return new Promise((resolveStart, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} did not start within ${timeoutMs} ms:\n${out.slice(-3000)}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a role that never became ready must not outlive the test
+      reject(new Error(`${role} did not start within ${timeoutMs} ms:\n${out.slice(-3000)}`));
+    }, timeoutMs);
     const onData = (b: Buffer) => {
       out += b.toString();
       if (out.length > 2_000_000) out = out.slice(-1_000_000);
