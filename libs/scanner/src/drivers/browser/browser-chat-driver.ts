@@ -1,5 +1,5 @@
 import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
-import { Browser, BrowserContext, chromium, ElementHandle, Frame, Page } from 'playwright';
+import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright';
 import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { PAGE_SCRIPT } from './page-script';
 
@@ -113,7 +113,10 @@ export class BrowserChatDriver implements ChatDriver {
 type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser'>> & { chromiumPath: string; browser?: Browser };
 
 /** Debian's Chromium (infra/debian-packages.sh), headless, as root in a container */
-export function launchChromium(executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Browser> {
+export async function launchChromium(executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Browser> {
+  // loaded on first use: every process that imports the scanner (the api, for the agent judge)
+  // would otherwise pay for Playwright at start-up without ever opening a browser
+  const { chromium } = await import('playwright');
   return chromium.launch({ executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS, timeout: 30_000 });
 }
 
