@@ -10,7 +10,7 @@ export interface Decider<Command, Event, State> {
 }
 
 /** A rule the command broke. `code` maps 1:1 to an HTTP problem status in the api layer. */
-export type DomainErrorCode = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'quota_exceeded';
+export type DomainErrorCode = 'invalid' | 'not_found' | 'conflict' | 'forbidden';
 
 export class DomainError extends Error {
   constructor(

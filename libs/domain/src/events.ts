@@ -27,11 +27,3 @@ export const streams = {
   webhook: (id: string) => `webhook-${id}`,
   monitor: (targetId: string) => `monitor-${targetId}`,
 } as const;
-
-export type StreamCategory = keyof typeof streams;
-
-/** `scan-1234` -> { category: 'scan', id: '1234' } */
-export function parseStream(stream: string): { category: string; id: string } {
-  const dash = stream.indexOf('-');
-  return dash < 0 ? { category: stream, id: '' } : { category: stream.slice(0, dash), id: stream.slice(dash + 1) };
-}

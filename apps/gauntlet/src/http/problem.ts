@@ -44,7 +44,7 @@ export class ProblemException extends HttpException {
   }
 }
 
-const DOMAIN_STATUS: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, quota_exceeded: 429 };
+const DOMAIN_STATUS: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 };
 
 export function toProblem(err: unknown): { problem: Problem; headers: Record<string, string> } {
   const make = (status: number, detail: string, slug?: string, title?: string): Problem => {

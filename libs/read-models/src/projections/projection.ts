@@ -15,5 +15,3 @@ export interface Projection<D extends Doc = Doc> {
   /** fields queried by the api (indexes) */
   indexes: string[][];
 }
-
-export const withRev = <D extends Doc>(doc: Omit<D, '_rev'>, event: RecordedEvent): D => ({ ...doc, _rev: event.revision }) as D;
