@@ -10,12 +10,15 @@
 # Idempotent: `start` on a running broker only prints the export line. Quiet: all broker output
 # goes to .infra/kafka/logs/. Overrides: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093),
 # KAFKA_HEAP_OPTS (-Xmx512m -Xms128m), KAFKA_START_TIMEOUT (90 s), KAFKA_STOP_TIMEOUT (30 s).
+# KAFKA_INSTANCE=name runs a second, separate broker (state under .infra/kafka-name, jars
+# shared; give it its own ports): a test that restarts a broker uses one, so it never
+# disturbs the tests running beside it on the shared one.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 POM="$ROOT/infra/kafka/pom.xml"
-STATE="$ROOT/.infra/kafka"
-LIBS="$STATE/libs"
+STATE="$ROOT/.infra/kafka${KAFKA_INSTANCE:+-$KAFKA_INSTANCE}"
+LIBS="$ROOT/.infra/kafka/libs"
 DATA="$STATE/data"
 LOGS="$STATE/logs"
 PIDFILE="$STATE/kafka.pid"
@@ -27,6 +30,8 @@ STOP_TIMEOUT="${KAFKA_STOP_TIMEOUT:-30}"
 
 die() { echo "kafka.sh: $*" >&2; exit 1; }
 
+[[ "${KAFKA_INSTANCE:-}" =~ ^[a-z0-9-]*$ ]] || die "KAFKA_INSTANCE must be lowercase letters, digits and dashes"
+
 kafka_version() { sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$POM"; }
 
 # The jars are resolved once per Kafka version; the marker is written only after a full copy,
@@ -34,6 +39,11 @@ kafka_version() { sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$PO
 resolve() {
   local marker="$LIBS/.resolved-$(kafka_version)"
   [[ -f "$marker" ]] && return 0
+  # instances share the jars: one resolves at a time, the others find the marker afterwards
+  mkdir -p "$(dirname "$LIBS")"
+  exec 8>"$(dirname "$LIBS")/.resolve.lock"
+  flock -w 600 8 || die "another kafka.sh is still resolving the jars"
+  [[ -f "$marker" ]] && { exec 8>&-; return 0; }
   command -v mvn >/dev/null || die "Maven (mvn) is needed to fetch the broker from Maven Central"
   command -v java >/dev/null || die "a Java 11+ runtime is needed to run the broker"
   rm -rf "$LIBS" && mkdir -p "$LIBS"
@@ -41,6 +51,7 @@ resolve() {
     -DincludeScope=runtime -DoutputDirectory="$LIBS" >"$STATE/mvn.log" 2>&1 \
     || { tail -n 20 "$STATE/mvn.log" >&2; die "resolving Kafka $(kafka_version) failed (see $STATE/mvn.log)"; }
   touch "$marker"
+  exec 8>&-
 }
 
 write_config() {

@@ -65,21 +65,45 @@ export class KafkaBus implements Bus {
   async ensureTopics(topics: string[]): Promise<void> {
     this.assertOpen();
     assertTopicNames(topics);
+    const wanted = [...new Set(topics)];
+    if (wanted.length === 0) return;
     const admin = await this.connectedAdmin();
     const existing = new Set(await admin.listTopics());
-    const missing = [...new Set(topics)].filter((t) => !existing.has(t));
-    for (const t of topics) if (existing.has(t)) this.knownTopics.add(t);
-    if (missing.length === 0) return;
-    // a topic created meanwhile by another process is fine: createTopics reports it, no error
-    await admin.createTopics({
-      waitForLeaders: true,
-      topics: missing.map((topic) => ({
-        topic,
-        numPartitions: this.options.partitions ?? 6,
-        replicationFactor: this.options.replicationFactor ?? 1,
-      })),
-    });
-    for (const t of missing) this.knownTopics.add(t);
+    const missing = wanted.filter((t) => !existing.has(t));
+    if (missing.length > 0) {
+      // When another process created one of these topics a moment ago, kafkajs answers
+      // "already exists" without waiting for its leaders: awaitLeaders below covers both cases.
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({
+          topic,
+          numPartitions: this.options.partitions ?? 6,
+          replicationFactor: this.options.replicationFactor ?? 1,
+        })),
+      });
+    }
+    await this.awaitLeaders(admin, wanted);
+    for (const t of wanted) this.knownTopics.add(t);
+  }
+
+  /**
+   * A topic is usable once every partition has a leader; a freshly created one can be listed
+   * (or reported as existing) before that, and a consumer subscribing then fails with
+   * UNKNOWN_TOPIC_OR_PARTITION. Bounded: gives up after about 30 s.
+   */
+  private async awaitLeaders(admin: Admin, topics: string[]): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (let wait = 50; ; wait = Math.min(wait * 2, 1000)) {
+      try {
+        const { topics: described } = await admin.fetchTopicMetadata({ topics });
+        const led = described.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+        if (led && described.length === topics.length) return;
+      } catch (error) {
+        if (Date.now() + wait > deadline) throw error;
+      }
+      if (Date.now() + wait > deadline) throw new Error(`Kafka topics have no leaders yet: ${topics.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   async publish(topic: string, messages: Message[]): Promise<void> {
