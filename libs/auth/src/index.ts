@@ -3,3 +3,4 @@ export * from './passwords';
 export * from './api-keys';
 export * from './identity';
 export * from './plans';
+export * from './verified-tokens';

@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { apiKeyMatches, parseApiKey } from '@gauntlet/auth';
+import { apiKeyMatches, parseApiKey, VerifiedTokens } from '@gauntlet/auth';
 import type { AccountDoc, ApiKeyDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { RUNTIME, Runtime } from '../runtime';
-import { ADMIN_ONLY, BEARER_ONLY, IS_PUBLIC, Principal } from './principal';
+import { ADMIN_ONLY, BEARER_ONLY, IS_PUBLIC, Principal, principalOf } from './principal';
 
 const JwtGuard = AuthGuard('jwt');
 
@@ -16,30 +16,58 @@ const JwtGuard = AuthGuard('jwt');
 @Injectable()
 export class CredentialsGuard implements CanActivate {
   private readonly jwt = new JwtGuard();
+  private readonly verified = new VerifiedTokens();
+  /** a route's markers never change: read its metadata once, not on every request */
+  private readonly markers = new WeakMap<object, { public: boolean; bearerOnly: boolean; adminOnly: boolean }>();
 
   constructor(private readonly reflector: Reflector, @Inject(RUNTIME) private readonly runtime: Runtime) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const flag = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]);
-    if (flag(IS_PUBLIC)) return true;
+    const route = this.markersOf(context);
+    if (route.public) return true;
     const request = context.switchToHttp().getRequest();
     const authorization: string | undefined = request.headers.authorization;
     const apiKey: string | undefined = request.headers['x-api-key'];
 
     let principal: Principal | null = null;
     if (authorization) {
-      const ok = await Promise.resolve(this.jwt.canActivate(context)).catch(() => false);
-      principal = ok ? (request.user as Principal) : null;
+      principal = await this.fromBearer(authorization, context);
     } else if (apiKey) {
-      if (flag(BEARER_ONLY)) throw new ProblemException(403, 'This operation needs a signed-in user (Authorization: Bearer), not an API key.');
+      if (route.bearerOnly) throw new ProblemException(403, 'This operation needs a signed-in user (Authorization: Bearer), not an API key.');
       principal = await this.fromApiKey(apiKey);
     }
     if (!principal) {
       throw new ProblemException(401, 'Send a valid bearer token (Authorization: Bearer <token>) or API key (X-API-Key).');
     }
-    if (flag(ADMIN_ONLY) && principal.role !== 'admin') throw new ProblemException(403, 'This operation is for administrators.');
+    if (route.adminOnly && principal.role !== 'admin') throw new ProblemException(403, 'This operation is for administrators.');
     request.principal = principal;
     return true;
+  }
+
+  private markersOf(context: ExecutionContext) {
+    const handler = context.getHandler();
+    let markers = this.markers.get(handler);
+    if (!markers) {
+      const flag = (key: string) => this.reflector.getAllAndOverride<boolean>(key, [handler, context.getClass()]) === true;
+      markers = { public: flag(IS_PUBLIC), bearerOnly: flag(BEARER_ONLY), adminOnly: flag(ADMIN_ONLY) };
+      this.markers.set(handler, markers);
+    }
+    return markers;
+  }
+
+  /** passport-jwt verifies a token the first time; until it expires, only its account is read */
+  private async fromBearer(authorization: string, context: ExecutionContext): Promise<Principal | null> {
+    const token = /^bearer +(\S+)$/i.exec(authorization)?.[1];
+    const subject = token && this.verified.subjectOf(token);
+    if (subject) {
+      const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(subject);
+      return account ? principalOf(account, 'bearer') : null;
+    }
+    const ok = await Promise.resolve(this.jwt.canActivate(context)).catch(() => false);
+    if (!ok) return null;
+    const principal = context.switchToHttp().getRequest().user as Principal;
+    if (token) this.verified.remember(token, principal.account_id, expiryOf(token));
+    return principal;
   }
 
   private async fromApiKey(key: string): Promise<Principal | null> {
@@ -49,7 +77,12 @@ export class CredentialsGuard implements CanActivate {
     const [record] = await docs.collection<ApiKeyDoc>('api_keys').find({ prefix: parsed.prefix }, { limit: 1 });
     if (!record || record.revoked || !apiKeyMatches(key, record.key_hash)) return null;
     const account = await docs.collection<AccountDoc>('accounts').get(record.account_id);
-    if (!account) return null;
-    return { account_id: account._id, email: account.email, role: account.role, plan: account.plan, via: 'api_key', api_key_id: record._id };
+    return account ? principalOf(account, 'api_key', record._id) : null;
   }
+}
+
+/** the exp claim of a token passport-jwt has just verified */
+function expiryOf(token: string): number | undefined {
+  const exp = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).exp;
+  return typeof exp === 'number' ? exp : undefined;
 }

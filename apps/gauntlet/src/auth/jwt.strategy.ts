@@ -4,7 +4,7 @@ import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { AccountDoc } from '@gauntlet/read-models';
 import { RUNTIME, Runtime } from '../runtime';
-import { Principal } from './principal';
+import { Principal, principalOf } from './principal';
 
 export interface TokenClaims {
   sub: string;
@@ -30,7 +30,6 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   /** plan and role are read fresh on every request, so a plan change applies at once */
   async validate(claims: TokenClaims): Promise<Principal | false> {
     const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(claims.sub);
-    if (!account) return false;
-    return { account_id: account._id, email: account.email, role: account.role, plan: account.plan, via: 'bearer' };
+    return account ? principalOf(account, 'bearer') : false;
   }
 }

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Plan, Role } from '@gauntlet/domain';
+import type { AccountDoc } from '@gauntlet/read-models';
 
 /** Who is calling, resolved from a bearer token or an API key, with the plan read fresh. */
 export interface Principal {
@@ -9,6 +10,12 @@ export interface Principal {
   plan: Plan;
   via: 'bearer' | 'api_key';
   api_key_id?: string;
+}
+
+export function principalOf(account: AccountDoc, via: Principal['via'], apiKeyId?: string): Principal {
+  const principal: Principal = { account_id: account._id, email: account.email, role: account.role, plan: account.plan, via };
+  if (apiKeyId) principal.api_key_id = apiKeyId;
+  return principal;
 }
 
 export const actorOf = (p: Principal) => (p.via === 'api_key' ? `apikey:${p.api_key_id}` : `account:${p.account_id}`);
