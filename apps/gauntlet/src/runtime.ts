@@ -1,5 +1,5 @@
 import { SecretBox } from '@gauntlet/auth';
-import { coreProjections, Projection, Projector } from '@gauntlet/read-models';
+import { CachingDocumentStore, coreProjections, Projection, Projector } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
 import type { Decider, DomainEvent } from '@gauntlet/domain';
@@ -32,9 +32,13 @@ export interface Runtime {
 export const RUNTIME = Symbol('RUNTIME');
 
 export async function createRuntime(config: Config, log: Logger, extraProjections: Projection<any>[] = []): Promise<Runtime> {
-  const infra = await openInfrastructure(config, log);
+  const opened = await openInfrastructure(config, log);
+  // the account read on every authenticated request and polled scan statuses come from memory
+  // while this process's projector runs: it writes those collections, so it keeps them current
+  const documents = new CachingDocumentStore(opened.documents, { collections: ['accounts', 'scans'], enabled: () => projector.running });
+  const infra: Infrastructure = { ...opened, documents };
   const metrics = new Metrics();
-  const projector = new Projector(infra.events, infra.documents, [...coreProjections, ...extraProjections], { log });
+  const projector: Projector = new Projector(infra.events, documents, [...coreProjections, ...extraProjections], { log });
   const closers: (() => Promise<void>)[] = [];
   const aggregates = new Aggregates(infra.events, metrics);
   return {

@@ -1,4 +1,5 @@
 export * from './document-store';
+export * from './caching-document-store';
 export * from './projections';
 export * from './projector';
 export * from './checkpointed-subscription';

@@ -23,6 +23,11 @@ export class Projector {
     });
   }
 
+  /** started in this process and not stopped */
+  get running(): boolean {
+    return this.consumer.running;
+  }
+
   get lastError(): string | null {
     return this.consumer.lastError;
   }
