@@ -61,7 +61,7 @@ async function main() {
       const gauntlet = await load(`${base}/api/scans/${scan.id}/status`, auth);
       const plain = await load(`http://127.0.0.1:${barePort}/`, {});
       console.log(`command: node dist/bench/status-reads.js ${seconds} ${connections}`);
-      console.log(`GET /api/scans/{id}/status (JWT, account and scan read per request, embedded SQLite), ${connections} connections, ${seconds} s`);
+      console.log(`GET /api/scans/{id}/status (bearer token, account and scan looked up per request, embedded engines), ${connections} connections, ${seconds} s`);
       console.log(`  gauntlet   ${gauntlet.rps.toFixed(0).padStart(7)} req/s  p50 ${gauntlet.p50} ms  p99 ${gauntlet.p99} ms  errors ${gauntlet.errors}`);
       console.log(`  bare http  ${plain.rps.toFixed(0).padStart(7)} req/s  p50 ${plain.p50} ms  p99 ${plain.p99} ms  errors ${plain.errors}`);
       console.log(`  ratio      ${((gauntlet.rps / plain.rps) * 100).toFixed(0)}% of the bare server's throughput`);

@@ -98,6 +98,8 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(res.body).toMatchObject({ status, type: expect.stringMatching(/^urn:gauntlet:problem:/), title: expect.any(String), detail: expect.any(String) });
       expect(res.text).not.toMatch(/at .*\.ts:\d+|node_modules|stack/);
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       if (field) expect(res.body.errors.map((e: any) => e.field)).toContain(field);
     };
     expectProblem(await api.post('/api/targets', { ...apiTarget, surprise: 1 }), 400, 'surprise');

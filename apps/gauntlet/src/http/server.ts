@@ -43,18 +43,19 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   await serveDashboard(app.getHttpAdapter().getInstance());
 
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  // callback hooks, not async ones: they run on every request, and a promise each is measurable
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
-    return payload;
+    done();
   });
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
-    const seconds = reply.elapsedTime / 1000;
-    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, seconds);
-    if (route !== '/healthz' && route !== '/metrics') {
+    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    if (route !== '/healthz' && route !== '/metrics' && log.isLevelEnabled('info')) {
       log.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     }
+    done();
   });
 
   const document = openApiDocument(app, config.publicBaseUrl);
