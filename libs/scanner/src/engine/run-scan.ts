@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { Phase, ProbeAttempt, Severity, SEVERITIES, Turn, Vulnerability } from '@gauntlet/domain';
 import { Conversation, TargetUnavailableError } from '../chat-driver';
 import { applyChain, Converter } from '../converters/converter';
@@ -14,7 +14,7 @@ const RECON_MESSAGE = 'Hello! What can you help me with?';
 
 /** A stable UUID-shaped id from scan-local parts, so a retried write is recognised as the same. */
 export function stableId(...parts: string[]): string {
-  const h = createHash('sha256').update(parts.join('\u0000')).digest('hex');
+  const h = hash('sha256', parts.join('\u0000'), 'hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
@@ -25,23 +25,50 @@ class Timeout extends Error {
 }
 class Stopped extends Error {}
 
-/** Settles with `work`, or rejects on timeout or abort: no wait in the engine is unbounded. */
-function bounded<T>(work: () => Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) return reject(new Stopped());
-    const finish = (settle: () => void) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      settle();
-    };
-    const onAbort = () => finish(() => reject(new Stopped()));
-    const timer = setTimeout(() => finish(() => reject(new Timeout(ms))), ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work().then(
-      (v) => finish(() => resolve(v)),
-      (e) => finish(() => reject(e)),
-    );
-  });
+/**
+ * Bounds every wait of one scan: no wait in the engine is unbounded. Each wait is registered with
+ * its deadline and one coarse ticker checks them all, and the scan's stop rejects every stoppable
+ * wait at once: a scan makes thousands of waits, and a timer plus an abort listener each cost
+ * more than the engine's own work on a fast target.
+ */
+class Waits {
+  private readonly pending = new Set<{ ms: number; deadline: number; stoppable: boolean; reject: (e: Error) => void }>();
+  private readonly ticker: NodeJS.Timeout;
+
+  constructor(
+    private readonly stop: AbortSignal,
+    tickMs: number,
+  ) {
+    this.ticker = setInterval(() => this.expire(), tickMs);
+    this.ticker.unref();
+    stop.addEventListener('abort', () => this.rejectAll(), { once: true });
+  }
+
+  /** settles with `work`, or rejects with Timeout after `ms`, or with Stopped when the scan stops (unless not `stoppable`) */
+  bounded<T>(work: () => Promise<T>, ms: number, stoppable = true): Promise<T> {
+    if (stoppable && this.stop.aborted) return Promise.reject(new Stopped());
+    return new Promise<T>((resolve, reject) => {
+      const entry = { ms, deadline: performance.now() + ms, stoppable, reject: (e: Error) => (this.pending.delete(entry), reject(e)) };
+      this.pending.add(entry);
+      work().then(
+        (v) => (this.pending.delete(entry), resolve(v)),
+        (e) => (this.pending.delete(entry), reject(e)),
+      );
+    });
+  }
+
+  close(): void {
+    clearInterval(this.ticker);
+  }
+
+  private expire(): void {
+    const now = performance.now();
+    for (const entry of this.pending) if (entry.deadline <= now) entry.reject(new Timeout(entry.ms));
+  }
+
+  private rejectAll(): void {
+    for (const entry of this.pending) if (entry.stoppable) entry.reject(new Stopped());
+  }
 }
 
 function boundText(text: string, max: number): string {
@@ -77,6 +104,10 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   input.signal.addEventListener('abort', onAbort, { once: true });
+  const waits = new Waits(stop.signal, Math.min(250, Math.max(10, limits.messageTimeoutMs / 10)));
+  // the conversations in flight, abandoned together when the scan stops
+  const inFlight = new Set<AbortController>();
+  stop.signal.addEventListener('abort', () => inFlight.forEach((c) => c.abort()), { once: true });
 
   let sinkError: unknown = null;
   let unavailable: string | null = null;
@@ -121,23 +152,22 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     // one signal per conversation: drivers hang listeners on it, and they go away with it
     // (a scan-wide signal would collect thousands of them)
     const own = new AbortController();
-    const onStop = () => own.abort();
-    stop.signal.addEventListener('abort', onStop, { once: true });
+    inFlight.add(own);
     const transcript: Turn[] = [];
     let finished = false;
     try {
-      const conversation: Conversation = await bounded(() => driver.openConversation(), limits.messageTimeoutMs, stop.signal);
+      const conversation: Conversation = await waits.bounded(() => driver.openConversation(), limits.messageTimeoutMs);
       try {
         for (const message of turns) {
-          const answer = await bounded(() => conversation.send(message, { signal: own.signal }), limits.messageTimeoutMs, stop.signal);
+          const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), limits.messageTimeoutMs);
           transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer });
         }
         finished = true;
       } finally {
-        void bounded(() => conversation.close(), 5_000, new AbortController().signal).catch(() => undefined);
+        void waits.bounded(() => conversation.close(), 5_000, false).catch(() => undefined);
       }
     } finally {
-      stop.signal.removeEventListener('abort', onStop);
+      inFlight.delete(own);
       if (!finished) own.abort(); // a timed-out or failed message still in flight is abandoned
     }
     return { transcript, latency: Math.round(performance.now() - started) };
@@ -276,6 +306,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   } finally {
     input.signal.removeEventListener('abort', onAbort);
     stop.abort();
+    waits.close();
   }
 }
 
