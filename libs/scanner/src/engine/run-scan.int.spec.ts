@@ -132,6 +132,25 @@ describe('runScan against the lab', () => {
     }
   });
 
+  it('gives up on a message that gets no answer within the limit, records it and ends partial', async () => {
+    // answers the first message, then never again: every later message must time out, not hang
+    let sent = 0;
+    const hanging = {
+      openConversation: async () => ({
+        send: () => (++sent === 1 ? Promise.resolve('Hello, I am Penny.') : new Promise<string>(() => undefined)),
+        close: async () => undefined,
+      }),
+      close: async () => undefined,
+    };
+    const started = Date.now();
+    const { sink, outcome } = scan(vulnerable, { driver: hanging, limits: { messageTimeoutMs: 300, maxConsecutiveErrors: 4 } });
+    const result = await outcome;
+    expect(result).toEqual({ kind: 'completed_partial', reason: expect.stringMatching(/failed 4 attempts in a row \(last: no answer within 300 ms\)/) });
+    const timedOut = sink.attempts.filter((a) => a.error === 'no answer within 300 ms');
+    expect(timedOut.length).toBeGreaterThanOrEqual(4);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('stops and rethrows when the sink refuses a write', async () => {
     const sink = new MemorySink();
     let writes = 0;
