@@ -53,8 +53,12 @@ export class AppModule {
         CqrsModule.forRoot(),
         PassportModule,
         JwtModule.register({ secret: runtime.config.jwtSecret }),
-        // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
-        ThrottlerModule.forRoot({ throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }] }),
+        // 120 requests per minute per client IP on the whole api (api-spec.md section 8): the key is
+        // the client alone (the throttler's default key adds the route, giving each route its own budget)
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }],
+          generateKey: (_context, tracker, throttler) => `${throttler}:${tracker}`,
+        }),
       ],
       controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],
       providers: [
