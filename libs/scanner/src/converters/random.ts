@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** A seeded PRNG (sfc32), so the same scan seed always mutates probes the same way. */
 export interface Rng {
@@ -11,7 +11,7 @@ export interface Rng {
 
 /** Derives an independent stream from a seed and a label (e.g. "amplify:pi-001"). */
 export function seededRng(seed: string, label = ''): Rng {
-  const h = createHash('sha256').update(`${seed}\u0000${label}`).digest();
+  const h = hash('sha256', `${seed}\u0000${label}`, 'buffer');
   let a = h.readUInt32LE(0), b = h.readUInt32LE(4), c = h.readUInt32LE(8), d = h.readUInt32LE(12);
   const next = () => {
     a >>>= 0; b >>>= 0; c >>>= 0; d >>>= 0;
