@@ -13,6 +13,7 @@ import { RegisterAccountHandler } from './auth/registering-account/register-acco
 import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
 import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
+import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker } from './http/rate-limit';
 import { ConfigureAlertWebhookHandler } from './monitor/configuring-alert-webhook/configure-alert-webhook';
 import { IngestAgentEventsHandler } from './monitor/ingesting-events/ingest-agent-events';
 import { MonitorController } from './monitor/monitor.controller';
@@ -53,11 +54,11 @@ export class AppModule {
         CqrsModule.forRoot(),
         PassportModule,
         JwtModule.register({ secret: runtime.config.jwtSecret }),
-        // 120 requests per minute per client IP on the whole api (api-spec.md section 8): the key is
-        // the client alone (the throttler's default key adds the route, giving each route its own budget)
+        // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
         ThrottlerModule.forRoot({
-          throttlers: [{ name: 'default', ttl: 60_000, limit: runtime.config.rateLimitPerMinute }],
-          generateKey: (_context, tracker, throttler) => `${throttler}:${tracker}`,
+          throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: RATE_LIMIT_WINDOW_MS, limit: runtime.config.rateLimitPerMinute }],
+          getTracker: (request) => rateLimitTracker(request.ip),
+          generateKey: (_context, tracker, throttler) => rateLimitKey(tracker, throttler),
         }),
       ],
       controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],

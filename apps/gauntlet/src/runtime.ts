@@ -1,4 +1,4 @@
-import { SecretBox } from '@gauntlet/auth';
+import { SecretBox, VerifiedTokens } from '@gauntlet/auth';
 import { CachingDocumentStore, coreProjections, Projection, Projector } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
@@ -18,6 +18,8 @@ export interface Runtime {
   aggregates: Aggregates;
   projector: Projector;
   secrets: SecretBox;
+  /** bearer tokens passport-jwt has verified in this process, until they expire */
+  verifiedTokens: VerifiedTokens;
   metrics: Metrics;
   /**
    * The api's write path: decide and append, then wait until the read models include the change,
@@ -54,6 +56,7 @@ export async function createRuntime(config: Config, log: Logger, extraProjection
       return decided;
     },
     secrets: new SecretBox(config.secretsKey),
+    verifiedTokens: new VerifiedTokens(),
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn().catch((err) => log.error({ err }, 'error while closing'));

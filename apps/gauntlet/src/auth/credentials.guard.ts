@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { apiKeyMatches, parseApiKey, VerifiedTokens } from '@gauntlet/auth';
+import { apiKeyMatches, parseApiKey } from '@gauntlet/auth';
 import type { AccountDoc, ApiKeyDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { RUNTIME, Runtime } from '../runtime';
-import { ADMIN_ONLY, BEARER_ONLY, IS_PUBLIC, Principal, principalOf } from './principal';
+import { ADMIN_ONLY, BEARER_ONLY, bearerToken, IS_PUBLIC, Principal, principalOf } from './principal';
 
 const JwtGuard = AuthGuard('jwt');
 
@@ -16,7 +16,6 @@ const JwtGuard = AuthGuard('jwt');
 @Injectable()
 export class CredentialsGuard implements CanActivate {
   private readonly jwt = new JwtGuard();
-  private readonly verified = new VerifiedTokens();
   /** a route's markers never change: read its metadata once, not on every request */
   private readonly markers = new WeakMap<object, { public: boolean; bearerOnly: boolean; adminOnly: boolean }>();
 
@@ -57,8 +56,8 @@ export class CredentialsGuard implements CanActivate {
 
   /** passport-jwt verifies a token the first time; until it expires, only its account is read */
   private async fromBearer(authorization: string, context: ExecutionContext): Promise<Principal | null> {
-    const token = /^bearer +(\S+)$/i.exec(authorization)?.[1];
-    const subject = token && this.verified.subjectOf(token);
+    const token = bearerToken(authorization);
+    const subject = token && this.runtime.verifiedTokens.subjectOf(token);
     if (subject) {
       const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(subject);
       return account ? principalOf(account, 'bearer') : null;
@@ -66,7 +65,7 @@ export class CredentialsGuard implements CanActivate {
     const ok = await Promise.resolve(this.jwt.canActivate(context)).catch(() => false);
     if (!ok) return null;
     const principal = context.switchToHttp().getRequest().user as Principal;
-    if (token) this.verified.remember(token, principal.account_id, expiryOf(token));
+    if (token) this.runtime.verifiedTokens.remember(token, principal.account_id, expiryOf(token));
     return principal;
   }
 

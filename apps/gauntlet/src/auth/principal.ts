@@ -18,6 +18,10 @@ export function principalOf(account: AccountDoc, via: Principal['via'], apiKeyId
   return principal;
 }
 
+/** the token of an `Authorization: Bearer <token>` header, or undefined */
+export const bearerToken = (authorization: string | undefined): string | undefined =>
+  authorization === undefined ? undefined : /^bearer +(\S+)$/i.exec(authorization)?.[1];
+
 export const actorOf = (p: Principal) => (p.via === 'api_key' ? `apikey:${p.api_key_id}` : `account:${p.account_id}`);
 
 export const CurrentPrincipal = createParamDecorator((_: unknown, ctx: ExecutionContext): Principal => ctx.switchToHttp().getRequest().principal);

@@ -9,6 +9,8 @@ import { NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
 import { serveDashboard } from './dashboard';
 import { ProblemDetailsFilter, sendProblem } from './problem';
+import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
+import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { validationPipe } from './validation';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,11 +53,25 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
-    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     if (route !== '/healthz' && route !== '/metrics' && log.isLevelEnabled('info')) {
       log.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     }
     done();
+  });
+
+  // the polled status route gets its fast lane when Nest registers it (app.init below)
+  const lane = statusFastLane(runtime, app.get<ThrottlerStorage>(getStorageToken()));
+  fastify.addHook('onRoute', (route) => {
+    if (route.url !== STATUS_ROUTE || route.method !== 'GET') return;
+    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    route.preHandler = [
+      ...own,
+      async (request, reply) => {
+        // answered here, or on to the Nest route; a failure here only means the pipeline answers
+        if (await lane(request, reply).catch(() => false)) return reply;
+      },
+    ];
   });
 
   const document = openApiDocument(app, config.publicBaseUrl);

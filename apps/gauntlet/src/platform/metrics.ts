@@ -10,6 +10,11 @@ export class Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
     registers: [this.registry],
   });
+  readonly statusFastLane = new Counter({
+    name: 'gauntlet_status_fast_lane_answers_total',
+    help: 'GET /api/scans/{id}/status answers given before the Nest pipeline (token already verified, account and scan in memory)',
+    registers: [this.registry],
+  });
   readonly eventsAppended = new Counter({
     name: 'gauntlet_events_appended_total',
     help: 'Domain events appended to the event store, by type',
@@ -27,7 +32,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly requestTimers = new Map<string, { observe(seconds: number): void }>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** one observation per request: the labelled child is looked up once per method, route and status */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let timer = this.requestTimers.get(key);
+    if (!timer) this.requestTimers.set(key, (timer = this.httpDuration.labels(method, route, String(status))));
+    timer.observe(seconds);
   }
 }
