@@ -5,11 +5,12 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from '../app.module';
 import { RegisterAccount } from '../auth/registering-account/register-account';
-import { NestPinoLogger } from '../platform/logger';
+import { createRequestLogger, NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
 import { serveDashboard } from './dashboard';
 import { ProblemDetailsFilter, sendProblem } from './problem';
 import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { validationPipe } from './validation';
 
@@ -51,11 +52,17 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
+  const requests = createRequestLogger(config.logLevel);
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (route !== '/healthz' && route !== '/metrics' && log.isLevelEnabled('info')) {
-      log.info({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    // probes and scrapes are not logged; a successful status poll (CI gates poll every few seconds)
+    // only at debug, or polls would be most of the log; everything else, one line at info
+    if (route !== '/healthz' && route !== '/metrics') {
+      const level = route === STATUS_ROUTE && reply.statusCode === 200 ? 'debug' : 'info';
+      if (requests.isLevelEnabled(level)) {
+        requests[level]({ reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      }
     }
     done();
   });
@@ -67,9 +74,12 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
     route.preHandler = [
       ...own,
-      async (request, reply) => {
+      (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
         // answered here, or on to the Nest route; a failure here only means the pipeline answers
-        if (await lane(request, reply).catch(() => false)) return reply;
+        lane(request, reply).then(
+          (answered) => answered || done(),
+          () => done(),
+        );
       },
     ];
   });
