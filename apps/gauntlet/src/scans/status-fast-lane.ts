@@ -14,8 +14,8 @@ export const STATUS_ROUTE = '/api/scans/:id/status';
  * (router, guards, pipes) costs several times the read itself. This answers the polled happy
  * path before that pipeline, and only it: a bearer token that passport-jwt already verified in
  * this process (the guard remembers it until it expires), the caller's account, a scan the
- * caller owns, and the same per-IP budget the ThrottlerGuard spends, with the
- * same X-RateLimit headers. Anything else (an API key, a token's first use, a bad id, someone
+ * caller owns, and the same per-IP budget the ThrottlerGuard spends, with the same X-RateLimit
+ * headers. Anything else (an API key, a token's first use, a bad id, someone
  * else's or no scan, a spent budget, an error) resolves false and the Nest route answers as it
  * always does. The e2e suite compares both paths answer for answer.
  */
