@@ -16,11 +16,13 @@ export const session = {
 };
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfterSeconds = null) {
     super(problem?.detail || problem?.title || `The service answered ${status}.`);
     this.status = status;
     this.problem = problem ?? {};
     this.errors = Array.isArray(problem?.errors) ? problem.errors : [];
+    /** on a 429: how long the service asks us to wait */
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -48,11 +50,9 @@ export async function request(method, path, body, { raw = false } = {}) {
     } catch {
       problem = null;
     }
-    if (res.status === 429 && problem && !problem.errors) {
-      const wait = res.headers.get('retry-after');
-      if (wait) problem.detail = `${problem.detail ?? 'Too many requests.'} Try again in ${wait} s.`;
-    }
-    throw new ApiError(res.status, problem);
+    const wait = res.status === 429 ? Number(res.headers.get('retry-after')) || null : null;
+    if (wait && problem && !problem.errors) problem.detail = `${problem.detail ?? 'Too many requests.'} Try again in ${wait} s.`;
+    throw new ApiError(res.status, problem, wait);
   }
   if (raw) return res;
   if (res.status === 204) return null;
