@@ -17,7 +17,9 @@ export const STATUS_ROUTE = '/api/scans/:id/status';
  * caller owns, and the same per-IP budget the ThrottlerGuard spends, with the same X-RateLimit
  * headers. Anything else (an API key, a token's first use, a bad id, someone
  * else's or no scan, a spent budget, an error) resolves false and the Nest route answers as it
- * always does. The e2e suite compares both paths answer for answer.
+ * always does. The e2e suite compares both paths answer for answer. It runs before Nest, so no
+ * Nest interceptor runs for what it answers (none is registered): one added later with a side
+ * effect must be mirrored here.
  */
 export function statusFastLane(runtime: Runtime, throttler: ThrottlerStorage) {
   const accounts = () => runtime.infra.documents.collection<AccountDoc>('accounts');
