@@ -55,7 +55,7 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   const requests = createRequestLogger(config.logLevel);
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions?.url ?? 'unmatched';
-    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     // probes and scrapes are not logged; a successful status poll (CI gates poll every few seconds)
     // only at debug, or polls would be most of the log; everything else, one line at info
     if (route !== '/healthz' && route !== '/metrics') {

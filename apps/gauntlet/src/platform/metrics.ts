@@ -32,17 +32,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private readonly requestTimers = new Map<string, { observe(seconds: number): void }>();
-
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-  }
-
-  /** one observation per request: the labelled child is looked up once per method, route and status */
-  observeRequest(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let timer = this.requestTimers.get(key);
-    if (!timer) this.requestTimers.set(key, (timer = this.httpDuration.labels(method, route, String(status))));
-    timer.observe(seconds);
   }
 }
