@@ -57,11 +57,8 @@ export class CredentialsGuard implements CanActivate {
   /** passport-jwt verifies a token the first time; until it expires, only its account is read */
   private async fromBearer(authorization: string, context: ExecutionContext): Promise<Principal | null> {
     const token = bearerToken(authorization);
-    const subject = token && this.runtime.verifiedTokens.subjectOf(token);
-    if (subject) {
-      const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(subject);
-      return account ? principalOf(account, 'bearer') : null;
-    }
+    const remembered = await rememberedAccount(this.runtime, token);
+    if (remembered !== undefined) return remembered ? principalOf(remembered, 'bearer') : null;
     const ok = await Promise.resolve(this.jwt.canActivate(context)).catch(() => false);
     if (!ok) return null;
     const principal = context.switchToHttp().getRequest().user as Principal;
@@ -78,6 +75,17 @@ export class CredentialsGuard implements CanActivate {
     const account = await docs.collection<AccountDoc>('accounts').get(record.account_id);
     return account ? principalOf(account, 'api_key', record._id) : null;
   }
+}
+
+/**
+ * The account a bearer token names when passport-jwt has already verified that token in this
+ * process (null: the account is gone), or undefined when the token is not remembered and must be
+ * verified. The guard and the status fast lane both go through here.
+ */
+export async function rememberedAccount(runtime: Runtime, token: string | undefined): Promise<AccountDoc | null | undefined> {
+  const subject = token === undefined ? undefined : runtime.verifiedTokens.subjectOf(token);
+  if (subject === undefined) return undefined;
+  return runtime.infra.documents.collection<AccountDoc>('accounts').get(subject);
 }
 
 /** the exp claim of a token passport-jwt has just verified */

@@ -1,6 +1,7 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AccountDoc, ScanDoc } from '@gauntlet/read-models';
+import type { ScanDoc } from '@gauntlet/read-models';
+import { rememberedAccount } from '../auth/credentials.guard';
 import { bearerToken } from '../auth/principal';
 import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker } from '../http/rate-limit';
 import type { Runtime } from '../runtime';
@@ -22,21 +23,18 @@ export const STATUS_ROUTE = '/api/scans/:id/status';
  * effect must be mirrored here.
  */
 export function statusFastLane(runtime: Runtime, throttler: ThrottlerStorage) {
-  const accounts = () => runtime.infra.documents.collection<AccountDoc>('accounts');
   const scans = () => runtime.infra.documents.collection<ScanDoc>('scans');
   const limit = runtime.config.rateLimitPerMinute;
 
   /** true when it answered the request */
   return async function answer(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const token = bearerToken(request.headers.authorization);
-    const accountId = token === undefined ? undefined : runtime.verifiedTokens.subjectOf(token);
-    if (accountId === undefined) return false;
+    const account = await rememberedAccount(runtime, bearerToken(request.headers.authorization));
+    if (!account) return false;
     // no id check of its own: an id that finds one of the caller's scans is well formed, and any
     // other id goes on to the route's ParseUUIDPipe
     const { id } = request.params as { id: string };
-    const account = await accounts().get(accountId);
-    const scan = account && (await scans().get(id));
-    if (!account || !scan || scan.account_id !== account._id) return false;
+    const scan = await scans().get(id);
+    if (!scan || scan.account_id !== account._id) return false;
     if (limit > 0) {
       const spent = await throttler.increment(rateLimitKey(rateLimitTracker(request.ip)), RATE_LIMIT_WINDOW_MS, limit, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_THROTTLER);
       if (spent.isBlocked) return false; // the pipeline answers 429 with Retry-After
