@@ -71,10 +71,12 @@ export class KafkaBus implements Bus {
     const existing = new Set(await admin.listTopics());
     const missing = wanted.filter((t) => !existing.has(t));
     if (missing.length > 0) {
-      // When another process created one of these topics a moment ago, kafkajs answers
-      // "already exists" without waiting for its leaders: awaitLeaders below covers both cases.
+      // Leaders are awaited below, not by kafkajs: its wait gives up at the first
+      // UNKNOWN_TOPIC_OR_PARTITION, which a KRaft broker answers until its metadata cache has
+      // applied the new topic, and it does not wait at all when another process created the
+      // topic a moment ago ("already exists").
       await admin.createTopics({
-        waitForLeaders: true,
+        waitForLeaders: false,
         topics: missing.map((topic) => ({
           topic,
           numPartitions: this.options.partitions ?? 6,
