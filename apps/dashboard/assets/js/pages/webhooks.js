@@ -102,15 +102,19 @@ export async function list(ctx) {
   await refresh();
 }
 
-function testButton(ctx, w) {
+/** the test ping is sent while the request waits, so the toast can tell the endpoint's answer */
+function testButton(ctx, w, after = async () => undefined) {
   return button('Send test', {
     class: 'btn btn-small',
     'aria-label': `Send a test event to ${w.url}`,
     on: {
       click: async (e) => {
         try {
-          await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/test`));
-          ctx.toast('Test event queued: see the delivery log for the answer.');
+          const delivery = await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/test`));
+          const attempt = delivery?.attempts?.at(-1);
+          if (delivery?.status === 'succeeded') ctx.toast(`Test event delivered: the endpoint answered ${attempt?.status}.`);
+          else ctx.toast(`Test event not delivered: ${attempt?.error ?? `the endpoint answered ${attempt?.status ?? 'nothing'}`}.`, 'error');
+          await after();
         } catch (err) {
           ctx.toast(err.message, 'error');
         }
@@ -149,12 +153,14 @@ export async function detail(ctx) {
   if (!ctx.alive()) return;
   const reveal = h('div', { class: 'reveal-slot' });
   const rotate = button('Rotate secret', {
-    class: 'btn',
+    class: 'btn btn-small',
     on: {
       click: async (e) => {
+        // the event's currentTarget is null once the handler has awaited anything
+        const self = e.currentTarget;
         if (!(await confirmDialog({ title: 'Rotate the signing secret?', text: 'A new secret is issued and shown once. Update your receiver to accept it.', confirm: 'Rotate secret' }))) return;
         try {
-          const r = await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/rotate-secret`));
+          const r = await busy(self, () => api.post(`/api/webhooks/${w.id}/rotate-secret`));
           clear(reveal).append(secretReveal('New signing secret', r.secret, ctx.toast));
           reveal.querySelector('button')?.focus();
         } catch (err) {
@@ -164,7 +170,7 @@ export async function detail(ctx) {
     },
   });
   ctx.main.append(
-    pageHeader('Webhook', { sub: w.url, back: { href: '/app/webhooks', label: 'Webhooks' }, actions: [testButton(ctx, w), rotate, deleteButton(ctx, w, () => ctx.navigate('/app/webhooks'))] }),
+    pageHeader('Webhook', { sub: w.url, back: { href: '/app/webhooks', label: 'Webhooks' }, actions: [testButton(ctx, w, () => refresh()), rotate, deleteButton(ctx, w, () => ctx.navigate('/app/webhooks'))] }),
     reveal,
     h('section', { class: 'card', 'aria-labelledby': 'hook-settings' }, h('h2', { id: 'hook-settings' }, 'Settings'), h('dl', { class: 'dl dl-inline' },
       h('dt', null, 'Format'), h('dd', null, w.format_type),
