@@ -1,4 +1,4 @@
-import { api, all, isMissing } from '../api.js';
+import { api, all, isMissing, qs } from '../api.js';
 import {
   h, fill, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal, severityBadge, SEVERITIES,
 } from '../dom.js';
@@ -86,25 +86,40 @@ async function loadHook(ctx, card, base) {
   show(form, reveal);
 }
 
+/** newest first, a page at a time: a busy agent raises more alerts than one screen holds */
 async function loadAlerts(ctx, card, base) {
   const heading = card.querySelector('h2');
   const show = (...nodes) => ctx.alive() && fill(card, heading, ...nodes);
-  let alerts;
+  const alerts = [];
+  let cursor = null;
+  const more = button('Load older alerts', { class: 'btn' });
+  const load = async () => {
+    const body = await api.get(`${base}/alerts${qs({ limit: 50, cursor })}`);
+    alerts.push(...(body?.alerts ?? []));
+    cursor = body?.next_cursor ?? null;
+    if (!alerts.length) {
+      return show(emptyState('No alerts', `Nothing suspicious so far. Your agent posts its events to POST ${base}/events with an API key; alerts appear here.`));
+    }
+    show(alertList(alerts), cursor ? h('p', { class: 'more' }, more) : null);
+  };
+  more.addEventListener('click', async () => {
+    try {
+      await busy(more, load);
+    } catch (err) {
+      ctx.toast(err.message, 'error');
+    }
+  });
   try {
-    const body = await api.get(`${base}/alerts`);
-    alerts = Array.isArray(body) ? body : body?.alerts ?? [];
+    await load();
   } catch (err) {
-    return show(notice(isMissing(err) ? 'info' : 'error', isMissing(err) ? UNAVAILABLE : err.message));
+    show(notice(isMissing(err) ? 'info' : 'error', isMissing(err) ? UNAVAILABLE : err.message));
   }
-  if (!alerts.length) {
-    return show(emptyState('No alerts', `Nothing suspicious so far. Your agent posts its events to POST ${base}/events with an API key; alerts appear here.`));
-  }
-  show(
-    h('ul', { class: 'alerts' }, alerts.map((a) => h('li', { class: 'alert-item' },
-      h('div', { class: 'alert-head' }, severityBadge(a.severity), h('strong', null, a.rule), h('span', { class: 'mono' }, a.detector), timeEl(a.occurred_at)),
-      a.session_id ? h('p', { class: 'hint' }, 'Session ', h('code', null, a.session_id), a.kind ? ` · ${a.kind}` : '') : null,
-      a.content ?? a.excerpt ? h('pre', { class: 'turn-content' }, a.content ?? a.excerpt) : null,
-      a.matched ? h('p', null, 'Matched: ', h('code', null, a.matched)) : null,
-    ))),
-  );
+}
+
+function alertList(alerts) {
+  return h('ul', { class: 'alerts' }, alerts.map((a) => h('li', { class: 'alert-item' },
+    h('div', { class: 'alert-head' }, severityBadge(a.severity), h('strong', null, a.rule), h('span', { class: 'mono' }, a.detector), timeEl(a.occurred_at)),
+    h('p', { class: 'hint' }, 'Session ', h('code', null, a.session_id), ` · ${a.kind}`),
+    a.matched ? h('p', null, 'Matched: ', h('code', null, a.matched)) : null,
+  )));
 }
