@@ -284,7 +284,7 @@ function settle(ms: number): Promise<void> {
 }
 
 /** Polls until the condition holds; fails the case, naming what never came, after `ms`. */
-async function waitFor(condition: () => boolean, ms: number, what: string): Promise<void> {
+export async function waitFor(condition: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);

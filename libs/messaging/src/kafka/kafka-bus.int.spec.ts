@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, KafkaJSProtocolError, logLevel } from 'kafkajs';
 import type { Bus } from '../bus';
-import { describeBusContract } from '../bus.contract';
+import { describeBusContract, waitFor } from '../bus.contract';
 import { BusLogger, silentBusLogger, stderrBusLogger } from '../logger';
 import { KafkaBus, KafkaBusOptions } from './kafka-bus';
 
@@ -137,7 +137,7 @@ if (brokers.length === 0) {
         const seen: string[] = [];
         const consumer = await bus.consume([topic], { group: `lagging-${randomUUID().slice(0, 8)}` }, async (m) => void seen.push(m.value));
         await bus.publish(topic, [{ key: 'k', value: 'after the lag' }]);
-        for (let i = 0; i < 100 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+        await waitFor(() => seen.length > 0, 10_000, 'the message published after the lag');
         await consumer.stop();
         expect(seen).toEqual(['after the lag']);
       } finally {
