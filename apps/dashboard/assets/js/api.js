@@ -76,17 +76,29 @@ export function qs(params) {
   return s ? `?${s}` : '';
 }
 
+/**
+ * A cursor-paginated list read a page at a time: each `more()` appends the next page to `items`
+ * and keeps its `cursor` (null once the last page is read).
+ */
+export function pager(path, key, params = {}) {
+  const list = {
+    items: [],
+    cursor: null,
+    async more() {
+      const page = await api.get(path + qs({ ...params, cursor: list.cursor }));
+      list.items.push(...(page?.[key] ?? []));
+      list.cursor = page?.next_cursor ?? null;
+      return list;
+    },
+  };
+  return list;
+}
+
 /** every page of a cursor-paginated list, bounded so a huge account cannot hang the page */
 export async function all(path, key, params = {}, maxPages = 20) {
-  const items = [];
-  let cursor;
-  for (let i = 0; i < maxPages; i++) {
-    const page = await api.get(path + qs({ ...params, limit: 100, cursor }));
-    items.push(...(page[key] ?? []));
-    cursor = page.next_cursor;
-    if (!cursor) break;
-  }
-  return items;
+  const list = pager(path, key, { ...params, limit: 100 });
+  for (let i = 0; i < maxPages; i++) if (!(await list.more()).cursor) break;
+  return list.items;
 }
 
 /** "not built yet / not available" answers that a page explains instead of failing on */

@@ -1,4 +1,4 @@
-import { api, all, isMissing, qs } from '../api.js';
+import { api, all, isMissing, pager } from '../api.js';
 import {
   h, fill, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal, severityBadge, SEVERITIES,
 } from '../dom.js';
@@ -90,17 +90,14 @@ async function loadHook(ctx, card, base) {
 async function loadAlerts(ctx, card, base) {
   const heading = card.querySelector('h2');
   const show = (...nodes) => ctx.alive() && fill(card, heading, ...nodes);
-  const alerts = [];
-  let cursor = null;
+  const alerts = pager(`${base}/alerts`, 'alerts', { limit: 50 });
   const more = button('Load older alerts', { class: 'btn' });
   const load = async () => {
-    const body = await api.get(`${base}/alerts${qs({ limit: 50, cursor })}`);
-    alerts.push(...(body?.alerts ?? []));
-    cursor = body?.next_cursor ?? null;
-    if (!alerts.length) {
+    await alerts.more();
+    if (!alerts.items.length) {
       return show(emptyState('No alerts', `Nothing suspicious so far. Your agent posts its events to POST ${base}/events with an API key; alerts appear here.`));
     }
-    show(alertList(alerts), cursor ? h('p', { class: 'more' }, more) : null);
+    show(alertList(alerts.items), alerts.cursor ? h('p', { class: 'more' }, more) : null);
   };
   more.addEventListener('click', async () => {
     try {

@@ -1,4 +1,4 @@
-import { api, qs } from '../api.js';
+import { api, pager, qs } from '../api.js';
 import { h, field, emptyState, notice, pageHeader, loading, clear, isTerminal } from '../dom.js';
 import { scanTable } from './targets.js';
 
@@ -12,14 +12,12 @@ export async function list(ctx) {
   const body = h('div', null, loading());
   ctx.main.append(filters, body);
 
-  let cursor = null;
-  const rows = [];
+  const scans = pager('/api/scans', 'scans', { status: ctx.query.get('status'), limit: 25 });
+  const rows = scans.items;
   const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
   const load = async () => {
-    const page = await api.get(`/api/scans${qs({ status: ctx.query.get('status'), limit: 25, cursor })}`);
+    await scans.more();
     if (!ctx.alive()) return;
-    rows.push(...page.scans);
-    cursor = page.next_cursor;
     clear(body);
     if (!rows.length) {
       body.append(
@@ -30,7 +28,7 @@ export async function list(ctx) {
       return;
     }
     body.append(scanTable(rows));
-    if (cursor) body.append(h('p', { class: 'more' }, more));
+    if (scans.cursor) body.append(h('p', { class: 'more' }, more));
   };
   more.addEventListener('click', () => load().catch((err) => body.append(notice('error', err.message))));
   await load();
@@ -42,9 +40,9 @@ export async function list(ctx) {
       const fresh = await api.get(`/api/scans${qs({ status: ctx.query.get('status'), limit: Math.max(25, rows.length) })}`);
       if (!ctx.alive()) return;
       rows.splice(0, rows.length, ...fresh.scans);
-      cursor = fresh.next_cursor;
+      scans.cursor = fresh.next_cursor;
       clear(body).append(scanTable(rows));
-      if (cursor) body.append(h('p', { class: 'more' }, more));
+      if (scans.cursor) body.append(h('p', { class: 'more' }, more));
     } catch {
       /* the next tick tries again */
     }
