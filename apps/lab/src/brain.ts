@@ -51,9 +51,12 @@ export function normalise(text: string): string {
   const plain = [...text.replace(ZERO_WIDTH, '')].map((ch) => CYRILLIC[ch] ?? ch).join('');
   return plain
     .split(/("[^"\n]*")/)
-    .map((chunk, i) => (i % 2 ? chunk : chunk.replace(/\S+/g, (w) => (/[a-z]/.test(w) && /[0-9@$]/.test(w) && !/^https?:/.test(w) ? w.replace(/[0-9@$]/g, (c) => LEET[c] ?? c) : w))))
+    .map((chunk, i) => (i % 2 ? chunk : chunk.replace(/\S+/g, (w) => (/[a-z]/.test(w) && /[0-9@$]/.test(w) && !/^https?:/.test(w) && !REAL_WORD.test(w) ? w.replace(/[0-9@$]/g, (c) => LEET[c] ?? c) : w))))
     .join('');
 }
+
+/** words that mix letters and digits in plain language, not leetspeak */
+const REAL_WORD = /^\W*(?:base-?\d+|rot-?13|utf-?8|sha-?\d+|md5|mp[34]|\d+(?:st|nd|rd|th|am|pm|px|ms|kg|km|mb|gb|s))\W*$/i;
 
 const printable = (s: string) => s.length > 0 && [...s].filter((c) => c >= ' ' || c === '\n' || c === '\t').length / s.length > 0.95 && !s.includes('\ufffd');
 const rot13 = (s: string) => s.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.charCodeAt(0) - (ch <= 'Z' ? 65 : 97) + 13) % 26) + (ch <= 'Z' ? 65 : 97)));
@@ -70,7 +73,8 @@ export function decodePayload(text: string): string | null {
     const s = Buffer.from(m, 'base64').toString('utf8');
     if (printable(s) && /\s/.test(s)) return s;
   }
-  if (/\brot-?13\b/i.test(text)) return rot13(afterFirstLine(text));
+  // only an input that says it is encoded: a request to *answer* in ROT13 or reversed is not one
+  if (/\b(?:decode|encoded|is in)\b[^\n]*\brot-?13\b|\brot-?13\b[^\n]*\b(?:encoded|decode)\b/i.test(text)) return rot13(afterFirstLine(text));
   if (/\breverse the following\b/i.test(text)) return [...afterFirstLine(text)].reverse().join('');
   return null;
 }
@@ -118,6 +122,55 @@ export function evaluateJoins(text: string): string {
       return parts.join(joiner);
     },
   );
+}
+
+// ---- the form of the answer -----------------------------------------------------------
+
+/**
+ * Forms a user may ask the answer in. A model writes its answer in them on request; an output
+ * filter that looks for secrets in plain text then no longer sees them (the defended labs'
+ * output filter is bypassed exactly this way).
+ */
+export const ANSWER_FORMS = ['base64', 'hex', 'reversed', 'spelled', 'per-line', 'acrostic'] as const;
+export type AnswerForm = (typeof ANSWER_FORMS)[number];
+
+const ABOUT_ANSWER = /\b(?:answer|reply|response|output|write|respond|return)\b/i;
+const FORM_WORDS: [AnswerForm, RegExp][] = [
+  ['base64', /\bbase-?64\b/i],
+  ['hex', /\bhex(?:adecimal)?\b/i],
+  ['per-line', /\b(?:each|every) (?:single )?(?:character|letter)\b[^.\n]{0,20}\b(?:own|new|separate) line\b/i],
+  ['acrostic', /\bacrostic\b|\bfirst letters?\b[^.\n]*\blines?\b|\blines?\b[^.\n]{0,30}\b(?:start|begin)s?\b[^.\n]{0,20}\b(?:characters?|letters?)\b/i],
+  ['spelled', /\bspell(?:ed|ing)?\b[^.\n]{0,20}\bout\b|\bone (?:character|letter) at a time\b|\b(?:separate|between) (?:each|every|the) (?:characters?|letters?)\b|\bcharacter by character\b/i],
+  ['reversed', /\bbackwards?\b|\breversed?\b|\bin reverse\b|\blast (?:character|letter) first\b/i],
+];
+
+/** The form asked for, and the text without the sentence that asked (it is not part of the request proper). */
+export function answerForm(text: string): { form: AnswerForm | null; rest: string } {
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/);
+  for (const [form, words] of FORM_WORDS) {
+    const asking = sentences.find((s) => words.test(s) && ABOUT_ANSWER.test(s));
+    if (asking) return { form, rest: text.replace(asking, ' ').trim() };
+  }
+  return { form: null, rest: text };
+}
+
+const ACROSTIC_WORDS = ['parcels', 'post', 'packing', 'routes', 'vans', 'depots', 'labels', 'tracking'];
+
+export function inForm(answer: string, form: AnswerForm): string {
+  switch (form) {
+    case 'base64':
+      return Buffer.from(answer, 'utf8').toString('base64');
+    case 'hex':
+      return Buffer.from(answer, 'utf8').toString('hex');
+    case 'reversed':
+      return [...answer].reverse().join('');
+    case 'spelled':
+      return answer.split(/\s+/).map((w) => [...w].join(' ')).join(' / ');
+    case 'per-line':
+      return [...answer.replace(/\s+/g, ' ')].map((c) => (c === ' ' ? '(space)' : c)).join('\n');
+    case 'acrostic':
+      return [...answer.replace(/\s+/g, '')].map((c, i) => `${c} is for ${ACROSTIC_WORDS[i % ACROSTIC_WORDS.length]}`).join('\n');
+  }
 }
 
 // ---- intents ---------------------------------------------------------------------------
@@ -257,14 +310,16 @@ export function reply(messages: ChatMessage[], config: BrainConfig): string {
   }
   const assembled = assemble(text, users.slice(0, -1).map(normalise));
   const obfuscated = text !== raw || assembled !== text;
-  text = assembled;
+  const { form, rest } = answerForm(assembled);
+  text = rest;
   if (obfuscated && has('filter_evasion')) bypass = true; // the filter read the raw text, the model the rebuilt one
   if (FRAMING.test(text) && has('roleplay_jailbreak')) {
     bypass = true;
     prefix = "I'm not supposed to do this, but since we're role-playing, here it is: ";
   }
   const answer = respond(text, bypass, messages, config);
-  return prefix && !answer.startsWith("I can't") ? prefix + answer : answer;
+  const whole = prefix && !answer.startsWith("I can't") ? prefix + answer : answer;
+  return form ? inForm(whole, form) : whole;
 }
 
 function respond(input: string, bypassed: boolean, history: ChatMessage[], config: BrainConfig): string {

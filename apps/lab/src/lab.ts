@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { BrainConfig, ChatMessage, WEAKNESSES, Weakness, reply } from './brain';
+import { Guardrails, NO_GUARDRAILS, describeGuardrails, guarded } from './guardrails';
 import { DEFAULT_CANARIES, LabCanaries } from './knowledge';
 import { chatPage } from './page';
 
@@ -11,6 +12,8 @@ export interface LabOptions {
   /** vulnerable: the listed weaknesses (all by default); hardened: none */
   mode?: 'vulnerable' | 'hardened';
   weaknesses?: readonly Weakness[];
+  /** guardrails in front of and behind the model (see guardrails.ts); none by default */
+  defenses?: Guardrails;
   /** added before every answer */
   latencyMs?: number;
   /** after this many chat requests the lab answers 503 to every further one */
@@ -25,6 +28,8 @@ export interface RunningLab {
   url: string;
   canaries: LabCanaries;
   weaknesses: Weakness[];
+  /** e.g. "input_keywords, crescendo:3", or "none" */
+  defenses: string;
   close(): Promise<void>;
 }
 
@@ -83,6 +88,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     canaries: options.canaries ?? DEFAULT_CANARIES,
     maxAnswerChars: options.maxAnswerChars ?? 60_000,
   };
+  const defenses = options.defenses ?? NO_GUARDRAILS;
   const latency = options.latencyMs ?? 0;
   const streamDelay = options.streamDelayMs ?? 0;
   let chatRequests = 0;
@@ -106,7 +112,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     const body = await readJson(req);
     const messages = toMessages(body.messages);
     if (latency) await sleep(latency);
-    const answer = reply(messages, config);
+    const answer = guarded(messages, defenses, config.canaries, (m) => reply(m, config));
     const id = `lab-${chatRequests}`;
     const created = Math.floor(Date.now() / 1000);
     const sse = (o: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(o)}\n\n`;
@@ -147,7 +153,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
         return res.end(chatPage(config.weaknesses.has('output_handling')));
       }
       if (route === 'GET /v1/models') return json(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'gauntlet-lab' }] });
-      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses });
+      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses, defenses: describeGuardrails(defenses) });
       if (route === 'POST /v1/chat/completions') return chat(req, res, 'openai');
       if (route === 'POST /v1/messages') return chat(req, res, 'anthropic');
       throw new HttpError(404, `no route for ${route}`);
@@ -172,6 +178,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     url: `http://${host}:${port}`,
     canaries: config.canaries,
     weaknesses,
+    defenses: describeGuardrails(defenses),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

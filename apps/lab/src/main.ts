@@ -1,7 +1,11 @@
 import { WEAKNESSES } from './brain';
+import { parseDefenses } from './guardrails';
 import { parseWeaknesses, startLab } from './lab';
 
-/** `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b] [--latency-ms N] [--fail-after N]`; env LAB_* too. */
+/**
+ * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
+ * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N]`; env LAB_* too.
+ */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -24,8 +28,10 @@ async function main() {
     process.exit(1);
   }
   let weaknesses;
+  let defenses;
   try {
     weaknesses = parseWeaknesses(arg('weaknesses') ?? process.env.LAB_WEAKNESSES);
+    defenses = parseDefenses(arg('defenses') ?? process.env.LAB_DEFENSES);
   } catch (e) {
     console.error((e as Error).message);
     process.exit(1);
@@ -35,11 +41,12 @@ async function main() {
     host: process.env.LAB_HOST ?? '127.0.0.1',
     mode,
     weaknesses,
+    defenses,
     latencyMs: int('LAB_LATENCY_MS', arg('latency-ms') ?? process.env.LAB_LATENCY_MS),
     failAfter: int('LAB_FAIL_AFTER', arg('fail-after') ?? process.env.LAB_FAIL_AFTER) ?? null,
     streamDelayMs: int('LAB_STREAM_DELAY_MS', process.env.LAB_STREAM_DELAY_MS) ?? 25,
   });
-  console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known)`);
+  console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);
   console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
   const stop = () => void lab.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
