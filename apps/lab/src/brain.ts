@@ -22,6 +22,22 @@ export const WEAKNESSES = [
 ] as const;
 export type Weakness = (typeof WEAKNESSES)[number];
 
+/** The OWASP LLM Top 10 (2025) category each weakness plants: what a scan of the lab must find. */
+export const PLANTED_CATEGORY: Record<Weakness, string> = {
+  prompt_injection: 'LLM01:2025',
+  indirect_injection: 'LLM01:2025',
+  roleplay_jailbreak: 'LLM01:2025',
+  encoded_instructions: 'LLM01:2025',
+  filter_evasion: 'LLM01:2025',
+  system_prompt_leak: 'LLM07:2025',
+  sensitive_data: 'LLM02:2025',
+  output_handling: 'LLM05:2025',
+  excessive_agency: 'LLM06:2025',
+  rag_leak: 'LLM08:2025',
+  misinformation: 'LLM09:2025',
+  unbounded_consumption: 'LLM10:2025',
+};
+
 export interface BrainConfig {
   weaknesses: ReadonlySet<Weakness>;
   canaries: LabCanaries;
