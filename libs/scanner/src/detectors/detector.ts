@@ -12,6 +12,11 @@ export interface JudgeContext {
   targetCanaries: readonly string[];
   /** the made-up name a misinformation probe asked about */
   entity: string | null;
+  /**
+   * the probe's own turns before any converter encoded, obfuscated or reframed them: an answer
+   * that only decodes and repeats our prompt is an echo, not a leak
+   */
+  plainTurns?: readonly string[];
 }
 
 /** The Detector port: decides what one conversation with the target proves. */

@@ -52,7 +52,7 @@ const DEFAULTS: Record<string, Defaults> = {
     remediation:
       'Keep instructions in the system role and treat user and third-party text as data; constrain the output format; screen inputs and outputs for override attempts (after decoding and normalising text); require human approval for privileged actions; re-run adversarial tests whenever the prompt or model changes.',
     references: [`${OWASP}/llm01-prompt-injection/`, atlas('AML.T0051.000'), 'https://arxiv.org/abs/2211.09527'],
-    detectors: ['canary'],
+    detectors: ['canary', 'override'],
   },
   LLM02: {
     category: 'LLM02:2025',

@@ -2,7 +2,7 @@ import { OwaspCategoryId, Severity } from '@gauntlet/domain';
 import { CanaryToken, canaryFor, canaryInstruction, fictionalName } from './canary';
 
 /** Rule-based detectors a probe asks for; `target-canary` runs on every attempt whatever the probe says. */
-export const DETECTOR_NAMES = ['canary', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation'] as const;
+export const DETECTOR_NAMES = ['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation'] as const;
 export type DetectorName = (typeof DETECTOR_NAMES)[number];
 
 /**
