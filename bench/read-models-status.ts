@@ -31,6 +31,7 @@ function scanDoc(i: number): ScanDoc {
     findings_so_far: 4,
     severity_counts: { critical: 1, high: 2, medium: 1, low: 0 },
     probes_run: 118,
+    requests: { recon: 1, probe: 76, amplify: 40 },
     created_at: created,
     created_month: created.slice(0, 7),
     started_at: created,

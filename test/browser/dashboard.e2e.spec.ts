@@ -380,6 +380,8 @@ function finding(attack: string): Vulnerability {
     references: ['https://genai.owasp.org/llmrisk/llm01-prompt-injection/', 'javascript:alert(1)'],
     phase: 'probe',
     found_at: new Date().toISOString(),
+    fingerprint: 'prompt-injection/ignore-previous:LLM01:2025',
+    variants: [],
   };
 }
 

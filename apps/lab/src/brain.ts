@@ -91,7 +91,7 @@ export function decodePayload(text: string): string | null {
   }
   // only an input that says it is encoded: a request to *answer* in ROT13 or reversed is not one
   if (/\b(?:decode|encoded|is in)\b[^\n]*\brot-?13\b|\brot-?13\b[^\n]*\b(?:encoded|decode)\b/i.test(text)) return rot13(afterFirstLine(text));
-  if (/\breverse the following\b/i.test(text)) return [...afterFirstLine(text)].reverse().join('');
+  if (/\breverse the following\b|\bwritten backwards\b/i.test(text)) return [...afterFirstLine(text)].reverse().join('');
   return null;
 }
 

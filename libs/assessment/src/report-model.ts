@@ -1,4 +1,4 @@
-import { ProbeAttempt, ScanEvent, ScanScore, ScanStatus, SEVERITIES, Vulnerability } from '@gauntlet/domain';
+import { ProbeAttempt, ScanEvent, ScanScore, ScanStatus, SEVERITIES, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { canonicalCategoryId, owaspCategory } from './owasp';
@@ -121,7 +121,7 @@ export function buildScanReport(
       case 'VulnerabilityFound':
         if (!seenVulnerabilities.has(e.data.vulnerability.id)) {
           seenVulnerabilities.add(e.data.vulnerability.id);
-          vulnerabilities.push(e.data.vulnerability);
+          vulnerabilities.push(upcastVulnerability(e.data.vulnerability));
         }
         break;
       case 'ScanCompleted':

@@ -2,8 +2,9 @@ import { ProbeAttempt, Severity, SEVERITIES, Vulnerability } from '@gauntlet/dom
 import { sampleAttempt, sampleVulnerability, seeded } from '../testing/sample-history';
 import { gradeFor, SCORING_VERSION, scoreScan } from './scoring';
 
-const attempt = (i: number, category: ProbeAttempt['category'], outcome: ProbeAttempt['verdict']['outcome']): ProbeAttempt => ({
+const attempt = (i: number, category: ProbeAttempt['category'], outcome: ProbeAttempt['verdict']['outcome'], probe_id = `p-${i}`): ProbeAttempt => ({
   ...sampleAttempt(seeded(i), i, category),
+  probe_id,
   verdict: { detector: 'd', outcome, matched: null, confidence: 1 },
 });
 const finding = (i: number, severity: Severity, category: Vulnerability['category'] = 'LLM01:2025'): Vulnerability =>
@@ -88,6 +89,16 @@ describe('scoreScan', () => {
     const s = scoreScan({ attempts: [recon, attempt(1, 'LLM01:2025', 'resisted')], vulnerabilities: [] });
     expect(Object.keys(s.category_scores)).toEqual(['LLM01:2025']);
     expect(s.category_scores['LLM01:2025'].probes_run).toBe(1);
+  });
+
+  it('counts probes, not attempts: a probe that resisted plainly but got through encoded failed once', () => {
+    const s = scoreScan({
+      attempts: [attempt(1, 'LLM01:2025', 'resisted', 'pi-001'), attempt(2, 'LLM01:2025', 'vulnerable', 'pi-001'), attempt(3, 'LLM01:2025', 'resisted', 'pi-001'), attempt(4, 'LLM01:2025', 'resisted', 'pi-002')],
+      vulnerabilities: [],
+    });
+    expect(s.category_scores['LLM01:2025']).toMatchObject({ probes_run: 2, probes_failed: 1 });
+    // 100 x (1 - 0.5 x 1/2)
+    expect(s.overall_score).toBe(75);
   });
 
   it('counts a finding recorded twice once', () => {

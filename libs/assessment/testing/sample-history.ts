@@ -67,6 +67,8 @@ export function sampleVulnerability(rnd: () => number, i: number, overrides: Par
     references: ['https://genai.owasp.org/llmrisk/llm01-prompt-injection/'],
     phase: rnd() < 0.7 ? 'probe' : 'amplify',
     found_at: new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString(),
+    fingerprint: `probe.${technique}:${category.id}`,
+    variants: [],
     ...overrides,
   };
 }

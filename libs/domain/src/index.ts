@@ -6,3 +6,4 @@ export * from './scan/scan';
 export * from './scan/vulnerability';
 export * from './webhook/webhook';
 export * from './monitor/monitor';
+export * from './scan/finding-severity';

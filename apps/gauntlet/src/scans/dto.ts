@@ -45,6 +45,17 @@ class SeverityCounts {
   @ApiProperty() low: number;
 }
 
+class RequestsByPhase {
+  @ApiPropertyOptional() recon?: number;
+  @ApiPropertyOptional() probe?: number;
+  @ApiPropertyOptional({ description: 'escalation against categories that resisted, then amplifying what worked' }) amplify?: number;
+}
+
+class RequestsView {
+  @ApiProperty({ description: 'messages sent to the target so far (user turns; a multi-turn attack sends several)' }) total: number;
+  @ApiProperty({ type: RequestsByPhase }) by_phase: RequestsByPhase;
+}
+
 export class ScanSummaryView extends ScanStatusView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) target_id: string;
@@ -56,7 +67,8 @@ export class ScanSummaryView extends ScanStatusView {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled' }) reason: string | null;
   @ApiProperty({ type: SeverityCounts }) severity_counts: SeverityCounts;
-  @ApiProperty() probes_run: number;
+  @ApiProperty({ description: 'conversations held with the target (attempts), recon included' }) probes_run: number;
+  @ApiProperty({ type: RequestsView }) requests: RequestsView;
   @ApiProperty({ nullable: true, type: Number }) security_score: number | null;
   @ApiProperty({ nullable: true, type: String }) security_grade: string | null;
 }

@@ -53,7 +53,7 @@ describe('scan decider', () => {
   });
 
   it('records each vulnerability once', () => {
-    const found: ScanEvent = { type: 'VulnerabilityFound', schemaVersion: 1, data: { scan_id: 's1', vulnerability: vuln } };
+    const found: ScanEvent = { type: 'VulnerabilityFound', schemaVersion: 2, data: { scan_id: 's1', vulnerability: vuln } };
     spec(scanDecider).given([requested, started]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([found]);
     spec(scanDecider).given([requested, started, found]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([]);
   });

@@ -92,7 +92,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'RecordVulnerability':
         requireRunning(state);
         if (state.vulnerabilityIds.includes(command.vulnerability.id)) return [];
-        return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability })];
+        // version 2: one finding per weakness with its variants and fingerprint (upcastVulnerability reads version 1)
+        return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability }, 2)];
 
       case 'CompleteScan':
         requireRunning(state);

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@gauntlet/eventstore';
-import type { ScanScore, Vulnerability } from '@gauntlet/domain';
+import { upcastVulnerability, type ScanScore, type Vulnerability } from '@gauntlet/domain';
 import { Projection } from './projection';
 import { accountsProjection, apiKeysProjection } from './account-projections';
 import { scansProjection, vulnerabilitiesProjection } from './scan-projections';
@@ -57,7 +57,7 @@ describe('scan projections', () => {
     recorded('scan-s1', 0, 'ScanRequested', { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70, requested_at: now }),
     recorded('scan-s1', 1, 'ScanStarted', { scan_id: 's1', worker_id: 'w', started_at: now }),
     recorded('scan-s1', 2, 'ScanPhaseEntered', { scan_id: 's1', phase: 'probe', progress: 10, entered_at: now }),
-    recorded('scan-s1', 3, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: 'x' }, progress: 40, attempted_at: now }),
+    recorded('scan-s1', 3, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: 'x', phase: 'probe', turns: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }, { role: 'user', content: 'c' }] }, progress: 40, attempted_at: now }),
     recorded('scan-s1', 4, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v1', 'critical') }),
     recorded('scan-s1', 5, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v2', 'low') }),
     recorded('scan-s1', 6, 'ScanCompleted', { scan_id: 's1', score, finished_at: '2026-11-21T10:05:00.000Z' }),
@@ -67,7 +67,7 @@ describe('scan projections', () => {
     expect(project(scansProjection, events, 's1')).toEqual({
       _id: 's1', _rev: 6, account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70,
       status: 'completed', phase: 'done', progress: 100, findings_so_far: 2, severity_counts: { critical: 1, high: 0, medium: 0, low: 1 },
-      probes_run: 1, created_at: now, created_month: '2026-11', started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
+      probes_run: 1, requests: { probe: 2 }, created_at: now, created_month: '2026-11', started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
     });
   });
 
@@ -76,7 +76,7 @@ describe('scan projections', () => {
   });
 
   it('keeps one document per vulnerability, keyed by scan', () => {
-    expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...vuln('v1', 'critical'), _id: 's1:v1', _rev: 4, scan_id: 's1' });
+    expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...upcastVulnerability(vuln('v1', 'critical')), _id: 's1:v1', _rev: 4, scan_id: 's1' });
   });
 
   it('records why a scan failed or was cancelled', () => {

@@ -1,4 +1,4 @@
-import type { Phase, Profile, ScanEvent, ScanScore, ScanStatus, Severity, Vulnerability } from '@gauntlet/domain';
+import { upcastVulnerability, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -17,6 +17,8 @@ export interface ScanDoc {
   findings_so_far: number;
   severity_counts: Record<Severity, number>;
   probes_run: number;
+  /** requests sent to the target (user turns), by phase: what the scan spent where */
+  requests: Partial<Record<Phase, number>>;
   created_at: string;
   /** `YYYY-MM` of created_at: the key the monthly scan quota counts by */
   created_month: string;
@@ -43,7 +45,7 @@ export const scansProjection: Projection<ScanDoc> = {
       return {
         _id: d.scan_id, _rev: e.revision, account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, profile: d.profile,
         origin: d.origin, fail_threshold: d.fail_threshold, status: 'pending', phase: 'queued', progress: 0, findings_so_far: 0,
-        severity_counts: { critical: 0, high: 0, medium: 0, low: 0 }, probes_run: 0, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: null,
+        severity_counts: { critical: 0, high: 0, medium: 0, low: 0 }, probes_run: 0, requests: {}, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: null,
         finished_at: null, reason: null, score: null,
       };
     }
@@ -54,8 +56,13 @@ export const scansProjection: Projection<ScanDoc> = {
         return { ...next, status: 'running', started_at: e.data.started_at };
       case 'ScanPhaseEntered':
         return { ...next, phase: e.data.phase, progress: Math.max(doc.progress, e.data.progress) };
-      case 'ProbeAttempted':
-        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1 };
+      case 'ProbeAttempted': {
+        const { phase, turns }: ProbeAttempt = e.data.attempt;
+        const sent = turns.filter((t) => t.role === 'user').length;
+        // documents projected before this field existed start counting from nothing
+        const requests = { ...doc.requests, [phase]: (doc.requests?.[phase] ?? 0) + sent };
+        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests };
+      }
       case 'VulnerabilityFound': {
         const sev: Severity = e.data.vulnerability.severity;
         return { ...next, findings_so_far: doc.findings_so_far + 1, severity_counts: { ...doc.severity_counts, [sev]: doc.severity_counts[sev] + 1 } };
@@ -81,6 +88,6 @@ export const vulnerabilitiesProjection: Projection<VulnerabilityDoc> = {
   apply(doc, event) {
     const e = event as E;
     if (e.type !== 'VulnerabilityFound' || doc) return doc;
-    return { ...e.data.vulnerability, _id: `${e.data.scan_id}:${e.data.vulnerability.id}`, _rev: e.revision, scan_id: e.data.scan_id };
+    return { ...upcastVulnerability(e.data.vulnerability), _id: `${e.data.scan_id}:${e.data.vulnerability.id}`, _rev: e.revision, scan_id: e.data.scan_id };
   },
 };

@@ -9,7 +9,22 @@ export interface Converter {
   id: string;
   /** the family of evasion it represents, recorded on attempts and findings */
   technique: string;
-  convert(turns: readonly string[], rng: Rng): string[];
+  /**
+   * Where it acts, which orders a stack: `answer` asks for the answer in another form (so the
+   * request is encoded with the rest), `frame` wraps the request, `encode` rewrites its
+   * characters, `conversation` spreads it over turns (so every turn it makes stays readable).
+   */
+  layer: ConverterLayer;
+  convert(turns: readonly string[], rng: Rng, context: ConversionContext): string[];
+}
+
+export type ConverterLayer = 'answer' | 'frame' | 'encode' | 'conversation';
+export const LAYER_ORDER: readonly ConverterLayer[] = ['answer', 'frame', 'encode', 'conversation'];
+
+/** What a converter may know about the attack it converts. */
+export interface ConversionContext {
+  /** the OWASP category of the probe, e.g. "LLM07:2025": a multi-turn arc approaches its goal */
+  category: string;
 }
 
 /** Applies the last turn only: earlier turns set context and are kept as they are. */
@@ -31,6 +46,11 @@ export function outsideQuotes(text: string, fn: (chunk: string) => string): stri
     .join('');
 }
 
-export function applyChain(chain: readonly Converter[], turns: readonly string[], seed: string, label: string): string[] {
-  return chain.reduce<string[]>((acc, c, i) => c.convert(acc, seededRng(seed, `${label}:${i}:${c.id}`)), [...turns]);
+export function applyChain(chain: readonly Converter[], turns: readonly string[], seed: string, label: string, context: ConversionContext): string[] {
+  return chain.reduce<string[]>((acc, c, i) => c.convert(acc, seededRng(seed, `${label}:${i}:${c.id}`), context), [...turns]);
+}
+
+/** A stack in the order its layers must apply, whatever order it was chosen in. */
+export function layered(chain: readonly Converter[]): Converter[] {
+  return [...chain].sort((a, b) => LAYER_ORDER.indexOf(a.layer) - LAYER_ORDER.indexOf(b.layer));
 }

@@ -1,3 +1,5 @@
 export * from './types';
 export * from './plan';
+export * from './escalation';
+export * from './findings';
 export { runScan, stableId } from './run-scan';

@@ -1,18 +1,15 @@
-import { Converter } from '../converters/converter';
-import { CONVERTERS } from '../converters';
+import { ANSWER_FORMS, Converter, INPUT_CONVERTERS, crescendoShort, layered } from '../converters';
 import { seededRng } from '../converters/random';
-import { Verdict } from '../detectors/detector';
+import { strongest } from '../detectors/detector';
 import { Probe } from '../probes/probe';
+import { ProbeResult, Tactic, discloses, requestsFor } from './escalation';
 import { ProfilePlan } from './types';
-
-export interface ProbeResult {
-  probe: Probe;
-  verdict: Verdict;
-}
 
 export interface AmplifyTask {
   probe: Probe;
   chain: Converter[];
+  /** requests it sends */
+  cost: number;
 }
 
 /**
@@ -27,35 +24,66 @@ export function interleaveByCategory<T extends { category: string }>(items: read
   return out;
 }
 
-/** Seeded converter chains for one probe; stacked chains put encodings last so the framing is encoded too. */
+/** The converters that can vary a probe: answer forms only where the probe asks for a disclosure. */
+const variationsFor = (probe: Probe): readonly Converter[] => [...INPUT_CONVERTERS, crescendoShort, ...(discloses(probe) ? ANSWER_FORMS : [])];
+
+/** Seeded converter chains for one probe, each in layer order (the answer form encoded with the request, arcs outermost). */
 export function chainsFor(probe: Probe, plan: ProfilePlan, seed: string): Converter[][] {
-  const shuffled = seededRng(seed, `chains:${probe.id}`).shuffle(CONVERTERS);
+  const shuffled = seededRng(seed, `chains:${probe.id}`).shuffle(variationsFor(probe));
   const chains: Converter[][] = [];
   for (let i = 0; i < plan.chainsPerProbe && i < shuffled.length; i++) {
-    const stacked = plan.maxChainLength > 1 && i === plan.chainsPerProbe - 1 && i + 1 < shuffled.length;
-    const chain = stacked ? [shuffled[i], shuffled[i + 1]] : [shuffled[i]];
-    chains.push(chain.sort((a, b) => Number(a.technique === 'encoding') - Number(b.technique === 'encoding')));
+    const stacked = plan.maxChainLength > 1 && i === plan.chainsPerProbe - 1 && i + 1 < shuffled.length && shuffled[i].layer !== shuffled[i + 1].layer;
+    chains.push(layered(stacked ? [shuffled[i], shuffled[i + 1]] : [shuffled[i]]));
   }
   return chains;
 }
 
+const chainId = (chain: readonly Converter[]) => chain.map((c) => c.id).join('+');
+
 /**
- * What to amplify, most promising first, cut to the profile's budget: half-successes (can a
- * converter finish the job?), then probes that resisted in categories where something else
- * succeeded, then (deep) a seeded sample of the rest, then full successes (which other
- * techniques also work).
+ * Amplifying what worked, most promising first, cut to the profile's budget: half-successes
+ * (can a converter finish the job?), then probes that resisted in categories where something
+ * else succeeded, then (deep) a seeded sample of the rest, then full successes (which other
+ * techniques also work: the finding's variants). The first two are tried with the tactics that
+ * got through elsewhere in this scan before random ones. `tried` says which (probe, chain) pairs
+ * were already sent, so nothing is sent twice. The budget is in requests: an arc costs its turns.
  */
-export function planAmplification(results: readonly ProbeResult[], plan: ProfilePlan, seed: string): AmplifyTask[] {
-  const hot = new Set(results.filter((r) => r.verdict.outcome === 'vulnerable' || r.verdict.outcome === 'partial').map((r) => r.probe.category));
-  const partial = results.filter((r) => r.verdict.outcome === 'partial');
-  const resistedHot = results.filter((r) => r.verdict.outcome === 'resisted' && hot.has(r.probe.category));
-  const cold = seededRng(seed, 'cold-sample')
-    .shuffle(results.filter((r) => r.verdict.outcome === 'resisted' && !hot.has(r.probe.category)))
-    .slice(0, plan.coldSample);
-  const vulnerable = results.filter((r) => r.verdict.outcome === 'vulnerable');
-  const tasks: AmplifyTask[] = [];
-  for (const r of [...partial, ...resistedHot, ...cold, ...vulnerable]) {
-    for (const chain of chainsFor(r.probe, plan, seed)) tasks.push({ probe: r.probe, chain });
+export function planAmplification(
+  results: readonly ProbeResult[],
+  plan: ProfilePlan,
+  seed: string,
+  winning: readonly Tactic[] = [],
+  tried: (probe: Probe, chainId: string) => boolean = () => false,
+): AmplifyTask[] {
+  // the best a probe did, over the probe phase and any escalation
+  const best = new Map<string, ProbeResult>();
+  for (const r of results) {
+    const prior = best.get(r.probe.id);
+    best.set(r.probe.id, prior && strongest(prior.verdict, r.verdict) === prior.verdict ? prior : r);
   }
-  return tasks.slice(0, plan.amplifyBudget);
+  const all = [...best.values()];
+  const hot = new Set(all.filter((r) => r.verdict.outcome === 'vulnerable' || r.verdict.outcome === 'partial').map((r) => r.probe.category));
+  const partial = all.filter((r) => r.verdict.outcome === 'partial');
+  const resistedHot = all.filter((r) => r.verdict.outcome === 'resisted' && hot.has(r.probe.category));
+  const cold = seededRng(seed, 'cold-sample')
+    .shuffle(all.filter((r) => r.verdict.outcome === 'resisted' && !hot.has(r.probe.category)))
+    .slice(0, plan.coldSample);
+  const vulnerable = all.filter((r) => r.verdict.outcome === 'vulnerable');
+
+  const tasks: AmplifyTask[] = [];
+  const plan1 = (probe: Probe, candidates: Converter[][]) => {
+    const seen = new Set<string>();
+    for (const chain of candidates) {
+      const id = chainId(chain);
+      if (seen.has(id) || tried(probe, id) || chain.some((c) => c.layer === 'answer' && !discloses(probe))) continue;
+      seen.add(id);
+      tasks.push({ probe, chain, cost: requestsFor(probe, chain, seed) });
+      if (seen.size >= plan.chainsPerProbe) break;
+    }
+  };
+  const proven = winning.map((t) => t.chain);
+  for (const r of [...partial, ...resistedHot]) plan1(r.probe, [...proven, ...chainsFor(r.probe, plan, seed)]);
+  for (const r of [...cold, ...vulnerable]) plan1(r.probe, chainsFor(r.probe, plan, seed));
+  let spent = 0;
+  return tasks.filter((t) => spent + t.cost <= plan.amplifyBudget && (spent += t.cost) > 0);
 }

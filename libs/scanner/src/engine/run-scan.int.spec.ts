@@ -63,12 +63,17 @@ describe('runScan against the lab', () => {
     // indirect injection, role-play jailbreak and converter-found variants each show up
     expect([...techniques].some((t) => t.startsWith('indirect-'))).toBe(true);
     expect(techniques.has('role-play')).toBe(true);
-    expect(sink.vulnerabilities.some((v) => v.phase === 'amplify' && v.converters.length > 0)).toBe(true);
+    expect(sink.vulnerabilities.some((v) => v.variants.some((x) => x.phase === 'amplify' && x.converters.length > 0))).toBe(true);
     // the planted canaries were caught as such
     expect(sink.vulnerabilities.some((v) => v.evidence.detector === 'target-canary')).toBe(true);
-    // one finding per probe and technique; every attempt recorded and bounded
-    const keys = sink.vulnerabilities.map((v) => `${v.probe_id}|${v.technique}`);
+    // one finding per weakness (probe and category), fingerprinted by them; every attempt recorded and bounded
+    const keys = sink.vulnerabilities.map((v) => `${v.probe_id}|${v.category}`);
     expect(new Set(keys).size).toBe(keys.length);
+    expect(sink.vulnerabilities.every((v) => v.fingerprint === `${v.probe_id}:${v.category}` && !/\(via /.test(v.title))).toBe(true);
+    // the leaked system prompt holds credentials: critical, and a sensitive-information finding too
+    const leak = sink.vulnerabilities.find((v) => v.probe_id === 'spl-001' && v.category === 'LLM07:2025');
+    expect(leak?.severity).toBe('critical');
+    expect(sink.vulnerabilities.some((v) => v.probe_id === 'spl-001' && v.category === 'LLM02:2025')).toBe(true);
     expect(sink.attempts.every((a) => a.turns.every((t) => t.content.length <= 4_100))).toBe(true);
     expect(sink.attempts.filter((a) => a.phase === 'recon')).toHaveLength(1);
   });

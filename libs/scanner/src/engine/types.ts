@@ -59,7 +59,13 @@ export interface RunScanInput {
 export interface ProfilePlan {
   /** conversations in flight at once */
   concurrency: number;
-  /** at most this many amplify attempts */
+  /** requests (user turns) escalation may send against categories that resisted in plain text */
+  escalationBudget: number;
+  /** single tactics tried in a category before stacks of them are (Infinity: never) */
+  stackAfter: number;
+  /** probes per resisting category that escalation rotates over */
+  leadsPerCategory: number;
+  /** requests amplifying what worked may send (finishing half-successes, breadth, variants) */
   amplifyBudget: number;
   /** converter chains tried per amplified probe */
   chainsPerProbe: number;
@@ -69,8 +75,13 @@ export interface ProfilePlan {
   coldSample: number;
 }
 
+/**
+ * Standard spends at most 150 requests escalating on a target that resists everything: with the
+ * 77 of its probe phase, about three times what a plain pass costs. Quick stays a smoke test;
+ * deep goes wide (more probes per category, stacks early, a larger budget).
+ */
 export const PROFILE_PLANS: Record<Profile, ProfilePlan> = {
-  quick: { concurrency: 2, amplifyBudget: 12, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
-  standard: { concurrency: 4, amplifyBudget: 60, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
-  deep: { concurrency: 6, amplifyBudget: 240, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
+  quick: { concurrency: 2, escalationBudget: 30, stackAfter: Infinity, leadsPerCategory: 1, amplifyBudget: 15, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
+  standard: { concurrency: 4, escalationBudget: 150, stackAfter: 8, leadsPerCategory: 3, amplifyBudget: 75, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
+  deep: { concurrency: 6, escalationBudget: 600, stackAfter: 4, leadsPerCategory: 6, amplifyBudget: 300, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
 };

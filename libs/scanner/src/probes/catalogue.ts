@@ -105,6 +105,12 @@ const DEFAULTS: Record<string, Defaults> = {
   },
 };
 
+/** Remediation and references of a category's probes, e.g. for a finding one category's probe reveals in another. */
+export function guidanceFor(category: string): { remediation: string; references: string[] } | undefined {
+  const d = DEFAULTS[category.slice(0, 5)];
+  return d && { remediation: d.remediation, references: d.references };
+}
+
 type ProbeSpec = Pick<Probe, 'id' | 'title' | 'severity' | 'technique' | 'description' | 'turns'> & {
   detectors?: DetectorName[];
   references?: string[];

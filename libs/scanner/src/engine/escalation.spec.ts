@@ -1,0 +1,102 @@
+import { Verdict } from '../detectors/detector';
+import { PROBES } from '../probes/catalogue';
+import { Escalation, EscalationAttempt, EscalationOptions, ProbeResult, discloses } from './escalation';
+
+const verdict = (outcome: Verdict['outcome']): Verdict => ({ detector: 'd', outcome, matched: null, confidence: 0.9 });
+const resistedEverywhere: ProbeResult[] = PROBES.map((probe) => ({ probe, verdict: verdict('resisted') }));
+const options = (over: Partial<EscalationOptions> = {}): EscalationOptions => ({ budget: 150, seed: 's', stackAfter: 8, leadsPerCategory: 3, reconRefused: false, ...over });
+const families = (round: EscalationAttempt[]) => new Set(round.map((a) => a.tactic.chain[0].layer));
+
+/** Runs every round to the end, answering each attempt with `answer`. */
+function drive(escalation: Escalation, answer: (a: EscalationAttempt) => Verdict['outcome']) {
+  const rounds: EscalationAttempt[][] = [];
+  for (let round = escalation.nextRound(); round.length; round = escalation.nextRound()) {
+    rounds.push(round);
+    for (const a of round) escalation.record(a, verdict(answer(a)));
+  }
+  return rounds;
+}
+
+describe('escalation on resistance', () => {
+  it('given a target that resisted everything, the first round attacks every category once, over several families of tactics', () => {
+    const round = new Escalation(resistedEverywhere, options()).nextRound();
+    expect(new Set(round.map((a) => a.probe.category)).size).toBe(8);
+    expect(round).toHaveLength(8);
+    expect(new Set(round.map((a) => a.tactic.id)).size).toBe(8);
+    // input encodings, multi-turn arcs and answer forms are all explored at once
+    expect([...families(round)].sort()).toEqual(['answer', 'conversation', 'encode', 'frame']);
+  });
+
+  it('given categories that were already broken in plain text, only the others are escalated', () => {
+    const results = resistedEverywhere.map((r) => (r.probe.category === 'LLM09:2025' || r.probe.category === 'LLM10:2025' ? { ...r, verdict: verdict('vulnerable') } : r));
+    const round = new Escalation(results, options()).nextRound();
+    expect(round.map((a) => a.probe.category)).not.toContain('LLM09:2025');
+    expect(round).toHaveLength(6);
+  });
+
+  it('answer forms are only asked of probes that ask for a disclosure', () => {
+    const rounds = drive(new Escalation(resistedEverywhere, options({ budget: 2_000 })), () => 'resisted');
+    for (const a of rounds.flat()) if (a.tactic.chain.some((c) => c.layer === 'answer')) expect([a.probe.id, discloses(a.probe)]).toEqual([a.probe.id, true]);
+  });
+
+  it('when a tactic gets through in one category, the next round leads with it in every category still resisting', () => {
+    const escalation = new Escalation(resistedEverywhere, options());
+    const first = escalation.nextRound();
+    const winner = first.find((a) => a.tactic.id === 'hex') ?? first[0];
+    for (const a of first) escalation.record(a, verdict(a === winner ? 'vulnerable' : 'resisted'));
+    const second = escalation.nextRound();
+    expect(second.map((a) => a.probe.category)).not.toContain(winner.probe.category);
+    expect(second.every((a) => a.tactic.id === winner.tactic.id)).toBe(true);
+    expect(escalation.winning.map((t) => t.id)).toEqual([winner.tactic.id]);
+  });
+
+  it('a half success (partial) leads too, but its category keeps being attacked', () => {
+    const escalation = new Escalation(resistedEverywhere, options());
+    const first = escalation.nextRound();
+    for (const a of first) escalation.record(a, verdict(a === first[0] ? 'partial' : 'resisted'));
+    const second = escalation.nextRound();
+    expect(second.map((a) => a.probe.category)).toContain(first[0].probe.category);
+    expect(second[1].tactic.id).toBe(first[0].tactic.id);
+  });
+
+  it('a target refusing even a greeting gets multi-turn arcs first', () => {
+    const round = new Escalation(resistedEverywhere, options({ reconRefused: true })).nextRound();
+    expect(round.slice(0, 3).map((a) => a.tactic.id).sort()).toEqual(['crescendo-3', 'crescendo-5', 'crescendo-6']);
+  });
+
+  it('stacks the most promising tactic of each layer once enough singles failed in a category', () => {
+    const rounds = drive(new Escalation(resistedEverywhere, options({ budget: 2_000, stackAfter: 3 })), () => 'resisted');
+    const stacks = rounds.flat().filter((a) => a.tactic.chain.length > 1);
+    expect(stacks.length).toBeGreaterThan(0);
+    expect(stacks.map((a) => a.tactic.id)).toContain('base64+crescendo-3');
+    // layer order: answer form, then encoding, then the arc that wraps them
+    expect(stacks.find((a) => a.tactic.chain.length === 3)?.tactic.id).toBe('answer-base64+base64+crescendo-3');
+    const none = drive(new Escalation(resistedEverywhere, options({ budget: 2_000, stackAfter: Infinity })), () => 'resisted');
+    expect(none.flat().every((a) => a.tactic.chain.length === 1)).toBe(true);
+  });
+
+  it('never spends more than its request budget, counting every turn an arc or a split adds', () => {
+    for (const budget of [0, 7, 30, 150]) {
+      const escalation = new Escalation(resistedEverywhere, options({ budget }));
+      const spent = drive(escalation, () => 'resisted').flat().reduce((n, a) => n + a.cost, 0);
+      expect(spent).toBe(escalation.spent);
+      expect(spent).toBeLessThanOrEqual(budget);
+    }
+    const arc = drive(new Escalation(resistedEverywhere, options({ reconRefused: true })), () => 'resisted').flat().find((a) => a.tactic.id === 'crescendo-6');
+    expect(arc?.cost).toBeGreaterThanOrEqual(6);
+  });
+
+  it('never sends the same probe through the same tactic twice, and stops once every category is found', () => {
+    const escalation = new Escalation(resistedEverywhere, options({ budget: 5_000 }));
+    const all = drive(escalation, () => 'resisted').flat();
+    const keys = all.map((a) => `${a.tactic.id}|${a.probe.id}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const found = drive(new Escalation(resistedEverywhere, options()), () => 'vulnerable');
+    expect(found).toHaveLength(1);
+  });
+
+  it('is deterministic for its inputs', () => {
+    const run = () => drive(new Escalation(resistedEverywhere, options()), (a) => (a.tactic.id === 'rot13' ? 'vulnerable' : 'resisted')).map((r) => r.map((a) => `${a.tactic.id}|${a.probe.id}`));
+    expect(run()).toEqual(run());
+  });
+});

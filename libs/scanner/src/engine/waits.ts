@@ -1,0 +1,61 @@
+export class Timeout extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
+export class Stopped extends Error {}
+
+/**
+ * Bounds every wait of one scan: no wait in the engine is unbounded. Each wait is registered with
+ * its deadline and one coarse ticker checks them all, and the scan's stop rejects every stoppable
+ * wait at once: a scan makes thousands of waits, and a timer plus an abort listener each cost
+ * more than the engine's own work on a fast target.
+ */
+export class Waits {
+  private readonly pending = new Set<{ ms: number; deadline: number; stoppable: boolean; reject: (e: Error) => void }>();
+  private readonly ticker: NodeJS.Timeout;
+
+  constructor(
+    private readonly stop: AbortSignal,
+    tickMs: number,
+  ) {
+    this.ticker = setInterval(() => this.expire(), tickMs);
+    this.ticker.unref();
+    stop.addEventListener('abort', () => this.rejectAll(), { once: true });
+  }
+
+  /** settles with `work`, or rejects with Timeout after `ms`, or with Stopped when the scan stops (unless not `stoppable`) */
+  bounded<T>(work: () => Promise<T>, ms: number, stoppable = true): Promise<T> {
+    if (stoppable && this.stop.aborted) return Promise.reject(new Stopped());
+    return new Promise<T>((resolve, reject) => {
+      const entry = { ms, deadline: performance.now() + ms, stoppable, reject: (e: Error) => (this.pending.delete(entry), reject(e)) };
+      this.pending.add(entry);
+      work().then(
+        (v) => (this.pending.delete(entry), resolve(v)),
+        (e) => (this.pending.delete(entry), reject(e)),
+      );
+    });
+  }
+
+  close(): void {
+    clearInterval(this.ticker);
+  }
+
+  private expire(): void {
+    const now = performance.now();
+    for (const entry of this.pending) if (entry.deadline <= now) entry.reject(new Timeout(entry.ms));
+  }
+
+  private rejectAll(): void {
+    for (const entry of this.pending) if (entry.stoppable) entry.reject(new Stopped());
+  }
+}
+
+/** Runs `work` over `items`, `concurrency` at a time, until they are done or `stopped()` says so. */
+export async function pool<T>(items: readonly T[], concurrency: number, stopped: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (!stopped() && next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+}
