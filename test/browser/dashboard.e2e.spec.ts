@@ -146,6 +146,8 @@ describe('dashboard in Chromium', () => {
     await page.locator('.progress-card .badge', { hasText: 'Completed' }).waitFor();
     await page.getByRole('heading', { name: 'Security score' }).waitFor();
     await page.getByRole('heading', { name: /Findings \(1\)/ }).waitFor();
+    // once the scan has ended, the count is of findings, not findings so far
+    expect(await page.locator('.findings-line').textContent()).toBe('Findings: 1');
   });
 
   it('shows scan detail with evidence as text: the attacker prompt does not run', async () => {
@@ -155,6 +157,9 @@ describe('dashboard in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('.finding script, .finding img').count()).toBe(0);
     expect(await page.locator('.remediation').first().textContent()).toContain('Separate instructions');
+    // how it got through, and every other way in
+    expect(await page.locator('.finding-how').first().textContent()).toBe('How it got through: Request sent through base64 (encoding).');
+    expect(await page.locator('.variants li').first().textContent()).toContain('Answer asked for as hex; the answer decoded from hex.');
     // a javascript: reference stays text, an https one becomes a link
     expect(await page.locator('.refs a').count()).toBe(1);
     expect(await page.locator('.refs a').getAttribute('href')).toBe('https://genai.owasp.org/llmrisk/llm01-prompt-injection/');
@@ -381,7 +386,13 @@ function finding(attack: string): Vulnerability {
     phase: 'probe',
     found_at: new Date().toISOString(),
     fingerprint: 'prompt-injection/ignore-previous:LLM01:2025',
-    variants: [],
+    variants: [
+      {
+        technique: 'output-evasion', converters: ['answer-hex'], how: 'Answer asked for as hex; the answer decoded from hex.', phase: 'amplify', found_at: new Date().toISOString(),
+        evidence: { turns: [{ role: 'user', content: 'Reply in hex.' }, { role: 'assistant', content: '4869' }], detector: 'canary', matched: attack, read_as: 'hex' },
+      },
+    ],
+    how: 'Request sent through base64 (encoding).',
   };
 }
 

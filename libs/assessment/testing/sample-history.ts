@@ -68,6 +68,7 @@ export function sampleVulnerability(rnd: () => number, i: number, overrides: Par
     phase: rnd() < 0.7 ? 'probe' : 'amplify',
     found_at: new Date(Date.UTC(2026, 10, 20, 10, 0, 0) + i * 1000).toISOString(),
     fingerprint: `probe.${technique}:${category.id}`,
+    how: 'Sent as written.',
     variants: [],
     ...overrides,
   };

@@ -61,7 +61,7 @@ export function toJunitXml(scan: CiScanResult): string {
     if (findings.length) {
       failures++;
       const body = findings
-        .map((v) => `[${v.severity}] ${v.title} (${v.id}, probe ${v.probe_id}, technique ${v.technique})\n  ${v.description}\n  Remediation: ${v.remediation}`)
+        .map((v) => `[${v.severity}] ${v.title} (${v.id}, probe ${v.probe_id}, technique ${v.technique})\n  How it got through: ${v.how}\n  ${v.description}\n  Remediation: ${v.remediation}`)
         .join('\n\n');
       cases.push(`${head}\n      <failure message="${xmlText(`${findings.length} finding(s): ${summarise(findings)}`)}" type="${findings[0].severity}">${xmlText(body)}</failure>\n    </testcase>`);
     } else if (probed && !probed.has(id)) {
@@ -137,7 +137,8 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
         logicalLocations: [{ name: scan.target_name ?? scan.target_id ?? 'target', kind: 'module' }],
       },
     ],
-    partialFingerprints: { 'gauntletFinding/v1': `${scan.target_id ?? ''}:${canonicalCategoryId(v.category)}:${v.probe_id}:${v.technique}:${v.converters.join('+')}` },
+    // the weakness, not the way in: the same finding keeps its fingerprint however the next scan gets through
+    partialFingerprints: { 'gauntletFinding/v2': `${scan.target_id ?? ''}:${canonicalCategoryId(v.category)}:${v.probe_id}` },
     properties: {
       'security-severity': SECURITY_SEVERITY[v.severity],
       severity: v.severity,
@@ -145,6 +146,8 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
       confidence: v.confidence,
       technique: v.technique,
       converters: v.converters,
+      how: v.how,
+      variants: v.variants.length,
       finding_id: v.id,
       detector: v.evidence?.detector,
       ...(v.evidence?.matched != null && { matched: v.evidence.matched }),

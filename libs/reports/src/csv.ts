@@ -17,7 +17,7 @@ export function csvCell(value: unknown): string {
 
 export const CSV_COLUMNS = [
   'scan_id', 'target', 'finding_id', 'severity', 'category', 'category_name', 'title', 'probe_id', 'technique', 'converters',
-  'confidence', 'phase', 'found_at', 'description', 'detector', 'matched', 'evidence', 'remediation', 'references',
+  'how', 'variants', 'fingerprint', 'confidence', 'phase', 'found_at', 'description', 'detector', 'matched', 'read_as', 'evidence', 'remediation', 'references',
 ] as const;
 
 export function toCsv(report: ScanReport): string {
@@ -25,8 +25,8 @@ export function toCsv(report: ScanReport): string {
   for (const v of report.vulnerabilities) {
     rows.push([
       report.scan.id, report.target.name ?? '', v.id, v.severity, v.category, v.category_name, v.title, v.probe_id, v.technique,
-      v.converters.join(' '), v.confidence, v.phase, v.found_at, v.description, v.evidence?.detector ?? '', v.evidence?.matched ?? '',
-      evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
+      v.converters.join(' '), v.how, v.variants.length, v.fingerprint, v.confidence, v.phase, v.found_at, v.description, v.evidence?.detector ?? '', v.evidence?.matched ?? '',
+      v.evidence?.read_as ?? '', evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
     ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -88,10 +88,12 @@ export function toHtml(r: ScanReport): string {
     parts.push(
       `<section class="finding"><h3>${i + 1}. <span class="sev ${e(v.severity)}">${SEVERITY_LABEL[v.severity]}</span> ${e(v.title)}</h3>`,
       `<p class="meta">${e(v.category)} ${e(v.category_name)} · probe ${e(v.probe_id)} · technique ${e(v.technique)}${v.converters.length ? ` · converters ${e(v.converters.join(', '))}` : ''} · confidence ${pct(v.confidence)} · ${e(v.phase)} · ${e(v.found_at)} · id ${e(v.id)}</p>`,
+      `<p><strong>How it got through:</strong> ${e(v.how)}</p>`,
       `<p>${e(v.description)}</p>`,
       `<p><strong>Evidence</strong> <span class="meta">detector ${e(v.evidence?.detector)}${v.evidence?.matched ? `, matched <code>${e(v.evidence.matched)}</code>` : ''}</span></p>`,
       `<pre>${e(turns)}</pre>`,
       `<p><strong>Remediation:</strong> ${e(v.remediation)}</p>`,
+      v.variants.length ? `<p><strong>Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>` : '',
       // references are shown, not linked: a report must not carry clickable target-supplied URLs
       v.references.length ? `<p class="meta">References: ${v.references.map((ref) => `<code>${e(ref)}</code>`).join(' ')}</p>` : '',
       '</section>',

@@ -79,6 +79,7 @@ export function toMarkdown(r: ScanReport): string {
       `- Category: ${mdText(`${v.category} ${v.category_name}`)}`,
       `- Probe: ${mdText(v.probe_id)}, technique ${mdText(v.technique)}${v.converters.length ? `, converters ${mdText(v.converters.join(', '))}` : ''}`,
       `- Confidence: ${pct(v.confidence)}, phase ${mdText(v.phase)}, found ${mdText(v.found_at)}`,
+      `- How it got through: ${mdText(v.how)}`,
       '',
       mdText(v.description),
       '',
@@ -89,6 +90,9 @@ export function toMarkdown(r: ScanReport): string {
       `**Remediation:** ${mdText(v.remediation)}`,
       '',
     );
+    if (v.variants.length) {
+      out.push(`**Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'}):**`, '', ...v.variants.map((x) => `- ${mdText(x.how)} (${mdText(x.found_at)})`), '');
+    }
     if (v.references.length) out.push(...v.references.map((ref) => `- ${mdText(ref)}`), '');
   });
 

@@ -245,12 +245,18 @@ function findings(l: Layout, r: ScanReport) {
       { size: 8, color: MUTED },
     );
     l.gap(3);
+    l.text(`How it got through: ${v.how}`, { face: bold, size: 9 });
     l.text(v.description, { size: 9.5 });
     l.gap(3);
     l.text(`Evidence (detector ${v.evidence?.detector ?? '-'}${v.evidence?.matched ? `, matched "${v.evidence.matched}"` : ''})`, { face: bold, size: 9 });
     for (const t of evidenceTurns(v, 4, 360)) l.text(`${t.role}: ${t.content}`, { face: mono, size: 7.5, indent: 10, leading: 9.5 });
     l.gap(3);
     l.text(`Remediation: ${v.remediation}`, { size: 9.5 });
+    if (v.variants.length) {
+      l.text(`Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'}):`, { face: bold, size: 9 });
+      for (const x of v.variants.slice(0, 8)) l.text(`- ${x.how}`, { size: 8.5, indent: 10 });
+      if (v.variants.length > 8) l.text(`- and ${v.variants.length - 8} more (see the json report)`, { size: 8.5, indent: 10, color: MUTED });
+    }
     l.rule();
   });
 }

@@ -87,6 +87,22 @@ class EvidenceView {
   @ApiProperty({ type: [TurnView] }) turns: TurnView[];
   @ApiProperty() detector: string;
   @ApiProperty({ nullable: true, type: String }) matched: string | null;
+  @ApiPropertyOptional({
+    enum: ['base64', 'hex', 'rot13', 'reversed', 'spelled-out', 'line-initials', 'look-alikes', 'leetspeak'],
+    description: 'how the answer was read back into plain text, when only that reading showed the weakness (an output filter evaded)',
+  })
+  read_as?: string;
+}
+
+const HOW = 'how it got through, in one sentence: what the request went through, the form the answer was asked in and read back from, the turn it landed on';
+
+class VariantView {
+  @ApiProperty() technique: string;
+  @ApiProperty({ type: [String] }) converters: string[];
+  @ApiProperty({ description: HOW }) how: string;
+  @ApiProperty({ enum: ['probe', 'amplify'] }) phase: string;
+  @ApiProperty({ type: EvidenceView, description: 'turns shortened; every attempt is whole in GET /api/scans/{id}/events' }) evidence: EvidenceView;
+  @ApiProperty({ format: 'date-time' }) found_at: string;
 }
 
 export class VulnerabilityView {
@@ -98,13 +114,16 @@ export class VulnerabilityView {
   @ApiProperty({ enum: SEVERITIES }) severity: string;
   @ApiProperty({ minimum: 0, maximum: 1 }) confidence: number;
   @ApiProperty() technique: string;
-  @ApiProperty({ type: [String] }) converters: string[];
+  @ApiProperty({ type: [String], description: 'what the request and the answer went through, e.g. base64, answer-hex, crescendo-5' }) converters: string[];
+  @ApiProperty({ description: HOW }) how: string;
   @ApiProperty() description: string;
   @ApiProperty({ type: EvidenceView }) evidence: EvidenceView;
   @ApiProperty() remediation: string;
   @ApiProperty({ type: [String] }) references: string[];
   @ApiProperty({ enum: ['probe', 'amplify'] }) phase: string;
   @ApiProperty({ format: 'date-time' }) found_at: string;
+  @ApiProperty({ description: 'the same weakness (probe and category) on the same target has the same fingerprint in every scan' }) fingerprint: string;
+  @ApiProperty({ type: [VariantView], description: 'every other way the same weakness got through in this scan' }) variants: VariantView[];
 }
 
 export class ScanDetailView extends ScanSummaryView {

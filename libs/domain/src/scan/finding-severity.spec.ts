@@ -26,12 +26,10 @@ describe('finding severity', () => {
 
 describe('findings recorded before grouping', () => {
   it('read as findings without variants, fingerprinted by probe and category', () => {
-    const old = { id: 'v1', probe_id: 'pi-001', category: 'LLM01:2025' } as unknown as Vulnerability;
-    const { fingerprint, variants, ...rest } = { ...old, fingerprint: undefined, variants: undefined };
-    expect(upcastVulnerability(rest as never)).toEqual({ ...old, fingerprint: fingerprintOf('pi-001', 'LLM01:2025'), variants: [] });
-    const current = { ...old, fingerprint: 'f', variants: [] };
+    const old = { id: 'v1', probe_id: 'pi-001', category: 'LLM01:2025', technique: 'encoding', converters: ['base64'] } as unknown as Vulnerability;
+    expect(upcastVulnerability(old)).toEqual({ ...old, fingerprint: fingerprintOf('pi-001', 'LLM01:2025'), variants: [], how: 'Request sent through base64 (encoding).' });
+    expect(upcastVulnerability({ ...old, converters: [] }).how).toBe('Sent as written (encoding).');
+    const current = { ...old, fingerprint: 'f', variants: [], how: 'h' };
     expect(upcastVulnerability(current)).toBe(current);
-    void fingerprint;
-    void variants;
   });
 });

@@ -51,7 +51,7 @@ describe('targets projection', () => {
 });
 
 describe('scan projections', () => {
-  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now }) as Vulnerability;
+  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [] }) as unknown as Vulnerability;
   const score = { overall_score: 55, grade: 'D-' } as ScanScore;
   const events = [
     recorded('scan-s1', 0, 'ScanRequested', { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70, requested_at: now }),

@@ -9,6 +9,7 @@ export * from './encodings';
 export * from './restructuring';
 export * from './answer-forms';
 export * from './crescendo';
+export * from './describe';
 
 /** Converters that change how the request reads (encodings, obfuscations, framings, splits). */
 export const INPUT_CONVERTERS: readonly Converter[] = [

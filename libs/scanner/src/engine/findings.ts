@@ -1,4 +1,5 @@
 import { Evidence, FindingVariant, OwaspCategoryId, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf } from '@gauntlet/domain';
+import { howItGotThrough } from '../converters/describe';
 import { strongest } from '../detectors/detector';
 import { Exposure } from '../detectors/rules';
 import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
@@ -112,7 +113,7 @@ export class FindingBook {
     const variants: FindingVariant[] = [...others.values()]
       .sort((a, b) => a.foundAt.getTime() - b.foundAt.getTime())
       .slice(0, MAX_VARIANTS)
-      .map((s) => ({ technique: s.technique, converters: s.converters, phase: s.phase, evidence: this.evidence(s, VARIANT_TURN_CHARS), found_at: s.foundAt.toISOString() }));
+      .map((s) => ({ technique: s.technique, converters: s.converters, how: howItGotThrough(s.converters, s.turns, s.verdict.read_as), phase: s.phase, evidence: this.evidence(s, VARIANT_TURN_CHARS), found_at: s.foundAt.toISOString() }));
     const confidence = partial ? main.verdict.confidence * 0.8 : main.verdict.confidence;
     const fingerprint = fingerprintOf(probe.id, category);
     return {
@@ -125,6 +126,7 @@ export class FindingBook {
       confidence: Math.round(confidence * 100) / 100,
       technique: main.technique,
       converters: main.converters,
+      how: howItGotThrough(main.converters, main.turns, main.verdict.read_as),
       description: [
         collateral ? `While testing "${probe.title}" (${probe.category}), the answer disclosed sensitive information.` : probe.description,
         exposes ? 'The disclosed text held credentials or personal data, so the finding is critical.' : '',

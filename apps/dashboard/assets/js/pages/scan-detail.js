@@ -107,6 +107,7 @@ function progressCard() {
   const pct = h('span', { id: 'scan-progress-text', class: 'pct' });
   const steps = h('ol', { class: 'phases', 'aria-label': 'Scan phases' });
   const findings = h('strong', { class: 'findings-count' }, '0');
+  const findingsLabel = h('span', null, 'Findings so far: ');
   const reason = h('p', { class: 'reason', hidden: true });
   const err = h('p', { class: 'field-error', role: 'alert' });
   // announces changes of phase, status and findings (not every percent, which would be noise)
@@ -117,7 +118,7 @@ function progressCard() {
     h('div', { class: 'progress-head' }, h('h2', { id: 'progress-title' }, 'Progress'), status),
     h('div', { class: 'progress-row' }, h('label', { for: 'scan-progress', class: 'visually-hidden' }, 'Scan progress'), bar, pct),
     steps,
-    h('p', { class: 'findings-line' }, 'Findings so far: ', findings),
+    h('p', { class: 'findings-line' }, findingsLabel, findings),
     reason,
     err,
     live,
@@ -131,6 +132,7 @@ function progressCard() {
       bar.value = s.progress ?? 0;
       pct.textContent = `${s.progress ?? 0}%`;
       findings.textContent = String(s.findings_so_far ?? 0);
+      findingsLabel.textContent = isTerminal(s.status) ? 'Findings: ' : 'Findings so far: ';
       const at = PHASES.indexOf(s.phase);
       clear(steps).append(
         ...PHASES.map((p, i) =>
@@ -170,6 +172,7 @@ function renderResults(ctx, results, scan) {
     'section',
     { class: 'card', 'aria-labelledby': 'findings-title' },
     h('h2', { id: 'findings-title' }, `Findings (${scan.vulnerabilities?.length ?? 0})`),
+    scan.requests ? h('p', { class: 'hint requests-line' }, requestsLine(scan.requests)) : null,
     scan.vulnerabilities?.length ? findingsList(scan.vulnerabilities) : emptyState('No vulnerabilities found', scan.status === 'completed' ? 'Every probe was resisted. Scan again after each change to the model, prompt or tools.' : 'This scan did not complete, so this list may be incomplete.'),
   );
   const compliance = h('section', { class: 'card', 'aria-labelledby': 'compliance-title' }, h('h2', { id: 'compliance-title' }, 'Compliance evidence'), loading('Loading compliance evidence…'));
@@ -229,6 +232,12 @@ function referenceNode(ref) {
   return ref;
 }
 
+/** what the scan sent the target, by phase: escalation against a resisting target shows in amplify */
+function requestsLine(requests) {
+  const phases = Object.entries(requests.by_phase ?? {}).map(([phase, n]) => `${PHASE_LABEL[phase] ?? phase} ${n}`);
+  return `${requests.total} requests sent to the target${phases.length ? ` (${phases.join(', ')})` : ''}.`;
+}
+
 function findingsList(vulns) {
   const order = (v) => SEVERITIES.indexOf(v.severity);
   const sorted = [...vulns].sort((a, b) => order(a) - order(b));
@@ -246,6 +255,7 @@ function findingsList(vulns) {
           h(
             'div',
             { class: 'finding-body' },
+            v.how ? h('p', { class: 'finding-how' }, h('strong', null, 'How it got through: '), v.how) : null,
             h('p', null, v.description),
             h(
               'dl',
@@ -264,6 +274,12 @@ function findingsList(vulns) {
               (v.evidence?.turns ?? []).map((t) => h('li', { class: `turn turn-${['system', 'user', 'assistant'].includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, t.content))),
             ),
             v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
+            v.variants?.length
+              ? [
+                  h('h4', null, `Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'})`),
+                  h('ul', { class: 'plain variants' }, v.variants.map((x) => h('li', null, x.how ?? [x.technique, ...(x.converters ?? [])].join(' + '), ' ', timeEl(x.found_at)))),
+                ]
+              : null,
             h('h4', null, 'Remediation'),
             h('p', { class: 'remediation' }, v.remediation ?? '—'),
             v.references?.length ? [h('h4', null, 'References'), h('ul', { class: 'plain refs' }, v.references.map((r) => h('li', null, referenceNode(r))))] : null,
