@@ -40,6 +40,17 @@ export interface Config {
   scannerConcurrency: number;
   /** a scanner renews its lease on a running scan this often x3; an unrenewed scan is ended partial */
   scanLeaseMs: number;
+  /** an LLM judge consulted where the rules are unsure (JUDGE_*); null: none, nothing contacted */
+  judge: ModelEndpoint | null;
+  /** an attacker model rewriting refused attacks (ATTACKER_*); null: none, nothing contacted */
+  attacker: ModelEndpoint | null;
+}
+
+/** An OpenAI-compatible model the operator configured. */
+export interface ModelEndpoint {
+  url: string;
+  model: string;
+  apiKey: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +82,16 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   } catch {
     throw new ConfigError(name, `must be a ${protocols.join(' or ')} URL`);
   }
+}
+
+/** `<PREFIX>_URL`, `<PREFIX>_MODEL`, `<PREFIX>_API_KEY`: all or nothing of the first two */
+function modelEndpoint(env: Env, prefix: 'JUDGE' | 'ATTACKER'): ModelEndpoint | null {
+  const endpoint = url(env, `${prefix}_URL`, ['http:', 'https:']);
+  const model = env[`${prefix}_MODEL`]?.trim() || null;
+  if (!endpoint && !model) return null;
+  if (!endpoint) throw new ConfigError(`${prefix}_URL`, `must be set when ${prefix}_MODEL is set`);
+  if (!model) throw new ConfigError(`${prefix}_MODEL`, `must be set when ${prefix}_URL is set`);
+  return { url: endpoint, model, apiKey: env[`${prefix}_API_KEY`] || null };
 }
 
 function quota(env: Env, name: string, fallback: number | null): number | null {
@@ -160,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     scannerConcurrency: int(env, 'SCANNER_CONCURRENCY', 2, 1, 64),
     scanLeaseMs: int(env, 'SCAN_LEASE_MS', 15_000, 300, 600_000),
+    judge: modelEndpoint(env, 'JUDGE'),
+    attacker: modelEndpoint(env, 'ATTACKER'),
   };
 }
 

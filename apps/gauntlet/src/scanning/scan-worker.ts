@@ -4,7 +4,7 @@ import { scoreScan } from '@gauntlet/assessment';
 import { DomainError, isTerminal, ProbeAttempt, ScanCommand, scanDecider, ScanEvent, ScanState, streams, Vulnerability } from '@gauntlet/domain';
 import type { Consumer, DeliveredMessage } from '@gauntlet/messaging';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
-import { createChatDriver, runScan, ScanSink, ScanTarget } from '@gauntlet/scanner';
+import { createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanSink, ScanTarget } from '@gauntlet/scanner';
 import { StreamWriter } from '../platform/aggregates';
 import { Runtime } from '../runtime';
 import { ScanJob, SCAN_JOBS_TOPIC } from './scan-jobs';
@@ -166,7 +166,12 @@ export class ScanWorker {
     const log = this.log.child({ scan_id: job.scan_id });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {
-      const outcome = await runScan({ scanId: job.scan_id, target: scanTarget, profile: job.profile, seed: job.scan_id, driver, sink, signal: abort.signal, now: () => new Date() });
+      const outcome = await runScan({
+        scanId: job.scan_id, target: scanTarget, profile: job.profile, seed: job.scan_id, driver, sink, signal: abort.signal, now: () => new Date(),
+        // optional models, only ever contacted when the operator configured them
+        ...(config.judge && { judge: createLlmJudge(config.judge) }),
+        ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
+      });
       const score = scoreScan({ attempts, vulnerabilities });
       if (outcome.kind === 'completed') await end({ type: 'CompleteScan', score, now: now() });
       else if (outcome.kind === 'completed_partial') await end({ type: 'CompleteScanPartially', reason: outcome.reason, score, now: now() });

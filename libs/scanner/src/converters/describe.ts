@@ -22,7 +22,9 @@ export function howItGotThrough(converterIds: readonly string[], turns: { role: 
   const request = converterIds.map((id) => converterById(id)).filter((c) => c && c.layer !== 'answer' && c.layer !== 'conversation');
   const answer = converterIds.map((id) => converterById(id)).filter((c) => c?.layer === 'answer');
   const arcs = converterIds.map((id) => converterById(id)).filter((c) => c?.layer === 'conversation');
-  const unknown = converterIds.filter((id) => !converterById(id));
+  const rewritten = converterIds.includes('attacker');
+  const unknown = converterIds.filter((id) => !converterById(id) && id !== 'attacker');
+  if (rewritten) parts.push('request rewritten by the attacker model from the refusals it got');
   if (request.length) parts.push(`request sent through ${request.map((c) => `${c!.id} (${c!.technique})`).join(' and ')}`);
   if (answer.length) parts.push(`answer asked for as ${answer.map((c) => c!.id.replace(/^answer-/, '')).join(' and ')}`);
   if (arcs.length) parts.push(`${arcs.map((c) => (c!.technique === 'crescendo' ? 'a crescendo arc' : `${c!.id} (${c!.technique})`)).join(' and ')} of ${userTurns} turns`);

@@ -122,6 +122,11 @@ export class Escalation {
     return this.categories.filter((c) => !c.found).map((c) => c.category);
   }
 
+  /** the lead probe of each category still resisting: what an adaptive attacker takes on next */
+  get leadsStillResisting(): Probe[] {
+    return this.categories.filter((c) => !c.found && c.leads.length).map((c) => c.leads[0]);
+  }
+
   /** tactics that got through, most successful first */
   get winning(): Tactic[] {
     return [...this.wins.entries()].filter(([, w]) => w >= 1).sort((a, b) => b[1] - a[1]).map(([id]) => tacticOf(id.split('+').map((c) => converterById(c)!)));

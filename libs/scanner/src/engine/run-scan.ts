@@ -1,4 +1,5 @@
 import { Phase, ProbeAttempt, Turn } from '@gauntlet/domain';
+import { AttackTry } from '../attacker/attacker';
 import { Conversation, TargetUnavailableError } from '../chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict, strongest } from '../detectors/detector';
@@ -47,7 +48,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   let consecutiveErrors = 0;
   let progress = 0;
   let done = 0;
-  const total = 1 + probes.length + plan.escalationBudget + plan.amplifyBudget + 2;
+  // the attacker's rounds are planned work only when there is an attacker (8 testable categories at most)
+  const attackerBudget = input.attacker ? plan.attackerRounds * 8 : 0;
+  const total = 1 + probes.length + plan.escalationBudget + attackerBudget + plan.amplifyBudget + 2;
   const book = new FindingBook(limits.maxRecordedChars);
   // (probe, converter chain) pairs already sent: nothing is sent twice
   const sent = new Set<string>();
@@ -124,18 +127,36 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
    * `units` is its share of the planned work (escalation plans in requests).
    */
   async function attempt(probe: Probe, phase: 'probe' | 'amplify', chain: Converter[], units = 1): Promise<Verdict | null> {
-    if (stopped()) return null;
-    const rendered = renderedProbe(probe);
     const converters = chain.map((c) => c.id);
     sent.add(sentKey(probe, converters.join('+')));
+    const rendered = renderedProbe(probe);
     const turns = chain.length ? applyChain(chain, rendered.turns, seed, `${probe.id}:${converters.join('+')}`, { category: probe.category }) : rendered.turns;
     const technique = chain.length ? [...new Set(chain.map((c) => c.technique))].join('+') : probe.technique;
-    const context: JudgeContext = { canary: rendered.canary, targetCanaries: target.canaries, entity: rendered.entity, ...(chain.length && { plainTurns: rendered.turns }) };
-    const base = { attempt_id: stableId(scanId, phase, probe.id, ...converters), probe_id: probe.id, category: probe.category, technique, converters, phase };
+    return (await deliver(probe, phase, { turns, converters, technique, id: converters }, units))?.verdict ?? null;
+  }
+
+  /**
+   * Sends `turns` for `probe`, judges and records what came back; never throws. `id` tells
+   * attempts of one probe apart (its converters, or the attacker's round).
+   */
+  async function deliver(
+    probe: Probe,
+    phase: 'probe' | 'amplify',
+    how: { turns: string[]; converters: string[]; technique: string; id: string[] },
+    units: number,
+  ): Promise<{ verdict: Verdict; answer: string } | null> {
+    if (stopped()) return null;
+    const { turns, converters, technique } = how;
+    const rendered = renderedProbe(probe);
+    const converted = turns !== rendered.turns;
+    const context: JudgeContext = { canary: rendered.canary, targetCanaries: target.canaries, entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }) };
+    const base = { attempt_id: stableId(scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
     let record: ProbeAttempt;
     let verdict: Verdict | null = null;
+    let answer = '';
     try {
       const { transcript, latency } = await converse(turns);
+      answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
       verdict = await judge(probe, transcript, context);
       consecutiveErrors = 0;
       const recorded = transcript.map((t) => (t.role === 'assistant' ? { ...t, content: boundText(t.content, limits.maxRecordedChars) } : t));
@@ -161,7 +182,26 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     }
     const p = advance(units);
     await write(() => sink.recordAttempt(record, p)).catch(() => undefined);
-    return verdict;
+    return verdict && { verdict, answer };
+  }
+
+  /**
+   * PAIR-style: an attacker model rewrites a refused attack, round after round, learning from
+   * the target's answers, until it gets through or its rounds run out. Each try is one request,
+   * recorded like every attempt (converters ["attacker"]).
+   */
+  async function adaptiveAttack(probe: Probe, rounds: number): Promise<void> {
+    const attacker = input.attacker!;
+    const rendered = renderedProbe(probe);
+    const goal = { category: `${probe.category} ${probe.category_name}`, objective: probe.description, request: rendered.turns.join('\n') };
+    const tries: AttackTry[] = [];
+    for (let round = 1; round <= rounds && !stopped(); round++) {
+      const prompt = await attacker.next(goal, tries, stop.signal).catch(() => null);
+      if (!prompt || stopped()) return;
+      const result = await deliver(probe, 'amplify', { turns: [prompt], converters: ['attacker'], technique: 'adaptive-attacker', id: ['attacker', String(round)] }, 1);
+      if (!result || result.verdict.outcome === 'vulnerable') return;
+      tries.push({ prompt, answer: result.answer, outcome: result.verdict.outcome });
+    }
   }
   const inParallel = <T>(items: readonly T[], work: (item: T) => Promise<void>) => pool(items, plan.concurrency, stopped, work);
 
@@ -224,15 +264,20 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
         });
       }
       if (input.signal.aborted || sinkError) return await finishEarly();
+      // an attacker model, when configured, takes on what still resists
+      if (input.attacker && plan.attackerRounds > 0) {
+        await inParallel(escalation.leadsStillResisting, (probe) => adaptiveAttack(probe, plan.attackerRounds));
+        if (input.signal.aborted || sinkError) return await finishEarly();
+      }
       // then amplify what worked: finish half-successes, widen to other probes, collect variants
-      done = Math.max(done, 1 + probes.length + plan.escalationBudget);
+      done = Math.max(done, 1 + probes.length + plan.escalationBudget + attackerBudget);
       const tasks = planAmplification(results, plan, seed, escalation.winning, (probe, chainId) => sent.has(sentKey(probe, chainId)));
       await inParallel(tasks, async (t) => void (await attempt(t.probe, 'amplify', t.chain, t.cost)));
       if (input.signal.aborted || sinkError) return await finishEarly();
     }
 
     // analyze: one finding per weakness, its strongest evidence and every other way in as variants
-    done = 1 + probes.length + plan.escalationBudget + plan.amplifyBudget;
+    done = 1 + probes.length + plan.escalationBudget + attackerBudget + plan.amplifyBudget;
     advance(0);
     await enter('analyze');
     for (const v of book.vulnerabilities(scanId)) {

@@ -1,5 +1,6 @@
 import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, Profile, ScanMode, Vulnerability } from '@gauntlet/domain';
 import { ChatDriver } from '../chat-driver';
+import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
 
 /** The target as the engine needs it: TargetSettings with the API key already decrypted. */
@@ -52,6 +53,8 @@ export interface RunScanInput {
   signal: AbortSignal;
   now: () => Date;
   judge?: Detector;
+  /** an attacker model rewriting refused attacks (ATTACKER_URL); without one, nothing is contacted */
+  attacker?: Attacker;
   limits?: Partial<EngineLimits>;
 }
 
@@ -65,6 +68,8 @@ export interface ProfilePlan {
   stackAfter: number;
   /** probes per resisting category that escalation rotates over */
   leadsPerCategory: number;
+  /** rewrites an attacker model (when configured) may try per category still resisting, one request each */
+  attackerRounds: number;
   /** requests amplifying what worked may send (finishing half-successes, breadth, variants) */
   amplifyBudget: number;
   /** converter chains tried per amplified probe */
@@ -81,7 +86,7 @@ export interface ProfilePlan {
  * deep goes wide (more probes per category, stacks early, a larger budget).
  */
 export const PROFILE_PLANS: Record<Profile, ProfilePlan> = {
-  quick: { concurrency: 2, escalationBudget: 30, stackAfter: Infinity, leadsPerCategory: 1, amplifyBudget: 15, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
-  standard: { concurrency: 4, escalationBudget: 150, stackAfter: 8, leadsPerCategory: 3, amplifyBudget: 75, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
-  deep: { concurrency: 6, escalationBudget: 600, stackAfter: 4, leadsPerCategory: 6, amplifyBudget: 300, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
+  quick: { concurrency: 2, escalationBudget: 30, stackAfter: Infinity, leadsPerCategory: 1, attackerRounds: 1, amplifyBudget: 15, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
+  standard: { concurrency: 4, escalationBudget: 150, stackAfter: 8, leadsPerCategory: 3, attackerRounds: 3, amplifyBudget: 75, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
+  deep: { concurrency: 6, escalationBudget: 600, stackAfter: 4, leadsPerCategory: 6, attackerRounds: 6, amplifyBudget: 300, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
 };

@@ -1,0 +1,2 @@
+export * from './attacker';
+export * from './llm-attacker';
