@@ -33,5 +33,10 @@ run('browser-mode scan of the lab chat page', () => {
     const detail = (await api.get(`/api/scans/${scan.id}`)).body;
     const categories = new Set(detail.vulnerabilities.map((v: any) => v.category));
     expect([...categories].sort()).toEqual(['LLM01:2025', 'LLM02:2025', 'LLM05:2025', 'LLM06:2025', 'LLM07:2025', 'LLM08:2025', 'LLM09:2025', 'LLM10:2025']);
+    // the page renders answers as HTML: output handling is proven by what ran or loaded in it
+    const handling = detail.vulnerabilities.filter((v: any) => v.category === 'LLM05:2025').flatMap((v: any) => [v, ...v.variants]);
+    const proof = handling.find((v: any) => v.evidence.detector === 'page-effects');
+    expect(proof?.evidence.read_as).toBe('rendered page');
+    expect(proof?.evidence.turns.some((t: any) => t.observed?.effects?.length)).toBe(true);
   }, 660_000);
 });

@@ -1,3 +1,5 @@
+import type { PageObservation } from '@gauntlet/domain';
+
 /**
  * The ChatDriver port: how the engine talks to a target, whatever it is (a model API or a
  * chat page in a real browser). One conversation = one fresh context (empty history, or a
@@ -13,6 +15,11 @@ export interface ChatDriver {
 export interface Conversation {
   /** sends one user message and resolves with the whole answer (streamed answers awaited to the end) */
   send(message: string, options?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * What the target did with the last answer beyond its text, where a driver can see it (a chat
+   * page: the markup it rendered, scripts that ran, requests it made); null when nothing showed.
+   */
+  observe?(): PageObservation | null;
   close(): Promise<void>;
 }
 

@@ -26,11 +26,24 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 /** the answer every widget gets, complete only with its closing marker */
 export const answerFor = (widget: string, turn: number, prompt: string) => `Reply ${turn} from the ${widget} bot: you asked "${prompt}" [end of answer]`;
 
-export async function startWidgetServer(chunkDelayMs = 120): Promise<WidgetServer> {
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+/** a bot behind the widgets: the whole conversation in, the answer out */
+export type WidgetBot = (conversation: ChatTurn[]) => string;
+
+/**
+ * `bot` answers instead of the echo (answerFor): then every widget fronts the same chatbot, as a
+ * site embedding a third-party widget in front of its own model does.
+ */
+export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Promise<WidgetServer> {
   const prompts: WidgetServer['prompts'] = { plain: [], 'deep-chat': [], n8n: [] };
   const n8nTurns = new Map<string, number>();
+  const n8nHistory = new Map<string, ChatTurn[]>();
 
-  const chunks = (text: string) => text.match(/.{1,12}/g) ?? [];
+  // small pieces a little apart, as models stream: a long answer takes a long time to arrive
+  const chunks = (text: string) => text.match(/[\s\S]{1,12}/g) ?? [];
   const stream = async (res: ServerResponse, text: string, event: (part: string) => string, end?: string) => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     for (const part of chunks(text)) {
@@ -45,13 +58,14 @@ export async function startWidgetServer(chunkDelayMs = 120): Promise<WidgetServe
       const user = body.messages.filter((m: any) => m.role === 'user');
       const prompt = user[user.length - 1].content;
       prompts.plain.push(prompt);
-      const text = answerFor('plain', user.length, prompt);
+      const text = bot ? bot(body.messages) : answerFor('plain', user.length, prompt);
       return stream(res, text, (part) => JSON.stringify({ choices: [{ index: 0, delta: { content: part } }] }), 'data: [DONE]\n\n');
     }
     if (req.url === '/api/deep-chat') {
       const prompt = body.messages[body.messages.length - 1].text;
       prompts['deep-chat'].push(prompt);
-      return stream(res, answerFor('deep-chat', prompts['deep-chat'].length, prompt), (part) => JSON.stringify({ text: part }));
+      const conversation = body.messages.map((m: any): ChatTurn => ({ role: m.role === 'user' ? 'user' : 'assistant', content: String(m.text ?? '') }));
+      return stream(res, bot ? bot(conversation) : answerFor('deep-chat', prompts['deep-chat'].length, prompt), (part) => JSON.stringify({ text: part }));
     }
     if (req.url === '/api/n8n') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -59,8 +73,12 @@ export async function startWidgetServer(chunkDelayMs = 120): Promise<WidgetServe
       const turn = (n8nTurns.get(body.sessionId) ?? 0) + 1;
       n8nTurns.set(body.sessionId, turn);
       prompts.n8n.push(body.chatInput);
+      // n8n keeps the conversation on the server, per chat session
+      const history = [...(n8nHistory.get(body.sessionId) ?? []), { role: 'user' as const, content: String(body.chatInput) }];
+      const output = bot ? bot(history) : answerFor('n8n', turn, body.chatInput);
+      n8nHistory.set(body.sessionId, [...history, { role: 'assistant', content: output }]);
       await new Promise((r) => setTimeout(r, chunkDelayMs * 3));
-      return res.end(JSON.stringify({ output: answerFor('n8n', turn, body.chatInput) }));
+      return res.end(JSON.stringify({ output }));
     }
     res.writeHead(404).end();
   };

@@ -22,6 +22,12 @@ function boundText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters not recorded]`;
 }
 
+/** An answer as recorded: its text and the markup its page rendered bounded alike. */
+function boundTurn(t: Turn, max: number): Turn {
+  const observed = t.observed && { ...t.observed, ...(t.observed.markup && { markup: boundText(t.observed.markup, max) }) };
+  return { ...t, content: boundText(t.content, max), ...(observed && { observed }) };
+}
+
 /**
  * Runs one scan: recon (does the target answer?), probe (the catalogue), amplify (escalation in
  * every category that resisted, then converter chains on what worked), analyze (one finding per
@@ -99,7 +105,8 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       try {
         for (const message of turns) {
           const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), limits.messageTimeoutMs);
-          transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer });
+          const observed = conversation.observe?.() ?? null;
+          transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer, ...(observed && { observed }) });
         }
         finished = true;
       } finally {
@@ -159,7 +166,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
       verdict = await judge(probe, transcript, context);
       consecutiveErrors = 0;
-      const recorded = transcript.map((t) => (t.role === 'assistant' ? { ...t, content: boundText(t.content, limits.maxRecordedChars) } : t));
+      const recorded = transcript.map((t) => (t.role === 'assistant' ? boundTurn(t, limits.maxRecordedChars) : t));
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
       if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial') {
         const exposure = isDisclosure(probe.category) ? exposureOf(transcript, context) : null;

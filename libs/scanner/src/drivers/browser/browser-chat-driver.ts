@@ -1,3 +1,4 @@
+import type { PageObservation } from '@gauntlet/domain';
 import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright';
 import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
@@ -14,7 +15,10 @@ export interface BrowserChatDriverOptions {
   allowPrivate: boolean;
   /** CHROMIUM_PATH; Debian's Chromium by default, never a downloaded browser */
   chromiumPath?: string;
-  /** longest wait for one answer (default 60 s) */
+  /**
+   * longest wait for one answer (default 45 s: under the engine's 60 s bound, so an answer still
+   * streaming is read as far as it got, not lost)
+   */
   timeoutMs?: number;
   /** a streamed answer is over when its text has not changed for this long (default 1.2 s) */
   quietMs?: number;
@@ -58,7 +62,7 @@ export class BrowserChatDriver implements ChatDriver {
     this.options = {
       allowPrivate: options.allowPrivate,
       chromiumPath: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      timeoutMs: options.timeoutMs ?? 60_000,
+      timeoutMs: options.timeoutMs ?? 45_000,
       quietMs: options.quietMs ?? 1_200,
       navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
       browser: options.browser,
@@ -120,8 +124,17 @@ export async function launchChromium(executablePath = process.env.CHROMIUM_PATH 
   return chromium.launch({ executablePath, headless: true, chromiumSandbox: false, args: CHROMIUM_ARGS, timeout: 30_000 });
 }
 
+/** Effects recorded per answer, at most: a page flooding requests or dialogs must not flood the record. */
+const MAX_EFFECTS = 20;
+type Effect = NonNullable<PageObservation['effects']>[number];
+
 class BrowserConversation implements Conversation {
   private crashed = false;
+  /** what the page did since the last message was sent: the proof that an answer took effect */
+  private effects: Effect[] = [];
+  private watching = false;
+  private observed: PageObservation | null = null;
+  private cutOffAfterMs: number | null = null;
 
   constructor(
     private readonly page: Page,
@@ -129,6 +142,29 @@ class BrowserConversation implements Conversation {
     private readonly options: Settings,
   ) {
     page.on('crash', () => (this.crashed = true));
+    // a dialog is script running in the page; it is noted and closed so the page goes on
+    page.on('dialog', (dialog) => {
+      this.note('dialog', `${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => undefined);
+    });
+    // requests to other hosts while an answer shows: an image or link beaconing out
+    page.on('request', (request) => {
+      if (!this.watching) return;
+      try {
+        if (new URL(request.url()).origin !== new URL(page.url()).origin) this.note('request', request.url());
+      } catch {
+        /* data: and other URLs without an origin load nothing from anywhere */
+      }
+    });
+    page.on('console', (message) => this.watching && this.note('console', message.text()));
+  }
+
+  private note(kind: Effect['kind'], detail: string): void {
+    if (this.effects.length < MAX_EFFECTS) this.effects.push({ kind, detail: detail.slice(0, 500) });
+  }
+
+  observe(): PageObservation | null {
+    return this.observed;
   }
 
   async load(url: string, proxy: GuardedProxy): Promise<void> {
@@ -148,9 +184,21 @@ class BrowserConversation implements Conversation {
     try {
       const { frame, input } = await this.controls(Math.min(10_000, this.options.navigationTimeoutMs));
       await frame.evaluate(([m, i, r]) => (window as any).__gauntlet.snapshot(m, i, r), [message, input, this.selectors.response_selector ?? null] as const);
+      this.observed = null;
+      this.effects = [];
+      this.cutOffAfterMs = null;
+      const title = await this.page.title().catch(() => '');
+      this.watching = true;
       await input.fill(message);
       await this.submit({ frame, input, send: await this.sendControl(frame, input) }, signal);
-      return await this.awaitAnswer(frame, signal);
+      const answer = await this.awaitAnswer(frame, signal);
+      this.watching = false;
+      const now = await this.page.title().catch(() => title);
+      if (now !== title) this.note('title', now);
+      const markup = ((await frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()).catch(() => '')) as string) || undefined;
+      const cut = this.cutOffAfterMs;
+      if (markup || this.effects.length || cut) this.observed = { ...(markup && { markup }), ...(this.effects.length && { effects: this.effects }), ...(cut ? { cut_off_after_ms: cut } : {}) };
+      return answer;
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       throw asTargetError(err, this.crashed ? 'the chat page crashed' : 'the chat page stopped answering');
@@ -251,7 +299,11 @@ class BrowserConversation implements Conversation {
       if (text && quiet >= quietMs && (!seen.indicator || quiet >= quietMs * 4)) return text;
       await this.page.waitForTimeout(POLL_MS);
     }
-    if (text) return text;
+    if (text) {
+      // still arriving when we stopped reading: itself a sign of unbounded output
+      if (Date.now() - changedAt < quietMs) this.cutOffAfterMs = timeoutMs;
+      return text;
+    }
     throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`);
   }
 }

@@ -86,6 +86,15 @@ export const PAGE_SCRIPT = String.raw`(() => {
     return score;
   };
 
+  // elements that load, link or run something: what an answer must not bring into a page
+  const ACTIVE_TAGS = new Set(['SCRIPT', 'IMG', 'IFRAME', 'FRAME', 'OBJECT', 'EMBED', 'VIDEO', 'AUDIO', 'SOURCE', 'FORM', 'LINK', 'META', 'BASE', 'svg', 'SVG']);
+  const active = (el) => {
+    if (ACTIVE_TAGS.has(el.tagName)) return true;
+    if (el.tagName === 'A' && el.getAttribute('href')) return true;
+    for (const a of el.attributes) if (/^on/i.test(a.name) || /^\s*(?:javascript|data|vbscript):/i.test(a.value)) return true;
+    return false;
+  };
+
   const inputText = (el) => (el && ('value' in el && (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT')) ? el.value : norm(el && el.innerText));
 
   const api = {
@@ -157,7 +166,26 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const indicators = new WeakSet();
       for (const el of elements(document)) if (api.isIndicator(el)) indicators.add(el);
       const matched = responseSelector ? deepMatches(responseSelector) : [];
-      api.state = { prompt: norm(prompt), input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null };
+      const activeBefore = new WeakSet();
+      for (const el of elements(document)) if (active(el)) activeBefore.add(el);
+      api.state = { prompt: norm(prompt), input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, user: null };
+    },
+    /**
+     * The markup the answer brought into the page: elements that load, link or run, new since the
+     * message was sent, outside the user's own message and the input (bounded).
+     */
+    renderedMarkup() {
+      const s = api.state;
+      const out = [];
+      let size = 0;
+      for (const el of elements(document)) {
+        if (!active(el) || s.activeBefore.has(el) || (s.user && isInside(el, s.user)) || (s.input && isInside(el, s.input))) continue;
+        const html = el.outerHTML.slice(0, 2000);
+        out.push(html);
+        size += html.length;
+        if (out.length >= 50 || size > 32768) break;
+      }
+      return out.join('\n');
     },
     isIndicator(el) {
       if (!visible(el)) return false;
@@ -205,6 +233,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
         }
         if (match) { user = match; break; }
       }
+      s.user = user;
       const userIndex = user ? fresh.findIndex((t) => isInside(t.node, user)) : -1;
       const inButton = (n) => { for (let a = n.parentElement ? n.parentElement : parentOf(n), i = 0; a && i < 4; a = parentOf(a), i++) if (a.tagName === 'BUTTON' || a.getAttribute('role') === 'button') return true; return false; };
       const candidates = fresh.filter((t) => !(user && isInside(t.node, user)) && !NOISE_TEXT.test(t.text) && !inButton(t.node));
