@@ -155,25 +155,30 @@ export function readAs(via: ReadingKind, text: string): string {
 /**
  * Every reading of `answer` worth judging: as written, then each transformation that changes it.
  * Decoding is cheap and only yields a reading when something decodes to readable text, so a
- * plain answer usually has few readings beside itself.
+ * plain answer usually has few readings beside itself. Lazy: a caller that has seen enough stops
+ * before the rest are made.
  */
-export function readingsOf(answer: string): Reading[] {
-  const out: Reading[] = [{ text: answer, via: null }];
+export function* eachReading(answer: string): Generator<Reading> {
+  yield { text: answer, via: null };
   const seen = new Set([answer]);
-  const add = (text: string | null, via: ReadingKind) => {
-    if (text === null || !text.trim() || seen.has(text)) return;
-    seen.add(text);
-    out.push({ text, via });
-  };
   const head = answer.length > MAX_DERIVED_CHARS ? answer.slice(0, MAX_DERIVED_CHARS) : answer;
   const clean = unmasked(head);
-  add(clean, 'look-alikes');
-  add(decodeBlobs(clean, BASE64_RUN, fromBase64), 'base64');
-  add(decodeBlobs(clean, HEX_RUN, fromHex), 'hex');
-  add(rot13(clean), 'rot13');
-  add([...clean].reverse().join(''), 'reversed');
-  add(unspelled(clean), 'spelled-out');
-  add(lineInitials(clean), 'line-initials');
-  add(unleet(clean), 'leetspeak');
-  return out;
+  const derivations: [ReadingKind, () => string | null][] = [
+    ['look-alikes', () => clean],
+    ['base64', () => decodeBlobs(clean, BASE64_RUN, fromBase64)],
+    ['hex', () => decodeBlobs(clean, HEX_RUN, fromHex)],
+    ['rot13', () => rot13(clean)],
+    ['reversed', () => [...clean].reverse().join('')],
+    ['spelled-out', () => unspelled(clean)],
+    ['line-initials', () => lineInitials(clean)],
+    ['leetspeak', () => unleet(clean)],
+  ];
+  for (const [via, derive] of derivations) {
+    const text = derive();
+    if (text === null || !text.trim() || seen.has(text)) continue;
+    seen.add(text);
+    yield { text, via };
+  }
 }
+
+export const readingsOf = (answer: string): Reading[] => [...eachReading(answer)];
