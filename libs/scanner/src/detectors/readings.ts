@@ -61,6 +61,8 @@ const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/g;
 
 /** Invisible characters dropped, width variants and look-alikes mapped, case kept (secret patterns need it). */
 function unmasked(text: string): string {
+  // plain ASCII has nothing to unmask (and NFKC is the slow step on long answers)
+  if (!/[^\x00-\x7f]/.test(text)) return text;
   return text.normalize('NFKC').replace(INVISIBLE, '').replace(CONFUSABLE, (ch) => CONFUSABLES[ch] ?? ch);
 }
 
