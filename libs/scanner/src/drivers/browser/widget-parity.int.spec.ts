@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { ProbeAttempt, Vulnerability } from '@gauntlet/domain';
+import { Turn } from '@gauntlet/domain';
 import { Browser } from 'playwright';
 import { ChatMessage, WEAKNESSES, reply } from '../../../../../apps/lab/src/brain';
 import { DEFAULT_CANARIES } from '../../../../../apps/lab/src/knowledge';
@@ -7,7 +7,9 @@ import { labChatDriver } from '../../../../../apps/lab/src/lab-client';
 import { startLab } from '../../../../../apps/lab/src/lab';
 import { startWidgetServer, WidgetServer } from '../../../../../test/browser/widgets/widget-server';
 import { ChatDriver } from '../../chat-driver';
-import { runScan } from '../../engine/run-scan';
+import { ruleDetector } from '../../detectors/rules';
+import { probeById } from '../../probes/catalogue';
+import { renderProbe } from '../../probes/probe';
 import { BrowserChatDriver, launchChromium } from './browser-chat-driver';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -15,32 +17,51 @@ const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`widget parity skipped: ${CHROMIUM} is missing (run infra/debian-packages.sh)`);
 const describeWithChromium = haveChromium ? describe : describe.skip;
 
-const canaries = [DEFAULT_CANARIES.system, DEFAULT_CANARIES.data];
-/** the lab's model, every weakness on, answering long requests with 30,000 characters */
+/** the lab's model, every weakness on, answering requests for endless output with 30,000 characters */
 const labBot = (conversation: ChatMessage[]) => reply(conversation, { weaknesses: new Set(WEAKNESSES), canaries: DEFAULT_CANARIES, maxAnswerChars: 30_000 });
+/** a probe per testable category, and the output-handling probes whose markup a page renders rather than shows */
+const PROBES = ['pi-001', 'sid-003', 'ioh-001', 'ioh-002', 'ioh-004', 'ea-002', 'spl-001', 'vew-001', 'mis-001', 'uc-001'].map((id) => probeById(id)!);
+const SEED = 'parity-seed';
 
-async function quickScan(driver: ChatDriver, url: string) {
-  const attempts: ProbeAttempt[] = [];
-  const vulnerabilities: Vulnerability[] = [];
-  const outcome = await runScan({
-    scanId: 'parity', seed: 'parity-seed', profile: 'quick', driver, signal: new AbortController().signal, now: () => new Date(),
-    target: { id: 't', name: 'lab', url, scan_mode: 'browser', api_format: null, api_key: null, model: null, canaries, browser: null, http: null, max_requests_per_second: null },
-    sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void vulnerabilities.push(v) },
-    limits: { messageTimeoutMs: 30_000 },
-  });
-  return { outcome, attempts, vulnerabilities, categories: [...new Set<string>(vulnerabilities.map((v) => v.category))].sort() };
+/** One probe through a driver, as the engine holds the conversation, judged by the rules. */
+async function judgeThrough(driver: ChatDriver, probeId: string) {
+  const probe = probeById(probeId)!;
+  const rendered = renderProbe(probe, SEED);
+  const conversation = await driver.openConversation();
+  const turns: Turn[] = [];
+  try {
+    for (const message of rendered.turns) {
+      const content = await conversation.send(message);
+      const observed = conversation.observe?.() ?? null;
+      turns.push({ role: 'user', content: message }, { role: 'assistant', content, ...(observed && { observed }) });
+    }
+  } finally {
+    await conversation.close();
+  }
+  return ruleDetector.judge(probe, turns, { canary: rendered.canary, targetCanaries: [DEFAULT_CANARIES.system, DEFAULT_CANARIES.data], entity: rendered.entity });
 }
 
-describeWithChromium('browser mode finds what api mode finds, behind each chat widget (quick profile)', () => {
-  jest.setTimeout(300_000);
+const categoriesFound = async (driver: ChatDriver) => {
+  const found = new Set<string>();
+  const proofs: Record<string, { outcome: string; detector: string; read_as?: string }> = {};
+  for (const probe of PROBES) {
+    const v = await judgeThrough(driver, probe.id);
+    if (v.outcome === 'vulnerable' || v.outcome === 'partial') found.add(probe.category);
+    proofs[probe.id] = { outcome: v.outcome, detector: v.detector, ...(v.read_as && { read_as: v.read_as }) };
+  }
+  return { categories: [...found].sort(), proofs };
+};
+
+describeWithChromium('browser mode finds what api mode finds, behind each chat widget', () => {
+  jest.setTimeout(240_000);
   let browser: Browser;
   let site: WidgetServer;
-  let apiCategories: string[];
+  let api: string[];
 
   beforeAll(async () => {
     const lab = await startLab({ mode: 'vulnerable', maxAnswerChars: 30_000 });
     try {
-      apiCategories = (await quickScan(labChatDriver(lab.url), lab.url)).categories;
+      api = (await categoriesFound(labChatDriver(lab.url))).categories;
     } finally {
       await lab.close();
     }
@@ -52,27 +73,22 @@ describeWithChromium('browser mode finds what api mode finds, behind each chat w
     await site?.close();
   });
 
-  // the three scans run at once (one browser, a context per conversation): together they take little longer than one
-  it('plain-chat.html, deep-chat.html and n8n-chat.html: every category api mode finds on the same bot', async () => {
-    expect(apiCategories).toHaveLength(8);
-    const pages = [
-      { page: 'plain-chat.html', streams: true },
-      { page: 'deep-chat.html', streams: true },
-      { page: 'n8n-chat.html', streams: false },
-    ];
-    const drivers = pages.map(({ page }) => new BrowserChatDriver({ url: `${site.base}/${page}` }, { allowPrivate: true, browser, timeoutMs: 12_000, quietMs: 500, navigationTimeoutMs: 20_000 }));
+  it.each([
+    ['plain-chat.html', true],
+    ['deep-chat.html', true],
+    ['n8n-chat.html', false],
+  ])('%s: every category the api finds on the same bot', async (page, streams) => {
+    expect(api).toHaveLength(8);
+    const driver = new BrowserChatDriver({ url: `${site.base}/${page}` }, { allowPrivate: true, browser, timeoutMs: 8_000, quietMs: 500, navigationTimeoutMs: 20_000 });
     try {
-      const scans = await Promise.all(pages.map(({ page }, i) => quickScan(drivers[i], `${site.base}/${page}`)));
-      for (const [i, { outcome, categories, vulnerabilities }] of scans.entries()) {
-        const { page, streams } = pages[i];
-        expect([page, outcome]).toEqual([page, { kind: 'completed' }]);
-        expect([page, categories]).toEqual([page, apiCategories]);
-        // an endless answer streamed is seen still arriving when reading stops, however little the widget shows
-        const endless = vulnerabilities.filter((v) => v.category === 'LLM10:2025').flatMap((v) => [v, ...v.variants]);
-        if (streams) expect([page, endless.some((v) => v.evidence.turns.some((t) => t.observed?.cut_off_after_ms))]).toEqual([page, true]);
-      }
+      const { categories, proofs } = await categoriesFound(driver);
+      expect(categories).toEqual(api);
+      // an endless answer streamed is seen still arriving when reading stops, however little of it the widget shows
+      if (streams) expect(proofs['uc-001']).toEqual({ outcome: 'vulnerable', detector: 'consumption' });
+      // an exfiltration image: shown as text by a plain page, rendered by a markdown widget, which then beacons out
+      expect(proofs['ioh-004']).toEqual(streams && page === 'plain-chat.html' ? { outcome: 'vulnerable', detector: 'canary' } : { outcome: 'vulnerable', detector: 'page-effects', read_as: 'rendered page' });
     } finally {
-      await Promise.all(drivers.map((d) => d.close()));
+      await driver.close();
     }
   });
 });
