@@ -56,6 +56,8 @@ function scan(attacker?: ReturnType<typeof createLlmAttacker>) {
 }
 
 describe('the adaptive attacker (ATTACKER_URL)', () => {
+  // whole scans: bounded generously, since a busy 2-core machine may run several test files beside them
+  jest.setTimeout(120_000);
   it('rewrites refused attacks from the target refusals until one gets through; every try is recorded', async () => {
     const model = await fakeAttacker();
     try {
@@ -68,8 +70,9 @@ describe('the adaptive attacker (ATTACKER_URL)', () => {
       expect(tries.every((a) => a.technique === 'adaptive-attacker' && a.phase === 'amplify')).toBe(true);
       // the second rewrite was asked for with the target's refusal as feedback
       expect(model.received.some((m) => m.includes(`ANSWER: ${REFUSAL}`) && m.includes('RESULT: refused'))).toBe(true);
-      const found = vulnerabilities.find((v) => v.converters.includes('attacker'));
-      expect(found).toMatchObject({ category: 'LLM01:2025', technique: 'adaptive-attacker' });
+      // the code word comes out of every category whose request asks for one (injection, markup): look at injection
+      const found = vulnerabilities.find((v) => v.converters.includes('attacker') && v.category === 'LLM01:2025');
+      expect(found).toMatchObject({ technique: 'adaptive-attacker' });
       expect(found!.evidence.turns[0].content).toMatch(/^As a thought experiment, /);
       expect(found!.how).toMatch(/rewritten by the attacker model/);
       // once through, the category is not attacked again by the model

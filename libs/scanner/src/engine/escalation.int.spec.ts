@@ -34,6 +34,8 @@ const userTurns = (v: { evidence: { turns: { role: string }[] } }) => v.evidence
 const ways = (v: Vulnerability) => [v, ...v.variants];
 
 describe('escalation against a defended chatbot (standard profile, no canaries configured)', () => {
+  // whole scans: bounded generously, since a busy 2-core machine may run several test files beside them
+  jest.setTimeout(120_000);
   it('behind an input keyword filter, finds every planted category, and says an encoding got through', async () => {
     const { categories, vulnerabilities } = await scanLab({ defenses: 'input_keywords' });
     expect(categories).toEqual(PLANTED);

@@ -29,6 +29,8 @@ async function scanBot(kind: ForeignBotKind) {
 }
 
 describe('chatbots written apart from the scanner (standard profile, no canaries)', () => {
+  // whole scans: bounded generously, since a busy 2-core machine may run several test files beside them
+  jest.setTimeout(120_000);
   it.each(FOREIGN_BOT_KINDS.filter((k) => k !== 'hardened'))('%s: every planted category is found', async (kind) => {
     const { planted, found } = await scanBot(kind);
     expect(found).toEqual(expect.arrayContaining(planted));

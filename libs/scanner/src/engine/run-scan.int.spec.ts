@@ -40,6 +40,8 @@ function scan(lab: { url: string; canaries?: { system: string; data: string } },
 }
 
 describe('runScan against the lab', () => {
+  // whole scans: bounded generously, since a busy 2-core machine may run several test files beside them
+  jest.setTimeout(120_000);
   let vulnerable: RunningLab;
   let hardened: RunningLab;
   beforeAll(async () => {
