@@ -120,7 +120,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   }
 
   async function judge(probe: Probe, transcript: Turn[], context: JudgeContext): Promise<Verdict> {
-    let verdict = ruleDetector.judge(probe, transcript, context) as Verdict;
+    let verdict: Verdict = ruleDetector.judge(probe, transcript, context);
     const answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
     if (input.judge && verdict.outcome !== 'vulnerable' && (verdict.outcome === 'partial' || !readRefusal(answer).refused)) {
       const second = await input.judge.judge(probe, transcript, context);
@@ -238,7 +238,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       sink.recordAttempt(
         {
           attempt_id: stableId(scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
-          turns: recon.transcript.map((t) => ({ ...t, content: boundText(t.content, limits.maxRecordedChars) })),
+          turns: recon.transcript.map((t) => boundTurn(t, limits.maxRecordedChars)),
           verdict: leak ?? { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
           latency_ms: recon.latency,
         },
