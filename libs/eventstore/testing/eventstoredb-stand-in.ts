@@ -96,8 +96,8 @@ export async function startEventStoreDbStandIn(options: StandInOptions = {}): Pr
   const systemEventEvery = options.systemEventEvery ?? 3;
   let appends = 0;
   let closing = false;
-  let signalClosing: () => void = () => undefined;
-  const closed = new Promise<void>((resolve) => (signalClosing = resolve));
+  /** wakes every waiting subscription, so that it sees the stand-in closing */
+  const wakeOnClose = new Set<() => void>();
 
   const writeSystemEvents = (n: number) => {
     for (let i = 0; i < n; i++) log.write(STATS_STREAM, [{ id: randomUUID(), type: '$statsCollected', isJson: true, data: json({ proc: { mem: 1 } }), metadata: new Uint8Array() }]);
@@ -190,16 +190,9 @@ export async function startEventStoreDbStandIn(options: StandInOptions = {}): Pr
 
     if (kind === ReadReq.Options.StreamOptionCase.ALL && counted && unfiltered) {
       count(`Streams.Read ($all ${forwards ? 'forwards' : 'backwards'})`);
-      const all = read.getAll()!;
+      const at = log.indexOf(read.getAll()!);
       const records = log.records.slice();
-      let wanted: LogRecord[];
-      if (forwards) {
-        const from = all.getAllOptionCase() === ReadReq.Options.AllOptions.AllOptionCase.POSITION ? log.indexAt(positionOf(all.getPosition()!)) : all.hasStart() ? 0 : records.length;
-        wanted = records.slice(from, from + limit(read.getCount()));
-      } else {
-        const before = all.getAllOptionCase() === ReadReq.Options.AllOptions.AllOptionCase.POSITION ? log.indexAt(positionOf(all.getPosition()!)) : all.hasStart() ? 0 : records.length;
-        wanted = records.slice(0, before).reverse().slice(0, limit(read.getCount()));
-      }
+      const wanted = forwards ? records.slice(at, at + limit(read.getCount())) : records.slice(0, at).reverse().slice(0, limit(read.getCount()));
       for (const record of wanted) if (!(await send(call, eventResponse(record, true)))) return;
       return void call.end();
     }
@@ -219,39 +212,50 @@ export async function startEventStoreDbStandIn(options: StandInOptions = {}): Pr
     const interval = Math.max(1, filter.getCheckpointintervalmultiplier()) * window;
     const all = read.getAll()!;
     // from a position: strictly after the record at it (the server reads one record from there and starts at the next)
-    let next = all.getAllOptionCase() === ReadReq.Options.AllOptions.AllOptionCase.POSITION ? log.indexAt(positionOf(all.getPosition()!)) + 1 : all.hasStart() ? 0 : log.records.length;
-    next = Math.min(next, log.records.length);
-    const gone = new Promise<void>((resolve) => {
-      call.once('cancelled', resolve);
-      call.once('close', resolve);
-    });
+    const fromPosition = all.getAllOptionCase() === ReadReq.Options.AllOptions.AllOptionCase.POSITION;
+    let next = Math.min(log.indexOf(all) + (fromPosition ? 1 : 0), log.records.length);
+    let wake: () => void = () => undefined;
+    const stop = () => wake();
+    call.once('cancelled', stop);
+    call.once('close', stop);
+    wakeOnClose.add(stop);
+    try {
+      await follow();
+    } finally {
+      wakeOnClose.delete(stop);
+    }
 
-    const confirmation = new ReadResp.SubscriptionConfirmation();
-    confirmation.setSubscriptionId(randomUUID());
-    const confirmed = new ReadResp();
-    confirmed.setConfirmation(confirmation);
-    if (!(await send(call, confirmed))) return;
+    async function follow(): Promise<void> {
+      const confirmation = new ReadResp.SubscriptionConfirmation();
+      confirmation.setSubscriptionId(randomUUID());
+      const confirmed = new ReadResp();
+      confirmed.setConfirmation(confirmation);
+      if (!(await send(call, confirmed))) return;
 
-    let considered = 0;
-    let caughtUp = false;
-    while (!closing) {
-      while (next < log.records.length) {
-        const record = log.records[next++];
-        if (matches(record) && !(await send(call, eventResponse(record, true)))) return;
-        if (++considered >= interval) {
-          considered = 0;
-          if (!(await send(call, checkpointResponse(record)))) return;
+      let considered = 0;
+      let caughtUp = false;
+      while (!closing) {
+        while (next < log.records.length) {
+          const record = log.records[next++];
+          if (matches(record) && !(await send(call, eventResponse(record, true)))) return;
+          if (++considered >= interval) {
+            considered = 0;
+            if (!(await send(call, checkpointResponse(record)))) return;
+          }
         }
+        if (!caughtUp) {
+          caughtUp = true;
+          const response = new ReadResp();
+          response.setCaughtUp(new ReadResp.CaughtUp());
+          if (!(await send(call, response))) return;
+        }
+        // nothing is appended between the check above and this wait: both run without yielding
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          void log.nextAppend().then(resolve);
+        });
+        if (call.cancelled || call.destroyed) return;
       }
-      if (!caughtUp) {
-        caughtUp = true;
-        const response = new ReadResp();
-        response.setCaughtUp(new ReadResp.CaughtUp());
-        if (!(await send(call, response))) return;
-      }
-      // nothing is appended between the check above and this wait: both run without yielding
-      await Promise.race([log.nextAppend(), gone, closed]);
-      if (call.cancelled || call.destroyed) return;
     }
   }
 
@@ -264,7 +268,7 @@ export async function startEventStoreDbStandIn(options: StandInOptions = {}): Pr
     writeSystemEvents,
     async close() {
       closing = true;
-      signalClosing();
+      for (const stop of wakeOnClose) stop();
       server.forceShutdown();
     },
   };
@@ -323,8 +327,11 @@ class TransactionLog {
     return written;
   }
 
-  /** index of the record that starts at `position`, or the end of the log; anything else is no record boundary */
-  indexAt(position: bigint): number {
+  /** where an $all read or subscription starts: the log's start, its end, or the record at a position */
+  indexOf(all: ReadReq.Options.AllOptions): number {
+    if (all.hasStart()) return 0;
+    if (all.hasEnd()) return this.records.length;
+    const position = positionOf(all.getPosition()!);
     if (position === this.end) return this.records.length;
     const index = this.indexByPosition.get(position);
     if (index === undefined) throw invalidPosition();
