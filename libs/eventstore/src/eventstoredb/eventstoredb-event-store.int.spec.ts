@@ -28,6 +28,9 @@ import { describeEventStoreContract } from '../event-store.contract';
 import { EventStore } from '../event-store';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
+// over gRPC, on a busy machine, a test's round trips can add up past jest's 5 s: bounded, but wider
+jest.setTimeout(30_000);
+
 let standIn: EventStoreDbStandIn;
 
 beforeAll(async () => {
@@ -219,11 +222,11 @@ async function collect<T extends ResolvedEvent | AllStreamResolvedEvent>(read: A
   return out;
 }
 
-/** waits for a condition, for at most about 4 s (below jest's 5 s test timeout) */
+/** waits for a condition, for at most 20 s (below the tests' 30 s, so the failure says what it waited for) */
 async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 4000;
+  const deadline = Date.now() + 20_000;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met within 4 s');
+    if (Date.now() > deadline) throw new Error('condition not met within 20 s');
     await new Promise((r) => setTimeout(r, 5));
   }
 }
