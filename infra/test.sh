@@ -28,7 +28,7 @@ if [ -z "${MONGODB_URL:-}" ] && [ -z "${FERRETDB_URL:-}" ]; then
   started+=(ferretdb)
 fi
 export KAFKA_BROKERS FERRETDB_URL
-[ -n "${EVENTSTORE_URL:-}" ] || echo "EVENTSTORE_URL is not set: the EventStoreDB contract suite is skipped (no server here speaks its protocol)."
+[ -n "${EVENTSTORE_URL:-}" ] || echo "EVENTSTORE_URL is not set: EventStoreDB is tested through its client against the gRPC stand-in only (no server here speaks its protocol)."
 
 step "type check"
 npm run -s typecheck

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
+import { startEventStoreDbStandIn } from '../../libs/eventstore/testing/eventstoredb-stand-in';
 import { RoleProcess, startRole } from '../support/processes';
 import { eventually, startReceiver } from '../support/receiver';
 import { removeDir, signUp } from '../support/service';
@@ -12,20 +13,45 @@ const mongoUrl = process.env.MONGODB_URL ?? process.env.FERRETDB_URL;
 const run = brokers && mongoUrl ? describe : describe.skip;
 if (!brokers || !mongoUrl) console.log('distributed e2e skipped: set KAFKA_BROKERS and FERRETDB_URL or MONGODB_URL (npm test starts both from infra/)');
 
+interface EventStoreEngine {
+  /** what the roles are given to reach it */
+  env: Record<string, string>;
+  /** what each role must say it opened */
+  kind: 'sqlite' | 'eventstoredb';
+  close(): Promise<void>;
+}
+
+/**
+ * Where the roles keep their events: a SQLite file they share, and EventStoreDB through
+ * @eventstore/db-client over gRPC. No EventStoreDB server can run here, so the second is the
+ * protocol stand-in (libs/eventstore/testing), served from this jest process on loopback.
+ */
+const eventStores: [string, () => Promise<EventStoreEngine>][] = [
+  ['events in a shared SQLite file', async () => ({ env: {}, kind: 'sqlite', close: async () => undefined })],
+  [
+    'events in EventStoreDB over gRPC (the protocol stand-in)',
+    async () => {
+      const standIn = await startEventStoreDbStandIn();
+      return { env: { EVENTSTORE_URL: standIn.url }, kind: 'eventstoredb', close: () => standIn.close() };
+    },
+  ],
+];
+
 /**
  * Every role as its own process on the real engines: Kafka for the bus, FerretDB (MongoDB wire
- * protocol) for read models, and the event store in a SQLite file the processes share (no
- * EventStoreDB server can run here). Processes are killed with -9 mid-stream; nothing is lost.
+ * protocol) for read models, and each of the event stores above. Processes are killed with -9
+ * mid-stream; nothing is lost.
  */
-run('distributed roles on Kafka and FerretDB', () => {
+for (const [eventStore, openEventStore] of eventStores) run(`distributed roles on Kafka and FerretDB, ${eventStore}`, () => {
   const id = Math.random().toString(36).slice(2, 8);
   const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-dist-'));
   const port = 21000 + Math.floor(Math.random() * 9000);
-  const env = {
+  const env: Record<string, string> = {
     DATA_DIR: dataDir, HOST: '127.0.0.1', KAFKA_BROKERS: brokers!, MONGODB_URL: mongoUrl!, MONGODB_DATABASE: `gauntlet_e2e_${id}`,
     BUS_NAMESPACE: `e2e-${id}.`, KAFKA_PARTITIONS: '4', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'info',
     WEBHOOK_RETRY_DELAYS_MS: '300,600,900', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
   };
+  let events: EventStoreEngine | undefined;
   const procs: RoleProcess[] = [];
   let lab: RunningLab;
   let base: string;
@@ -40,6 +66,8 @@ run('distributed roles on Kafka and FerretDB', () => {
   };
 
   beforeAll(async () => {
+    events = await openEventStore();
+    Object.assign(env, events.env);
     lab = await startLab({ mode: 'vulnerable' });
     receiver = await startReceiver(() => alertSecret);
     mongo = await new MongoClient(mongoUrl!).connect();
@@ -51,6 +79,7 @@ run('distributed roles on Kafka and FerretDB', () => {
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.kill()));
+    await events?.close();
     await lab?.close();
     await receiver?.close();
     await mongo?.db(env.MONGODB_DATABASE).dropDatabase().catch(() => undefined);
@@ -60,6 +89,7 @@ run('distributed roles on Kafka and FerretDB', () => {
   }, 60_000);
 
   it('runs a scan end to end across processes and delivers its signed webhooks', async () => {
+    for (const p of procs) expect(p.output()).toContain(`"events":"${events!.kind}"`);
     const { api } = await signUp(base);
     const hook = (await api.post('/api/webhooks', { url: `${receiver.url}/scans`, event_types: ['scan.started', 'scan.completed'], format_type: 'ocsf' })).body;
     alertSecret = hook.secret;

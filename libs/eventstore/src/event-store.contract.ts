@@ -15,6 +15,13 @@ export interface EventStoreUnderTest {
   cleanup: () => Promise<void>;
 }
 
+/**
+ * Bounds of a contract test and of its waits for deliveries: an adapter may talk to its engine over a
+ * network, on a busy machine, so they are wider than jest's 5 s; a passing test ends as soon as it can.
+ */
+const TEST_MS = 30_000;
+const WAIT_MS = 20_000;
+
 export function describeEventStoreContract(name: string, make: () => Promise<EventStoreUnderTest>): void {
   describe(`EventStore contract: ${name}`, () => {
     let subject: EventStoreUnderTest;
@@ -28,12 +35,12 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       store = subject.store;
       prefix = `t${randomUUID().slice(0, 8)}-`;
       base = (await store.headPosition()) ?? undefined;
-    });
+    }, TEST_MS);
 
     afterEach(async () => {
       await Promise.all(live.splice(0).map((s) => s.stop()));
       await subject.cleanup();
-    });
+    }, TEST_MS);
 
     const mine = () => ({ after: base, filter: { streamPrefixes: [prefix] } });
     const subscribe = (after: Position | undefined, handler: (e: RecordedEvent) => Promise<void>) => {
@@ -77,7 +84,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       expect(await store.readStream(stream, { fromRevision: 1 })).toEqual([events[1]]);
       expect(await store.readStream(`${prefix}never-written`)).toEqual([]);
       expect(await store.readAll(mine())).toEqual(events);
-    });
+    }, TEST_MS);
 
     it('enforces no_stream, stream_exists, a numeric revision and any', async () => {
       const stream = `${prefix}target-1`;
@@ -103,7 +110,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       // a refused append writes nothing
       const types = (await store.readStream(stream)).map((e) => e.type);
       expect(types).toEqual(['TargetRegistered', 'TargetRenamed', 'TargetRenamed', 'TargetRenamed', 'TargetArchived']);
-    });
+    }, TEST_MS);
 
     it('keeps revisions per stream and one global order across streams', async () => {
       const streams = ['a', 'b', 'c'].map((s) => `${prefix}scan-${s}`);
@@ -127,7 +134,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
         expectStrictlyIncreasing(events.map((e) => e.position));
         expect(events).toEqual(all.filter((e) => e.streamId === stream));
       }
-    });
+    }, TEST_MS);
 
     it('reads $all after a position, up to maxCount, filtered by stream prefix and event type', async () => {
       await store.append(`${prefix}scan-1`, [event('ScanRequested'), event('ScanStarted')], { expectedRevision: 'no_stream' });
@@ -155,7 +162,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       expect(head).not.toBeNull();
       expect(head!).toBeGreaterThanOrEqual(last.position);
       expect(last.position).toBe(all[5].position);
-    });
+    }, TEST_MS);
 
     it('delivers the backlog to a subscription, then new events live, in order', async () => {
       for (let i = 0; i < 3; i++) await store.append(`${prefix}scan-${i}`, [event('ScanRequested', { i })], { expectedRevision: 'no_stream' });
@@ -169,7 +176,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       await store.append(`${prefix}scan-1`, [event('ScanStarted')], { expectedRevision: 0 });
       await eventually(() => expect(seen).toHaveLength(6));
       expect(seen).toEqual(await store.readAll(mine()));
-    });
+    }, TEST_MS);
 
     it('delivers to a subscription only what its filter asks for', async () => {
       const types: string[] = [];
@@ -181,7 +188,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       await eventually(() => expect(types).toEqual(['scan-1/ScanCompleted', 'scan-2/ScanFailed']));
       await delay(50);
       expect(types).toHaveLength(2);
-    });
+    }, TEST_MS);
 
     it('calls the handler one event at a time, and stop() waits for the running call', async () => {
       await store.append(`${prefix}scan-1`, [event('A'), event('B'), event('C'), event('D')], { expectedRevision: 'no_stream' });
@@ -205,7 +212,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       await delay(50);
       expect(seen).toEqual(['A', 'B']);
       expect(maxRunning).toBe(1);
-    });
+    }, TEST_MS);
 
     it('resumes from a checkpoint with no duplicates and no gaps', async () => {
       const stream = `${prefix}scan-1`;
@@ -229,7 +236,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       await delay(50);
       expect(delivered.map((e) => e.type)).toEqual(['E0', 'E1', 'E2', 'E3', 'E4', 'E5']);
       expect(delivered).toEqual(await store.readStream(stream));
-    });
+    }, TEST_MS);
 
     it('ends the subscription when a handler throws, and a new one from the checkpoint delivers that event again', async () => {
       const stream = `${prefix}webhook-1`;
@@ -252,7 +259,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
         checkpoint = e.position;
       });
       await eventually(() => expect(handled).toEqual(['E0', 'E1', 'E2', 'E3', 'E4']));
-    });
+    }, TEST_MS);
 
     it('lets exactly one of many concurrent appenders win each revision of a stream', async () => {
       const stream = `${prefix}scan-1`;
@@ -290,7 +297,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       expectStrictlyIncreasing(events.map((e) => e.position));
       const written = events.slice(5).map((e) => `${e.data.writer}/${e.data.n}`);
       expect(new Set(written).size).toBe(writers * perWriter);
-    });
+    }, TEST_MS);
 
     it('lands every concurrent append to many streams with unique, increasing positions', async () => {
       const streams = 40;
@@ -312,7 +319,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
         const events = all.filter((e) => e.streamId === `${prefix}scan-${i}`);
         expect(events.map((e) => e.data)).toEqual(Array.from({ length: 1 + (i % 3) }, (_, n) => ({ i, n })));
       }
-    });
+    }, TEST_MS);
 
     it('keeps everything across a restart and appends after it', async () => {
       if (!subject.reopen) {
@@ -337,7 +344,7 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       const seen: string[] = [];
       subscribe(head!, async (e) => void seen.push(e.type));
       await eventually(() => expect(seen).toEqual(['ApiKeyRevoked']));
-    });
+    }, TEST_MS);
   });
 }
 
@@ -353,8 +360,8 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** retries an assertion until it passes or about 4 s went by (below jest's 5 s test timeout) */
-async function eventually(assertion: () => void, timeoutMs = 4000): Promise<void> {
+/** retries an assertion until it passes or WAIT_MS went by (below the test's own bound, so the assertion's message shows) */
+async function eventually(assertion: () => void, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -37,6 +37,8 @@ import {
 
 /** events fetched per round trip while paging through `$all` */
 const PAGE = 500;
+/** events per round trip while looking for the head: usually the first page has it */
+const HEAD_PAGE = 32;
 
 /**
  * The EventStore on EventStoreDB (gRPC, @eventstore/db-client 6.x). A port position is the
@@ -115,15 +117,18 @@ export class EventStoreDbEventStore implements EventStore {
     let from: EsdbPosition | typeof END = END;
     for (;;) {
       let read = 0;
+      let newest: RecordedEvent | null = null;
       let oldest: EsdbPosition | undefined;
-      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: PAGE })) {
+      // each page is read to its end: a read left half-consumed keeps its gRPC call open, and
+      // client.dispose() then waits for it forever; small pages keep that cheap
+      for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: from, maxCount: HEAD_PAGE })) {
         read++;
-        const event = toRecordedEvent(resolved);
-        if (event) return event.position;
+        newest ??= toRecordedEvent(resolved);
         oldest = resolved.event?.position;
       }
-      if (read < PAGE || !oldest) return null;
-      // whether or not a backward read includes its start, each full page moves at least PAGE - 1 back
+      if (newest) return newest.position;
+      if (read < HEAD_PAGE || !oldest) return null;
+      // whether or not a backward read includes its start, each full page moves at least HEAD_PAGE - 1 back
       from = oldest;
     }
   }
