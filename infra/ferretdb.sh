@@ -90,7 +90,8 @@ start() {
 wait_until_answers() {
   for _ in $(seq 1 100); do # 10 s at most
     answers && return 0
-    running_pid >/dev/null || { say "exited at start, see $LOG"; tail -20 "$LOG" >&2; rm -f "$PID_FILE"; exit 1; }
+    # alive is enough here: just after the spawn the process may still be nohup, before it execs ferretdb
+    kill -0 "$(cat "$PID_FILE" 2>/dev/null)" 2>/dev/null || { say "exited at start, see $LOG"; tail -20 "$LOG" >&2; rm -f "$PID_FILE"; exit 1; }
     sleep 0.1
   done
   say "did not answer on 127.0.0.1:$PORT within 10 s, see $LOG"
