@@ -183,11 +183,15 @@ describe('API chat drivers against a local fake target', () => {
     });
 
     it('stops at once when the caller aborts', async () => {
-      handler = () => undefined;
+      // the target takes the request and never answers; the caller aborts once it is in flight
+      let arrived!: () => void;
+      const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+      handler = () => arrived();
       const controller = new AbortController();
       const conversation = await openai({ timeoutMs: 5_000 }).openConversation();
       const sending = conversation.send('hi', { signal: controller.signal });
-      setTimeout(() => controller.abort(new Error('scan cancelled')), 50);
+      await inFlight;
+      controller.abort(new Error('scan cancelled'));
       await expect(sending).rejects.toThrow('scan cancelled');
       expect(received).toHaveLength(1);
     });
