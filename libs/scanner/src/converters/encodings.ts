@@ -1,15 +1,15 @@
 import { Converter, onLastTurn, outsideQuotes } from './converter';
 
-/** ROT13 over ASCII letters, by character code: every answer is also read this way, so it must be cheap */
+const ROT13_BYTE = Uint8Array.from({ length: 256 }, (_, c) => (c >= 65 && c <= 90 ? ((c - 52) % 26) + 65 : c >= 97 && c <= 122 ? ((c - 84) % 26) + 97 : c));
+
+/**
+ * ROT13 over ASCII letters. Every answer is also read this way, so it must be cheap: UTF-16 code
+ * units go through a byte table in a buffer (letters are all below 256; other units are kept).
+ */
 export function rot13(s: string): string {
-  const codes = new Uint16Array(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    codes[i] = c >= 65 && c <= 90 ? ((c - 52) % 26) + 65 : c >= 97 && c <= 122 ? ((c - 84) % 26) + 97 : c;
-  }
-  let out = '';
-  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.subarray(i, i + 8192));
-  return out;
+  const units = Buffer.from(s, 'utf16le');
+  for (let i = 0; i < units.length; i += 2) if (units[i + 1] === 0) units[i] = ROT13_BYTE[units[i]];
+  return units.toString('utf16le');
 }
 
 /**
