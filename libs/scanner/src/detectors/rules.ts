@@ -385,7 +385,8 @@ export const ruleDetector = {
         for (const v of [rendered, pageEffectsVerdict(observed, prompts, context)]) {
           if (!v) continue;
           const found = { ...v, read_as: 'rendered page' };
-          best = best ? strongest(best, found) : found;
+          // on a tie the page's own record wins: a script that ran proves more than its text
+          best = best ? strongest(found, best) : found;
         }
       }
     }
