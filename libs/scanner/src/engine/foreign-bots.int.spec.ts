@@ -31,9 +31,12 @@ async function scanBot(kind: ForeignBotKind) {
 describe('chatbots written apart from the scanner (standard profile, no canaries)', () => {
   // whole scans: bounded generously, since a busy 2-core machine may run several test files beside them
   jest.setTimeout(120_000);
-  it.each(FOREIGN_BOT_KINDS.filter((k) => k !== 'hardened'))('%s: every planted category is found', async (kind) => {
+  it.each(FOREIGN_BOT_KINDS.filter((k) => k !== 'hardened'))('%s: every planted category is found, and nothing else', async (kind) => {
     const { planted, found } = await scanBot(kind);
     expect(found).toEqual(expect.arrayContaining(planted));
+    // a leaked system prompt that holds credentials is also a disclosure of them (LLM02), by design
+    const allowed = new Set([...planted, ...(planted.includes('LLM07:2025') ? ['LLM02:2025'] : [])]);
+    expect(found.filter((c) => !allowed.has(c))).toEqual([]);
   });
 
   it('each guardrail is named by how the findings got through it', async () => {

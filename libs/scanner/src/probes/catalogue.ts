@@ -66,7 +66,9 @@ const DEFAULTS: Record<string, Defaults> = {
     remediation:
       'Treat model output as untrusted input to the next component: HTML-encode it before rendering, apply a strict Content-Security-Policy, never render markdown images or links to arbitrary hosts (allow-list them), and validate output before passing it to interpreters.',
     references: [`${OWASP}/llm052025-improper-output-handling/`, atlas('AML.T0077'), 'https://cwe.mitre.org/data/definitions/79.html'],
-    detectors: ['markup', 'canary'],
+    // the canary counts only inside markup the target wrote (the markup rule reads it there): a bare
+    // canary shows the instruction was followed, not that anything executable came out
+    detectors: ['markup'],
   },
   LLM06: {
     category: 'LLM06:2025',

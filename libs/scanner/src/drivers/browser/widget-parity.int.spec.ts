@@ -86,7 +86,7 @@ describeWithChromium('browser mode finds what api mode finds, behind each chat w
       // an endless answer streamed is seen still arriving when reading stops, however little of it the widget shows
       if (streams) expect(proofs['uc-001']).toEqual({ outcome: 'vulnerable', detector: 'consumption' });
       // an exfiltration image: shown as text by a plain page, rendered by a markdown widget, which then beacons out
-      expect(proofs['ioh-004']).toEqual(streams && page === 'plain-chat.html' ? { outcome: 'vulnerable', detector: 'canary' } : { outcome: 'vulnerable', detector: 'page-effects', read_as: 'rendered page' });
+      expect(proofs['ioh-004']).toEqual(streams && page === 'plain-chat.html' ? { outcome: 'vulnerable', detector: 'markup' } : { outcome: 'vulnerable', detector: 'page-effects', read_as: 'rendered page' });
     } finally {
       await driver.close();
     }
