@@ -23,14 +23,15 @@ describe('the base of a scan diff', () => {
 
 describe('finding changes', () => {
   const f = (id: string, fingerprint: string) => ({ id, fingerprint });
+  const b = (fingerprint: string) => ({ fingerprint, probe_id: `p${fingerprint}` });
 
   it('sorts findings into new and still open, and the base’s missing fingerprints into fixed', () => {
-    const changes = diffFindings([f('v1', 'a'), f('v2', 'b')], { id: 'base', fingerprints: ['b', 'c'] }, new Set(['a', 'b', 'c']));
+    const changes = diffFindings([f('v1', 'a'), f('v2', 'b')], { id: 'base', findings: [b('b'), b('c')] }, new Set(['pa', 'pb', 'pc']));
     expect(changes).toEqual({ base_scan_id: 'base', new: ['v1'], still_open: ['v2'], fixed: ['c'], not_retested: [] });
   });
 
   it('a weakness this scan did not try again is not called fixed', () => {
-    const changes = diffFindings([], { id: 'base', fingerprints: ['c', 'd'] }, new Set(['c']));
+    const changes = diffFindings([], { id: 'base', findings: [b('c'), b('d')] }, new Set(['pc']));
     expect(changes).toMatchObject({ fixed: ['c'], not_retested: ['d'] });
   });
 

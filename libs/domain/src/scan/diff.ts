@@ -36,21 +36,21 @@ export interface FindingChanges {
 
 /**
  * What changed since the base scan, by fingerprint (pure). A weakness counts as fixed only when
- * this scan sent its probe again (`tested` holds the fingerprints of the (probe, category) pairs
- * this scan ran); without `tested`, every absent fingerprint counts as retested.
+ * this scan sent its probe again (`testedProbes`: the probes this scan ran without an error);
+ * without it, every absent fingerprint counts as retested.
  */
 export function diffFindings(
   current: readonly { id: string; fingerprint: string }[],
-  base: { id: string; fingerprints: readonly string[] } | null,
-  tested?: ReadonlySet<string>,
+  base: { id: string; findings: readonly { fingerprint: string; probe_id: string }[] } | null,
+  testedProbes?: ReadonlySet<string>,
 ): FindingChanges {
-  const before = new Set(base?.fingerprints ?? []);
   const now = new Set(current.map((f) => f.fingerprint));
+  const before = new Map((base?.findings ?? []).map((f) => [f.fingerprint, f.probe_id]));
   const changes: FindingChanges = { base_scan_id: base?.id ?? null, new: [], still_open: [], fixed: [], not_retested: [] };
   for (const f of current) (before.has(f.fingerprint) ? changes.still_open : changes.new).push(f.id);
-  for (const fp of [...before].sort()) {
+  for (const [fp, probe] of [...before].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (now.has(fp)) continue;
-    (!tested || tested.has(fp) ? changes.fixed : changes.not_retested).push(fp);
+    (!testedProbes || testedProbes.has(probe) ? changes.fixed : changes.not_retested).push(fp);
   }
   return changes;
 }
