@@ -129,6 +129,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(done.data).toMatchObject({
       scan_id: scan.body.id, target_id: target.id, target_name: 'Penny (lab)', status: 'completed', security_score: score.body.overall_score,
       security_grade: score.body.grade, total_findings: final.findings_so_far, report_url: `${svc.runtime.config.publicBaseUrl}/api/scans/${scan.body.id}/report`,
+      // the target's first scan: every finding is new
+      new_findings: final.findings_so_far, base_scan_id: null,
     });
     expect(new Date(done.timestamp).toISOString()).toBe(done.timestamp);
     if (score.body.critical_count > 0) expect(events.some((d) => d.json.event === 'vulnerability.critical')).toBe(true);
