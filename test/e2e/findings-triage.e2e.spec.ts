@@ -1,5 +1,5 @@
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
-import { eventually } from '../support/receiver';
+import { eventually, startReceiver } from '../support/receiver';
 import { client, removeDir, RunningService, signUp, startService } from '../support/service';
 
 /**
@@ -12,17 +12,19 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
   let before: RunningLab;
   let after: RunningLab;
   let dying: RunningLab;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
     // the target before and after a change: prompt injection fixed, misinformation introduced
     before = await startLab({ mode: 'vulnerable', weaknesses: ['prompt_injection', 'system_prompt_leak'] });
     after = await startLab({ mode: 'vulnerable', weaknesses: ['system_prompt_leak', 'misinformation'] });
     dying = await startLab({ mode: 'vulnerable', failAfter: 25 });
+    receiver = await startReceiver(() => null);
     svc = await startService({ RATE_LIMIT_PER_MINUTE: '100000', SCANNER_CONCURRENCY: '2' });
   });
   afterAll(async () => {
     await svc.stop();
-    await Promise.all([before.close(), after.close(), dying.close()]);
+    await Promise.all([before.close(), after.close(), dying.close(), receiver.close()]);
     removeDir(svc.dataDir);
   });
 
@@ -44,6 +46,7 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     const { api } = await signUp(svc.url);
     const key = (await api.post('/api/api-keys', { name: 'ci' })).body.key;
     const target = (await api.post('/api/targets', labTarget(before))).body;
+    expect((await api.post('/api/webhooks', { url: `${receiver.url}/siem`, event_types: ['scan.completed'], format_type: 'json' })).status).toBe(201);
 
     const first = await scanOf(api, target.id);
     // one finding per weakness: no (probe, category) twice, fingerprints unique and stable in form
@@ -104,6 +107,10 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     const injection = first.vulnerabilities.filter((v: any) => v.category === 'LLM01:2025').map((v: any) => v.fingerprint);
     expect([...diff.fixed, ...diff.not_retested].sort()).toEqual(injection.sort());
     expect(diff.fixed.length).toBeGreaterThan(0);
+
+    // the webhook said the same: as many new findings as the diff, against the same base
+    const told = await eventually(() => receiver.deliveries.find((d) => d.json?.event === 'scan.completed' && d.json.data.scan_id === second.id), 20_000);
+    expect(told.json.data).toMatchObject({ new_findings: diff.new.length, base_scan_id: first.id, total_findings: second.vulnerabilities.length });
 
     // the false positive carried over to the later scan that found the same weakness
     const again = second.vulnerabilities.find((v: any) => v.fingerprint === leak.fingerprint);
