@@ -89,7 +89,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(history.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     const lines = history.text.trim().split('\n');
     expect(lines.length).toBe(evidence.integrity.event_count);
-    expect(verifyChain(history.text, { chain_sha256: evidence.integrity.chain_sha256 })).toMatchObject({ ok: true });
+    const verified = verifyChain(history.text, { chain_sha256: evidence.integrity.chain_sha256 });
+    expect(verified).toMatchObject({ ok: true });
     // one recorded number changed, whatever it was
     const tampered = lines.map((l, i) => (i === 3 ? l.replace(/"progress":(\d+)/, (_, n) => `"progress":${Number(n) + 1}`) : l)).join('\n');
     expect(tampered).not.toBe(history.text.trim());

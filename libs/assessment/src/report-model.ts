@@ -186,7 +186,7 @@ export function buildScanReport(
 
   // stable: equal severities keep the order they were found in
   const ordered = vulnerabilities.map((v, i) => [v, i] as const).sort((a, b) => severityOrder(a[0]) - severityOrder(b[0]) || a[1] - b[1]).map(([v]) => v);
-  const triaged: ReportFinding[] = applyTriage(ordered, context.triage ?? [], scan.requested_at ?? context.generatedAt, context.generatedAt);
+  let triaged: ReportFinding[] = applyTriage(ordered, context.triage ?? [], scan.requested_at ?? context.generatedAt, context.generatedAt);
 
   let changes: ScanReport['changes'] = null;
   if (context.base !== undefined) {
@@ -194,7 +194,8 @@ export function buildScanReport(
     const tested = new Set(attempts.filter(attemptRan).map((a) => a.probe_id));
     const diff = diffFindings(triaged, base && { id: base.scan_id, findings: base.findings }, tested);
     const isNew = new Set(diff.new);
-    for (const v of triaged) v.change = isNew.has(v.id) ? 'new' : 'still_open';
+    // new objects: a finding may be the very object the history holds, whose digest must not move
+    triaged = triaged.map((v) => ({ ...v, change: isNew.has(v.id) ? 'new' : 'still_open' }));
     const fixed = new Set(diff.fixed);
     changes = {
       ...diff,

@@ -86,3 +86,17 @@ describe('the report with triage and changes', () => {
     expect(r.changes!.new).toHaveLength(r.vulnerabilities.length);
   });
 });
+
+describe('the report leaves the history as it was', () => {
+  it('comparing with a base and applying triage changes no recorded event (the chain digest stays)', () => {
+    const history = sampleHistory({ findings: 5, attempts: 20 });
+    const before = JSON.stringify(history);
+    const first = buildScanReport(history, { baseUrl: 'https://g.example', generatedAt: '2026-11-21T09:00:00.000Z' });
+    const r = buildScanReport(history, {
+      baseUrl: 'https://g.example', generatedAt: '2026-11-21T09:00:00.000Z', base: null,
+      triage: [{ fingerprint: first.vulnerabilities[0].fingerprint, state: 'fixed', reason: 'r', by: 'a', at, expires_at: null, scan_id: 's', vulnerability_id: 'v' }],
+    });
+    expect(JSON.stringify(history)).toBe(before);
+    expect(r.compliance.integrity.chain_sha256).toBe(first.compliance.integrity.chain_sha256);
+  });
+});
