@@ -1,19 +1,22 @@
 /**
- * Report rendering figures: each format for one scan with 1,000 findings (and 3,000 attempts),
- * plus building the report model from the scan's event history and the hash chain over it.
+ * Report rendering figures: each format for one scan with 1,000 findings carrying 10,000 variants
+ * (and 3,000 attempts), plus building the report model from the scan's event history, the target's
+ * triage decisions and the previous scan it is compared with, and the hash chain over the history.
  *
- *   npm run build && node dist/bench/report-render.js [findings]
+ *   npm run build && node dist/bench/report-render.js [findings] [variants per finding]
  *
  * Aims: pdf under 1 s, every other format under 100 ms. Each figure is the median of several
  * runs after one warm-up (the first run pays for JIT compilation and font loading).
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
+import type { TriageDecision } from '@gauntlet/domain';
 import { performance } from 'node:perf_hooks';
 import { buildScanReport, chainDigest } from '@gauntlet/assessment';
 import { REPORT_FORMATS, renderReport } from '@gauntlet/reports';
 import { sampleHistory } from '../libs/assessment/testing/sample-history';
 
 const FINDINGS = Number(process.argv[2] ?? 1000);
+const VARIANTS = Number(process.argv[3] ?? 10);
 const RUNS = { pdf: 5, other: 15 };
 const AIM_MS: Record<string, number> = { pdf: 1000, json: 100, csv: 100, markdown: 100, html: 100, 'report model': 100, 'chain digest': 100 };
 
@@ -32,13 +35,24 @@ async function time(fn: () => unknown, runs: number): Promise<{ median: number; 
 }
 
 async function main(): Promise<void> {
-  const history = sampleHistory({ seed: 1, findings: FINDINGS, attempts: FINDINGS * 3 });
-  const ctx = { baseUrl: 'https://gauntlet.example', generatedAt: new Date().toISOString(), target: { url: 'https://bot.example/chat', scan_mode: 'browser' } };
+  const history = sampleHistory({ seed: 1, findings: FINDINGS, attempts: FINDINGS * 3, variantsPerFinding: VARIANTS });
+  const plain = buildScanReport(history, { baseUrl: 'https://gauntlet.example', generatedAt: new Date().toISOString() });
+  // a tenth of the findings triaged, half of them present in the previous scan: the report shows both
+  const triage: TriageDecision[] = plain.vulnerabilities.filter((_, i) => i % 10 === 0).map((v, i) => ({
+    fingerprint: v.fingerprint, state: (['false_positive', 'accepted_risk', 'fixed'] as const)[i % 3], reason: 'reviewed', by: 'account:bench',
+    at: '2026-11-19T00:00:00.000Z', expires_at: null, scan_id: 'earlier', vulnerability_id: v.id,
+  }));
+  const base = {
+    scan_id: 'previous-scan', finished_at: '2026-11-19T00:00:00.000Z', security_score: 40, security_grade: 'F',
+    findings: plain.vulnerabilities.filter((_, i) => i % 2 === 0).map((v) => ({ fingerprint: v.fingerprint, probe_id: v.probe_id, title: v.title, severity: v.severity, category: v.category })),
+  };
+  const ctx = { baseUrl: 'https://gauntlet.example', generatedAt: new Date().toISOString(), target: { url: 'https://bot.example/chat', scan_mode: 'browser' }, triage, base };
   const report = buildScanReport(history, ctx);
+  const variants = report.vulnerabilities.reduce((n, v) => n + v.variants.length, 0);
 
-  console.log(`command: node dist/bench/report-render.js ${FINDINGS}`);
-  console.log(`machine: node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'})`);
-  console.log(`scan: ${report.vulnerabilities.length} findings, ${report.attempts.total} attempts, ${history.length} events`);
+  console.log(`command: node dist/bench/report-render.js ${FINDINGS} ${VARIANTS}`);
+  console.log(`machine: node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown cpu'}), load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`scan: ${report.vulnerabilities.length} findings, ${variants} variants, ${report.attempts.total} attempts, ${history.length} events; ${triage.length} triaged, ${report.changes!.new.length} new since the previous scan`);
   console.log('');
   console.log('what            median ms   first run ms   output        aim');
 

@@ -182,6 +182,45 @@ describe('dashboard in Chromium', () => {
     await screenshot(page, '06-scan-detail');
   });
 
+  it('filters, searches and sorts findings, shows what is new since the last scan, and triages a finding', async () => {
+    const section = page.locator('section:has(#findings-title)');
+    // the target's first finished scan: every finding is new
+    await section.locator('#scan-diff', { hasText: 'first finished scan' }).waitFor();
+    await section.locator('.finding .badge-new').first().waitFor();
+    expect(await section.locator('.finding .badge-variants').first().textContent()).toBe('+1');
+
+    await section.getByLabel('Search findings').fill('no such words anywhere');
+    await section.getByText('No finding matches').waitFor();
+    await section.getByLabel('Search findings').fill('window.__pwned');
+    await section.locator('.finding').first().waitFor();
+    expect(await section.locator('#findings-shown').textContent()).toBe('Showing 1 of 1 finding.');
+    await section.locator('select[name="severity"]').selectOption('low');
+    await section.getByText('No finding matches').waitFor();
+    await section.locator('select[name="severity"]').selectOption('');
+    await section.locator('select[name="sort"]').selectOption('category');
+    await section.getByLabel('New since last scan').check();
+    await section.locator('.finding').first().waitFor();
+
+    // triage: a bad request changes nothing; a good one shows on the finding and in the score after triage
+    await section.locator('.finding summary').first().click();
+    const form = section.locator('.triage-form').first();
+    await form.locator('select[name="state"]').selectOption('false_positive');
+    await form.locator('input[name="reason"]').fill('the echo is our own test harness');
+    await form.getByRole('button', { name: 'Save triage' }).click();
+    await section.locator('.finding .badge.triage-false_positive').waitFor();
+    await section.locator('select[name="triage"]').selectOption('false_positive');
+    await section.locator('.finding[data-triage="false_positive"]').waitFor();
+    await section.locator('select[name="triage"]').selectOption('open');
+    await section.getByText('No finding matches').waitFor();
+    await page.locator('#after-triage', { hasText: 'after triage' }).waitFor();
+    expect(await page.locator('#after-triage').textContent()).toMatch(/As scanned 62 \(C-\); after triage \d+/);
+    await screenshot(page, '06b-findings-triaged');
+
+    // NIST practices are labelled as practices, never a green pass beside a failing grade
+    const nist = page.locator('section:has(#compliance-title) .framework', { hasText: 'NIST' });
+    expect(await nist.locator('tr', { hasText: 'GOVERN 4.3' }).locator('.badge').textContent()).toBe('Practice');
+  });
+
   it('lists the scan and charts the score on the target page', async () => {
     await page.getByRole('link', { name: 'Scans', exact: true }).click();
     await page.locator(`tr[data-scan-id="${scanId}"]`).waitFor();

@@ -89,7 +89,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(history.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
     const lines = history.text.trim().split('\n');
     expect(lines.length).toBe(evidence.integrity.event_count);
-    expect(verifyChain(history.text, { chain_sha256: evidence.integrity.chain_sha256 })).toMatchObject({ ok: true });
+    const verified = verifyChain(history.text, { chain_sha256: evidence.integrity.chain_sha256 });
+    expect(verified).toMatchObject({ ok: true });
     // one recorded number changed, whatever it was
     const tampered = lines.map((l, i) => (i === 3 ? l.replace(/"progress":(\d+)/, (_, n) => `"progress":${Number(n) + 1}`) : l)).join('\n');
     expect(tampered).not.toBe(history.text.trim());
@@ -129,6 +130,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(done.data).toMatchObject({
       scan_id: scan.body.id, target_id: target.id, target_name: 'Penny (lab)', status: 'completed', security_score: score.body.overall_score,
       security_grade: score.body.grade, total_findings: final.findings_so_far, report_url: `${svc.runtime.config.publicBaseUrl}/api/scans/${scan.body.id}/report`,
+      // the target's first scan: every finding is new
+      new_findings: final.findings_so_far, base_scan_id: null,
     });
     expect(new Date(done.timestamp).toISOString()).toBe(done.timestamp);
     if (score.body.critical_count > 0) expect(events.some((d) => d.json.event === 'vulnerability.critical')).toBe(true);

@@ -52,6 +52,7 @@ async function fakeService(script: Script): Promise<Fake> {
       return send(script.detail ?? 200, { id: SCAN_ID, target_id: TARGET, target_name: report.target.name, status: 'completed', finished_at: report.scan.finished_at, vulnerabilities: report.vulnerabilities });
     }
     if (req.method === 'GET' && req.url === `/api/scans/${SCAN_ID}/score`) return send(200, report.score);
+    if (req.method === 'GET' && req.url === `/api/targets/${TARGET}`) return send(200, { id: TARGET, name: 'HelpBot', url: 'https://bot.example.com/chat', scan_mode: 'browser' });
     send(404, { title: 'Not Found', status: 404 });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -104,6 +105,9 @@ describe('gauntlet ci against a fake service', () => {
     expect(validate(sarif) ? [] : validate.errors).toEqual([]);
     const run0 = sarif.runs[0];
     expect(run0.results).toHaveLength(report.vulnerabilities.length);
+    // as docs/ci.md says: located at the target's URL; the driver carries the client's version
+    expect(run0.tool.driver).toMatchObject({ name: 'Gauntlet', version: '0.1.0', semanticVersion: '0.1.0' });
+    for (const res of run0.results) expect(res.locations[0].physicalLocation.artifactLocation.uri).toBe('https://bot.example.com/chat');
     expect(new Set(run0.tool.driver.rules.map((x: any) => x.id))).toEqual(new Set(report.vulnerabilities.map((v) => v.probe_id)));
     const levels = { critical: 'error', high: 'error', medium: 'warning', low: 'note' } as const;
     report.vulnerabilities.forEach((v, i) => {
@@ -145,6 +149,28 @@ describe('gauntlet ci against a fake service', () => {
     const r = await run(base());
     expect(r.code).toBe(EXIT.error);
     expect(r.err).toContain('target never answered');
+  });
+
+  it('exits 2 on a partial scan (424), saying why and how to gate on it anyway; --allow-partial asks for that', async () => {
+    const partial = { type: 'urn:gauntlet:problem:scan-partial', status: 424, scan_id: SCAN_ID, scan_status: 'completed_partial', reason: 'the target stopped answering', passed: false };
+    svc = await fakeService({ ci: [{ status: 424, body: partial }] });
+    const r = await run(base());
+    expect(r.code).toBe(EXIT.error);
+    expect(r.err).toContain('completed_partial (the target stopped answering)');
+    expect(r.err).toContain('--allow-partial');
+    await svc.close();
+    svc = await fakeService({ ci: [{ status: 200, body: { ...gateBody(80, true), status: 'completed_partial', allow_partial: true } }] });
+    expect((await run(base(['--allow-partial']))).code).toBe(EXIT.passed);
+    expect(svc.requests[0].body).toEqual({ target_id: TARGET, fail_threshold: 70, allow_partial: true });
+  });
+
+  it('with --fail-on new gates only on new findings, without a threshold', async () => {
+    svc = await fakeService({ ci: [{ status: 422, body: { ...gateBody(20, false), fail_on: 'new', new_findings: 2, base_scan_id: 'prev-scan' } }] });
+    const r = await run(['ci', '--target', TARGET, '--fail-on', 'new', '--url', svc.url, '--poll-interval', '0.01']);
+    expect(r.code).toBe(EXIT.belowThreshold);
+    expect(r.out).toContain('2 new finding(s) since scan prev-scan: FAILED, new findings');
+    expect(svc.requests[0].body).toEqual({ target_id: TARGET, fail_threshold: 0, fail_on: 'new' });
+    expect((await run(['ci', '--target', TARGET, '--fail-on', 'sometimes', '--url', svc.url])).code).toBe(EXIT.error);
   });
 
   it('exits 2 when the service times the scan out (504)', async () => {

@@ -11,12 +11,16 @@ export const EXIT = { passed: 0, belowThreshold: 1, error: 2 } as const;
 export const CLI_VERSION = '0.1.0';
 
 const USAGE = `Usage: gauntlet ci --target ID --fail-threshold N [options]
+       gauntlet ci --target ID --fail-on new [options]
 
-Starts a Gauntlet scan of a target and fails the pipeline when its security score is below N.
+Starts a Gauntlet scan of a target and fails the pipeline when its security score (after triage)
+is below N, or with --fail-on new when it found anything new since the target's previous scan.
 
 Options:
   --target ID            target id (UUID)                                  required
-  --fail-threshold N     lowest passing score, 0..100                      required
+  --fail-threshold N     lowest passing score, 0..100                      required unless --fail-on new
+  --fail-on WHAT         score (default): gate on the threshold; new: fail only on new findings
+  --allow-partial        gate a scan that ended completed_partial on what it found (default: exit 2)
   --url BASE             service address (env GAUNTLET_URL, default http://localhost:3000)
   --api-key KEY          API key (prefer env GAUNTLET_API_KEY: arguments show in process lists)
   --timeout SECONDS      give up after this long (default 1800)
@@ -24,7 +28,8 @@ Options:
   --junit FILE           write JUnit XML (one testcase per OWASP category)
   --sarif FILE           write SARIF 2.1.0 (one result per vulnerability)
 
-Exit codes: 0 passed, 1 score below threshold, 2 error (arguments, auth, network, scan failed, timeout).`;
+Exit codes: 0 passed, 1 below threshold or new findings, 2 error (arguments, auth, network, scan failed
+or partial, timeout).`;
 
 export interface CliIo {
   stdout: (line: string) => void;
@@ -51,6 +56,8 @@ class CliError extends Error {}
 interface CiOptions {
   target: string;
   threshold: number;
+  failOn: 'score' | 'new';
+  allowPartial: boolean;
   base: string;
   apiKey: string;
   timeoutMs: number;
@@ -67,6 +74,8 @@ function parseCiArgs(argv: string[], env: CliIo['env']): CiOptions {
     options: {
       target: { type: 'string' },
       'fail-threshold': { type: 'string' },
+      'fail-on': { type: 'string' },
+      'allow-partial': { type: 'boolean' },
       url: { type: 'string' },
       'api-key': { type: 'string' },
       timeout: { type: 'string' },
@@ -77,8 +86,10 @@ function parseCiArgs(argv: string[], env: CliIo['env']): CiOptions {
   });
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
   if (!values.target?.trim()) throw new CliError('--target is required');
-  const thresholdText = values['fail-threshold'];
-  if (thresholdText === undefined) throw new CliError('--fail-threshold is required');
+  const failOn = values['fail-on'] ?? 'score';
+  if (failOn !== 'score' && failOn !== 'new') throw new CliError('--fail-on must be score or new');
+  const thresholdText = values['fail-threshold'] ?? (failOn === 'new' ? '0' : undefined);
+  if (thresholdText === undefined) throw new CliError('--fail-threshold is required (or --fail-on new)');
   if (!/^\d{1,3}$/.test(thresholdText) || Number(thresholdText) > 100) throw new CliError('--fail-threshold must be an integer from 0 to 100');
   const seconds = (name: string, text: string | undefined, fallback: number) => {
     if (text === undefined) return fallback * 1000;
@@ -98,6 +109,8 @@ function parseCiArgs(argv: string[], env: CliIo['env']): CiOptions {
   return {
     target: values.target.trim(),
     threshold: Number(thresholdText),
+    failOn,
+    allowPartial: values['allow-partial'] ?? false,
     base,
     apiKey,
     timeoutMs: seconds('timeout', values.timeout, 1800),
@@ -148,13 +161,17 @@ const TRANSIENT = new Set([429, 502, 503]);
 
 async function runCi(opts: CiOptions, io: CliIo): Promise<number> {
   const deadline = io.now() + opts.timeoutMs;
-  const started = await request(io, opts, 'POST', '/api/ci/scan', { target_id: opts.target, fail_threshold: opts.threshold }, deadline);
+  const gateBody = {
+    target_id: opts.target, fail_threshold: opts.threshold,
+    ...(opts.failOn !== 'score' && { fail_on: opts.failOn }), ...(opts.allowPartial && { allow_partial: true }),
+  };
+  const started = await request(io, opts, 'POST', '/api/ci/scan', gateBody, deadline);
   if (started.status === 401 || started.status === 403) throw new CliError(`the service refused the API key (${describe(started)})`);
   if (started.status < 200 || started.status >= 300 || typeof started.body?.scan_id !== 'string') {
     throw new CliError(`could not start the scan (${describe(started)})`);
   }
   const scanId: string = started.body.scan_id;
-  io.stdout(`gauntlet: scan ${scanId} started for target ${opts.target} (fail threshold ${opts.threshold})`);
+  io.stdout(`gauntlet: scan ${scanId} started for target ${opts.target} (${opts.failOn === 'new' ? 'failing on new findings' : `fail threshold ${opts.threshold}`})`);
 
   let verdict: Answer | undefined;
   let transientFailures = 0;
@@ -186,13 +203,25 @@ async function runCi(opts: CiOptions, io: CliIo): Promise<number> {
     case 200:
     case 422: {
       const passed = verdict.status === 200;
-      io.stdout(`gauntlet: scan ${scanId} ${b.status ?? 'finished'}: score ${b.security_score} (${b.security_grade}), fail threshold ${b.fail_threshold ?? opts.threshold}: ${passed ? 'PASSED' : 'FAILED, below threshold'}`);
+      const triaged = b.security_score_after_triage !== undefined && b.security_score_after_triage !== b.security_score ? `, ${b.security_score_after_triage} (${b.security_grade_after_triage}) after triage` : '';
+      const score = `score ${b.security_score} (${b.security_grade})${triaged}`;
+      const since = b.base_scan_id ? `since scan ${b.base_scan_id}` : 'on its first scan';
+      const verdictText =
+        (b.fail_on ?? opts.failOn) === 'new'
+          ? `${score}; ${b.new_findings ?? 0} new finding(s) ${since}: ${passed ? 'PASSED' : 'FAILED, new findings'}`
+          : `${score}, fail threshold ${b.fail_threshold ?? opts.threshold}: ${passed ? 'PASSED' : 'FAILED, below threshold'}`;
+      io.stdout(`gauntlet: scan ${scanId} ${b.status ?? 'finished'}: ${verdictText}`);
       if (b.report_url) io.stdout(`gauntlet: report ${b.report_url}`);
       if (opts.junit || opts.sarif) await writeResults(io, opts, scanId, b, deadline);
       return passed ? EXIT.passed : EXIT.belowThreshold;
     }
-    case 424:
-      throw new CliError(`scan ${scanId} did not finish: ${b.status ?? 'failed'}${b.reason ? ` (${b.reason})` : ''}`);
+    case 424: {
+      const status = b.scan_status ?? b.status ?? 'failed';
+      if (status === 'completed_partial') {
+        throw new CliError(`scan ${scanId} ended completed_partial${b.reason ? ` (${b.reason})` : ''}: partial results do not pass the gate; pass --allow-partial to gate on what it found`);
+      }
+      throw new CliError(`scan ${scanId} did not finish: ${status}${b.reason ? ` (${b.reason})` : ''}`);
+    }
     case 504:
       throw new CliError(`the service timed out waiting for scan ${scanId}`);
     case 401:
@@ -209,11 +238,14 @@ async function writeResults(io: CliIo, opts: CiOptions, scanId: string, gate: an
   // the score's per-category figures tell tested from untested categories; JUnit is still useful without them
   const score = await request(io, opts, 'GET', `/api/scans/${encodeURIComponent(scanId)}/score`, undefined, deadline + 30_000).catch(() => undefined);
   const d = detail.body;
+  // SARIF locates each result at the target's URL: the finding is in the deployed system, not in a file
+  const targetId = d.target_id ?? opts.target;
+  const target = await request(io, opts, 'GET', `/api/targets/${encodeURIComponent(targetId)}`, undefined, deadline + 30_000).catch(() => undefined);
   const result: CiScanResult = {
     id: scanId,
     target_id: d.target_id ?? opts.target,
     target_name: d.target_name ?? null,
-    target_url: d.target_url ?? d.target?.url ?? null,
+    target_url: d.target_url ?? (target?.status === 200 && typeof target.body?.url === 'string' ? target.body.url : null),
     status: d.status ?? gate.status,
     security_score: gate.security_score ?? d.security_score ?? null,
     security_grade: gate.security_grade ?? d.security_grade ?? null,

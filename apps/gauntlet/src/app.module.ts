@@ -25,6 +25,7 @@ import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
 import { RequestScanHandler } from './scans/requesting-scan/request-scan';
 import { ScanReader } from './scans/scan-reader';
 import { ScansController } from './scans/scans.controller';
+import { TriageFindingHandler } from './scans/triaging-finding/triage-finding';
 import { DeleteTargetHandler } from './targets/deleting-target/delete-target';
 import { RegisterTargetHandler } from './targets/registering-target/register-target';
 import { TargetsController } from './targets/targets.controller';
@@ -70,7 +71,7 @@ export class AppModule {
         ReportDownloadLimit,
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
         RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
-        RequestScanHandler, CancelScanHandler,
+        RequestScanHandler, CancelScanHandler, TriageFindingHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
         ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,
       ],

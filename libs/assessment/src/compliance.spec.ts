@@ -57,12 +57,16 @@ describe('complianceEvidence', () => {
     expect(SOC2_CC7_CONTROLS.map((c) => c.id)).toEqual(['CC7.1', 'CC7.2', 'CC7.3', 'CC7.4', 'CC7.5']);
   });
 
-  it('fails severity-gated controls only on findings that severe, and keeps practice controls on the scan having run', () => {
+  it('fails severity-gated controls only on findings that severe; practice controls are never passed by a scan', () => {
     const nist = ev.frameworks.nist_ai_rmf.controls;
     const soc = ev.frameworks.soc2_cc7.controls;
     expect(control(nist, 'MANAGE 1.3')).toMatchObject({ status: 'fail', findings: ['v-pi'] });
     expect(control(nist, 'MEASURE 2.10')).toMatchObject({ status: 'pass', findings: [] });
-    expect(control(nist, 'GOVERN 4.3')).toMatchObject({ status: 'pass', findings: [], probes_run: 4 });
+    expect(control(nist, 'MEASURE 2.10')).toMatchObject({ basis: 'findings' });
+    // the scan ran and found a critical: a GOVERN practice must not read as a green pass beside an F
+    for (const id of ['GOVERN 4.3', 'MAP 5.1', 'MEASURE 1.1', 'MEASURE 3.1', 'MANAGE 4.1']) {
+      expect(control(nist, id)).toMatchObject({ basis: 'practice', status: 'not_tested', findings: [], probes_run: 4 });
+    }
     expect(control(soc, 'CC7.1')).toMatchObject({ status: 'fail', findings: ['v-pi', 'v-mis'] });
     expect(control(soc, 'CC7.4')).toMatchObject({ status: 'fail', findings: ['v-pi'] });
     expect(control(soc, 'CC7.5')).toMatchObject({ status: 'not_tested', probes_run: 0 });

@@ -8,6 +8,12 @@ export type ControlStatus = 'pass' | 'fail' | 'not_tested';
 export interface ControlEvidence {
   id: string;
   name: string;
+  /**
+   * findings: the scan passes or fails it; practice: it asks that an organisation does something
+   * (governs, maps, monitors) which no scan can pass, so its status stays not_tested and the scan
+   * is only evidence that the practice is carried out
+   */
+  basis: 'findings' | 'practice';
   status: ControlStatus;
   /** ids of the vulnerabilities that make this control fail */
   findings: string[];
@@ -41,8 +47,9 @@ export interface ComplianceEvidence {
  * How a framework control is evidenced by a scan.
  * - `findings`: the control fails when a finding (at least `minSeverity`) falls in its categories,
  *   passes when those categories were probed without one, is not_tested otherwise.
- * - `practice`: the control asks that testing or measurement happens at all; a scan that ran
- *   probes evidences it whatever it found (its findings are evidenced by other controls).
+ * - `practice`: the control asks that an organisation governs, measures or monitors; a scan cannot
+ *   pass or fail it (status not_tested, whatever the grade), it is evidence the practice is
+ *   carried out when it ran (its findings are evidenced by other controls).
  */
 export interface ControlMapping {
   id: string;
@@ -105,10 +112,11 @@ function evaluate(
       : findings
           .filter((f) => inScope(f.category) && (!mapping.minSeverity || severityRank(f.severity) >= severityRank(mapping.minSeverity)))
           .map((f) => f.id);
-  const status: ControlStatus = failing.length > 0 ? 'fail' : probes_run > 0 ? 'pass' : 'not_tested';
+  const status: ControlStatus = mapping.basis === 'practice' ? 'not_tested' : failing.length > 0 ? 'fail' : probes_run > 0 ? 'pass' : 'not_tested';
   return {
     id: mapping.id,
     name: mapping.name,
+    basis: mapping.basis,
     status,
     findings: failing,
     probes_run,

@@ -1,8 +1,9 @@
-import { ProbeAttempt, ScanEvent, ScanScore, ScanStatus, SEVERITIES, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { diffFindings, FindingChanges, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { canonicalCategoryId, owaspCategory } from './owasp';
 import { attemptFailed, attemptRan } from './scoring';
+import { applyTriage, scoreAfterTriage, triageCounts, TriageCounts, TriagedVulnerability } from './triage';
 
 export interface ReportTarget {
   id?: string;
@@ -30,9 +31,25 @@ export interface WorkingTechnique {
   attempted: number;
 }
 
-/** Everything a report shows, taken from the scan's events alone (plus the target's current details). */
+/** The previous finished scan of the same target, as the report compares with it. */
+export interface ReportBase {
+  scan_id: string;
+  finished_at: string | null;
+  security_score: number | null;
+  security_grade: string | null;
+  findings: { fingerprint: string; probe_id: string; title: string; severity: Severity; category: string }[];
+}
+
+/** A finding as the report shows it: triage as of the report, and whether it is new since the base scan. */
+export type ReportFinding = TriagedVulnerability & { change?: 'new' | 'still_open' };
+
+/**
+ * Everything a report shows: the scan's events, plus what is known about it now (the target's
+ * current details, its triage decisions, the previous scan it is compared with).
+ */
 export interface ScanReport {
-  report_version: 1;
+  /** 2: findings carry triage and change; `triage` and `changes` added */
+  report_version: 2;
   generated_at: string;
   scan: {
     id: string;
@@ -48,10 +65,14 @@ export interface ScanReport {
     reason: string | null;
   };
   target: { id: string | null; name: string | null; url: string | null; scan_mode: string | null };
-  /** as recorded in ScanCompleted / ScanCompletedPartial; null for a scan that did not finish with one */
+  /** as recorded in ScanCompleted / ScanCompletedPartial ("as scanned"); null for a scan that did not finish with one */
   score: ScanScore | null;
   /** most severe first, then in the order found */
-  vulnerabilities: Vulnerability[];
+  vulnerabilities: ReportFinding[];
+  /** the target's triage decisions as of generated_at, and the score without the findings they set aside */
+  triage: { as_of: string; counts: TriageCounts; score_after_triage: ScanScore | null };
+  /** what changed since the previous finished scan of the target; null when it was not looked up */
+  changes: (FindingChanges & { base: Omit<ReportBase, 'findings' | 'scan_id'> | null; fixed_findings: ReportBase['findings'] }) | null;
   attempts: {
     total: number;
     run: number;
@@ -85,7 +106,15 @@ function group(attempts: readonly ProbeAttempt[], keyOf: (a: ProbeAttempt) => st
 
 export function buildScanReport(
   history: readonly ChainEvent[],
-  context: { target?: ReportTarget; baseUrl: string; generatedAt: string },
+  context: {
+    target?: ReportTarget;
+    baseUrl: string;
+    generatedAt: string;
+    /** the target's triage decisions (latest per fingerprint) */
+    triage?: readonly TriageDecision[];
+    /** the scan this one is compared with: null when it is the target's first, undefined when not looked up */
+    base?: ReportBase | null;
+  },
 ): ScanReport {
   let scanId = '';
   let status: ScanStatus = 'pending';
@@ -157,6 +186,23 @@ export function buildScanReport(
 
   // stable: equal severities keep the order they were found in
   const ordered = vulnerabilities.map((v, i) => [v, i] as const).sort((a, b) => severityOrder(a[0]) - severityOrder(b[0]) || a[1] - b[1]).map(([v]) => v);
+  let triaged: ReportFinding[] = applyTriage(ordered, context.triage ?? [], scan.requested_at ?? context.generatedAt, context.generatedAt);
+
+  let changes: ScanReport['changes'] = null;
+  if (context.base !== undefined) {
+    const base = context.base;
+    const tested = new Set(attempts.filter(attemptRan).map((a) => a.probe_id));
+    const diff = diffFindings(triaged, base && { id: base.scan_id, findings: base.findings }, tested);
+    const isNew = new Set(diff.new);
+    // new objects: a finding may be the very object the history holds, whose digest must not move
+    triaged = triaged.map((v) => ({ ...v, change: isNew.has(v.id) ? 'new' : 'still_open' }));
+    const fixed = new Set(diff.fixed);
+    changes = {
+      ...diff,
+      base: base && { finished_at: base.finished_at, security_score: base.security_score, security_grade: base.security_grade },
+      fixed_findings: base ? base.findings.filter((f) => fixed.has(f.fingerprint)) : [],
+    };
+  }
 
   const worked = new Map<string, WorkingTechnique>();
   for (const a of attempts) {
@@ -175,12 +221,14 @@ export function buildScanReport(
   const base = context.baseUrl.replace(/\/+$/, '');
   const t = context.target ?? {};
   return {
-    report_version: 1,
+    report_version: 2,
     generated_at: context.generatedAt,
     scan: { id: scanId, status, duration_seconds, ...scan },
     target: { id: t.id ?? targetId, name: t.name ?? targetName, url: t.url ?? null, scan_mode: t.scan_mode ?? null },
     score,
-    vulnerabilities: ordered,
+    vulnerabilities: triaged,
+    triage: { as_of: context.generatedAt, counts: triageCounts(triaged), score_after_triage: score && scoreAfterTriage(score, attempts, triaged) },
+    changes,
     attempts: {
       total: attempts.length,
       run: attempts.filter(attemptRan).length,

@@ -7,3 +7,5 @@ export * from './scan/vulnerability';
 export * from './webhook/webhook';
 export * from './monitor/monitor';
 export * from './scan/finding-severity';
+export * from './scan/diff';
+export * from './triage/triage';

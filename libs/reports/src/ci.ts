@@ -158,7 +158,7 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'Gauntlet', semanticVersion: tool.version, ...(tool.informationUri && { informationUri: tool.informationUri }), rules } },
+        tool: { driver: { name: 'Gauntlet', version: tool.version, semanticVersion: tool.version, ...(tool.informationUri && { informationUri: tool.informationUri }), rules } },
         automationDetails: { id: `gauntlet/${scan.target_id ?? 'target'}/${scan.id}` },
         ...(scan.report_url && { properties: { report_url: scan.report_url, security_score: scan.security_score, security_grade: scan.security_grade } }),
         results,

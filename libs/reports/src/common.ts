@@ -31,3 +31,18 @@ export function reportFilename(report: ScanReport, ext: string): string {
 }
 
 export const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** "1 error", "2 errors": counts read as words everywhere in a report */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
+/**
+ * How an attack was sent, each name once: the technique, then the converters it went through
+ * (a converter named like its technique is not said twice, e.g. a multi-turn escalation).
+ */
+export function techniqueLabel(technique: string, converters: readonly string[]): string {
+  const names: string[] = [];
+  for (const n of [...technique.split('+'), ...converters].map((x) => x.trim()).filter(Boolean)) if (!names.includes(n)) names.push(n);
+  return names.join(' + ');
+}

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, RenderedReport, reportFilename, SEVERITY_LABEL } from './common';
+import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
+import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
 /** Every piece of text goes through this: finding text quotes attacker-chosen output. */
 export function escapeHtml(value: unknown): string {
@@ -15,7 +16,8 @@ th{background:#f4f4f4}td.n{text-align:right}
 .score{display:inline-block;font-size:2.4rem;font-weight:700;padding:.4rem 1rem;border-radius:8px;background:#f4f4f4}
 .sev{display:inline-block;border-radius:4px;padding:0 .4rem;color:#fff;font-weight:600;font-size:.85rem}
 .critical{background:#b00020}.high{background:#e65100}.medium{background:#a07800}.low{background:#1565c0}
-.pass{color:#1b5e20;font-weight:600}.fail{color:#b00020;font-weight:600}.not_tested{color:#666}
+.pass{color:#1b5e20;font-weight:600}.fail{color:#b00020;font-weight:600}.not_tested,.practice{color:#666}
+.new{color:#b00020;font-weight:600}.triaged{color:#555;font-style:italic}
 .finding{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
 pre{background:#f7f7f7;padding:.6rem;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
 .meta{color:#555;font-size:.9rem}code{word-break:break-all}
@@ -30,7 +32,7 @@ const thead = (cells: string[]) => `<thead><tr>${cells.map((c) => `<th>${e(c)}</
 
 function controls(title: string, list: ControlEvidence[]): string {
   const rows = list.map(
-    (c) => `<tr><td>${e([c.id, ...(c.aliases ?? [])].join(' / '))}</td><td>${e(c.name)}</td><td class="${e(c.status)}">${e(c.status)}</td><td class="n">${c.findings.length}</td><td class="n">${c.probes_run}</td></tr>`,
+    (c) => `<tr><td>${e([c.id, ...(c.aliases ?? [])].join(' / '))}</td><td>${e(c.name)}</td><td class="${c.basis === 'practice' ? 'practice' : e(c.status)}">${e(controlStatus(c))}</td><td class="n">${c.findings.length}</td><td class="n">${c.probes_run}</td></tr>`,
   );
   return `<h3>${e(title)}</h3><table>${thead(['Control', 'Name', 'Status', 'Findings', 'Probes run'])}<tbody>${rows.join('')}</tbody></table>`;
 }
@@ -61,15 +63,18 @@ export function toHtml(r: ScanReport): string {
     parts.push(
       `<p><span class="score">${s.overall_score} · ${e(s.grade)}</span> <span class="meta">scoring version ${e(s.scoring_version)}</span></p>`,
       `<p><span class="sev critical">Critical ${s.critical_count}</span> <span class="sev high">High ${s.high_count}</span> <span class="sev medium">Medium ${s.medium_count}</span> <span class="sev low">Low ${s.low_count}</span></p>`,
-      `<table>${thead(['Category', 'Name', 'Score', 'Probes run', 'Attacks succeeded', 'Findings'])}<tbody>`,
-      ...Object.entries(s.category_scores).map(([id, c]) => tr([id, c.name, c.score, c.probes_run, c.probes_failed, c.findings], [2, 3, 4, 5])),
+      `<p>${e(scoreLine(r))}</p><p>Triage: ${e(triageLine(r))}</p><p>Since the last scan: ${e(changesLine(r))}</p>`,
+      `<table>${thead(['Category', 'Name', 'Score', 'After triage', 'Probes run', 'Attacks succeeded', 'Findings'])}<tbody>`,
+      ...Object.entries(s.category_scores).map(([id, c]) =>
+        tr([id, c.name, c.score, anyTriaged(r) ? r.triage.score_after_triage?.category_scores[id]?.score ?? 100 : c.score, c.probes_run, c.probes_failed, c.findings], [2, 3, 4, 5, 6]),
+      ),
       '</tbody></table>',
     );
   } else parts.push(`<p>No score: the scan ended ${e(r.scan.status)}.</p>`);
 
   parts.push(
     '<h2>Attempts</h2>',
-    `<p>${r.attempts.total} attempts: ${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${r.attempts.errors} errors.</p>`,
+    `<p>${plural(r.attempts.total, 'attempt')}: ${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${plural(r.attempts.errors, 'error')}.</p>`,
     `<table>${thead(['Technique', 'Run', 'Succeeded', 'Success rate'])}<tbody>`,
     ...r.attempts.by_technique.map((g) => tr([g.key, g.run, g.failed, pct(g.success_rate)], [1, 2, 3])),
     '</tbody></table>',
@@ -77,7 +82,7 @@ export function toHtml(r: ScanReport): string {
   if (r.techniques_that_worked.length) {
     parts.push('<h3>Techniques that worked</h3><ul>');
     for (const t of r.techniques_that_worked) {
-      parts.push(`<li>${e(t.technique)}${t.converters.length ? ` with ${e(t.converters.join(' + '))}` : ''}: ${t.succeeded} of ${t.attempted} <span class="meta">(${e(t.categories.join(', '))})</span></li>`);
+      parts.push(`<li>${e(techniqueLabel(t.technique, t.converters))}: ${t.succeeded} of ${t.attempted} <span class="meta">(${e(t.categories.join(', '))})</span></li>`);
     }
     parts.push('</ul>');
   }
@@ -87,27 +92,35 @@ export function toHtml(r: ScanReport): string {
     const turns = evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n\n');
     parts.push(
       `<section class="finding"><h3>${i + 1}. <span class="sev ${e(v.severity)}">${SEVERITY_LABEL[v.severity]}</span> ${e(v.title)}</h3>`,
+      v.change ? `<p class="${v.change === 'new' ? 'new' : 'meta'}">${v.change === 'new' ? 'New since the last scan' : 'Still open since the last scan'}</p>` : '',
+      v.triage ? `<p class="triaged">${e(triageText(v.triage))}</p>` : '',
       `<p class="meta">${e(v.category)} ${e(v.category_name)} · probe ${e(v.probe_id)} · technique ${e(v.technique)}${v.converters.length ? ` · converters ${e(v.converters.join(', '))}` : ''} · confidence ${pct(v.confidence)} · ${e(v.phase)} · ${e(v.found_at)} · id ${e(v.id)}</p>`,
       `<p><strong>How it got through:</strong> ${e(v.how)}</p>`,
       `<p>${e(v.description)}</p>`,
       `<p><strong>Evidence</strong> <span class="meta">detector ${e(v.evidence?.detector)}${v.evidence?.matched ? `, matched <code>${e(v.evidence.matched)}</code>` : ''}</span></p>`,
       `<pre>${e(turns)}</pre>`,
       `<p><strong>Remediation:</strong> ${e(v.remediation)}</p>`,
-      v.variants.length ? `<p><strong>Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>` : '',
+      v.variants.length ? `<p><strong>Also got through (${plural(v.variants.length, 'other way')}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>` : '',
       // references are shown, not linked: a report must not carry clickable target-supplied URLs
       v.references.length ? `<p class="meta">References: ${v.references.map((ref) => `<code>${e(ref)}</code>`).join(' ')}</p>` : '',
       '</section>',
     );
   });
 
+  if (r.changes?.fixed_findings.length) {
+    parts.push(`<h2>Fixed since the last scan (${r.changes.fixed_findings.length})</h2><ul>`);
+    for (const fx of r.changes.fixed_findings) parts.push(`<li><span class="sev ${e(fx.severity)}">${SEVERITY_LABEL[fx.severity]}</span> ${e(fx.title)} <code>${e(fx.fingerprint)}</code></li>`);
+    parts.push('</ul>');
+  }
   const f = r.compliance.frameworks;
   parts.push(
     '<h2>Compliance evidence</h2>',
     controls(`OWASP Top 10 for LLM Applications ${f.owasp_llm_top10.edition} (2026 ids as aliases)`, f.owasp_llm_top10.controls),
     controls(`NIST AI RMF ${f.nist_ai_rmf.version}`, f.nist_ai_rmf.controls),
+    `<p class="meta">${e(PRACTICE_NOTE)}</p>`,
     controls(`SOC 2 CC7 (${f.soc2_cc7.version})`, f.soc2_cc7.controls),
     '<h2>Integrity</h2>',
-    `<p>${r.compliance.integrity.event_count} events, chain SHA-256 <code>${e(r.compliance.integrity.chain_sha256)}</code>. Event export: <code>${e(r.links.scan_url)}/events</code></p>`,
+    `<p>${plural(r.compliance.integrity.event_count, 'event')}, chain SHA-256 <code>${e(r.compliance.integrity.chain_sha256)}</code>. Event export: <code>${e(r.links.scan_url)}/events</code></p>`,
     '</body></html>',
   );
   return parts.join('\n');

@@ -1,5 +1,6 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, RenderedReport, reportFilename, SEVERITY_LABEL } from './common';
+import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
+import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
 /**
  * Escapes text that the target or the user controls (target names, model replies, finding
@@ -25,7 +26,7 @@ function controlsTable(controls: ControlEvidence[]): string[] {
   return [
     row(['Control', 'Name', 'Status', 'Findings', 'Probes run']),
     '| --- | --- | --- | ---: | ---: |',
-    ...controls.map((c) => row([[c.id, ...(c.aliases ?? [])].join(' / '), c.name, c.status, c.findings.length, c.probes_run])),
+    ...controls.map((c) => row([[c.id, ...(c.aliases ?? [])].join(' / '), c.name, controlStatus(c), c.findings.length, c.probes_run])),
   ];
 }
 
@@ -50,23 +51,24 @@ export function toMarkdown(r: ScanReport): string {
   out.push('## Score', '');
   if (s) {
     out.push(`**${s.overall_score} / 100, grade ${mdText(s.grade)}** (scoring version ${mdText(s.scoring_version)})`, '');
+    out.push(mdText(scoreLine(r)), '', `Triage: ${mdText(triageLine(r))}`, '', `Since the last scan: ${mdText(changesLine(r))}`, '');
     out.push(row(['Critical', 'High', 'Medium', 'Low']), '| ---: | ---: | ---: | ---: |', row([s.critical_count, s.high_count, s.medium_count, s.low_count]), '');
-    out.push(row(['Category', 'Name', 'Score', 'Probes run', 'Attacks succeeded', 'Findings']), '| --- | --- | ---: | ---: | ---: | ---: |');
-    for (const [id, c] of Object.entries(s.category_scores)) out.push(row([id, c.name, c.score, c.probes_run, c.probes_failed, c.findings]));
+    const after = anyTriaged(r) ? r.triage.score_after_triage : null;
+    out.push(row(['Category', 'Name', 'Score', 'After triage', 'Probes run', 'Attacks succeeded', 'Findings']), '| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const [id, c] of Object.entries(s.category_scores)) out.push(row([id, c.name, c.score, after ? after.category_scores[id]?.score ?? 100 : c.score, c.probes_run, c.probes_failed, c.findings]));
     out.push('');
   } else {
     out.push(`No score: the scan ended ${mdText(r.scan.status)}.`, '');
   }
 
-  out.push('## Attempts', '', `${r.attempts.total} attempts: ${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${r.attempts.errors} errors.`, '');
+  out.push('## Attempts', '', `${plural(r.attempts.total, 'attempt')}: ${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${plural(r.attempts.errors, 'error')}.`, '');
   out.push(row(['Technique', 'Run', 'Succeeded', 'Success rate']), '| --- | ---: | ---: | ---: |');
   for (const g of r.attempts.by_technique) out.push(row([g.key, g.run, g.failed, pct(g.success_rate)]));
   out.push('');
   if (r.techniques_that_worked.length) {
     out.push('### Techniques that worked', '');
     for (const t of r.techniques_that_worked) {
-      const conv = t.converters.length ? ` with ${t.converters.join(' + ')}` : '';
-      out.push(`- ${mdText(t.technique + conv)}: ${t.succeeded} of ${t.attempted} (${mdText(t.categories.join(', '))})`);
+      out.push(`- ${mdText(techniqueLabel(t.technique, t.converters))}: ${t.succeeded} of ${t.attempted} (${mdText(t.categories.join(', '))})`);
     }
     out.push('');
   }
@@ -75,6 +77,8 @@ export function toMarkdown(r: ScanReport): string {
   r.vulnerabilities.forEach((v, i) => {
     out.push(`### ${i + 1}. ${SEVERITY_LABEL[v.severity]}: ${mdText(v.title)}`, '');
     out.push(
+      ...(v.change ? [`- Since the last scan: ${v.change === 'new' ? '**new**' : 'still open'}`] : []),
+      ...(v.triage ? [`- ${mdText(triageText(v.triage))}`] : []),
       `- Id: ${mdText(v.id)}`,
       `- Category: ${mdText(`${v.category} ${v.category_name}`)}`,
       `- Probe: ${mdText(v.probe_id)}, technique ${mdText(v.technique)}${v.converters.length ? `, converters ${mdText(v.converters.join(', '))}` : ''}`,
@@ -91,17 +95,23 @@ export function toMarkdown(r: ScanReport): string {
       '',
     );
     if (v.variants.length) {
-      out.push(`**Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'}):**`, '', ...v.variants.map((x) => `- ${mdText(x.how)} (${mdText(x.found_at)})`), '');
+      out.push(`**Also got through (${plural(v.variants.length, 'other way')}):**`, '', ...v.variants.map((x) => `- ${mdText(x.how)} (${mdText(x.found_at)})`), '');
     }
     if (v.references.length) out.push(...v.references.map((ref) => `- ${mdText(ref)}`), '');
   });
 
+  if (r.changes?.fixed_findings.length) {
+    out.push(`## Fixed since the last scan (${r.changes.fixed_findings.length})`, '');
+    for (const f of r.changes.fixed_findings) out.push(`- ${SEVERITY_LABEL[f.severity]}: ${mdText(f.title)} (${mdText(f.fingerprint)})`);
+    out.push('');
+  }
+
   const f = r.compliance.frameworks;
   out.push('## Compliance evidence', '');
   out.push(`### OWASP Top 10 for LLM Applications ${mdText(f.owasp_llm_top10.edition)} (2026 ids as aliases)`, '', ...controlsTable(f.owasp_llm_top10.controls), '');
-  out.push(`### NIST AI RMF ${mdText(f.nist_ai_rmf.version)}`, '', ...controlsTable(f.nist_ai_rmf.controls), '');
+  out.push(`### NIST AI RMF ${mdText(f.nist_ai_rmf.version)}`, '', ...controlsTable(f.nist_ai_rmf.controls), '', mdText(PRACTICE_NOTE), '');
   out.push(`### SOC 2 CC7 (${mdText(f.soc2_cc7.version)})`, '', ...controlsTable(f.soc2_cc7.controls), '');
-  out.push('## Integrity', '', `${r.compliance.integrity.event_count} events, chain SHA-256 \`${r.compliance.integrity.chain_sha256}\`. Verify with the event export: ${mdText(r.links.scan_url)}/events`, '');
+  out.push('## Integrity', '', `${plural(r.compliance.integrity.event_count, 'event')}, chain SHA-256 \`${r.compliance.integrity.chain_sha256}\`. Verify with the event export: ${mdText(r.links.scan_url)}/events`, '');
   return out.join('\n');
 }
 

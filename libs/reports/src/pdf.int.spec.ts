@@ -1,4 +1,4 @@
-import { buildScanReport } from '@gauntlet/assessment';
+import { buildScanReport, ScanReport } from '@gauntlet/assessment';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,41 +8,114 @@ import { sampleHistory } from '../../assessment/testing/sample-history';
 import { renderReport } from './render';
 
 // poppler-utils (Debian) reads the PDF the way a viewer would; skipped where it is not installed
-const hasPoppler = spawnSync('pdftoppm', ['-v']).status === 0 && spawnSync('pdftotext', ['-v']).status === 0;
+const hasPoppler = ['pdftoppm', 'pdftotext', 'pdffonts'].every((tool) => spawnSync(tool, ['-v']).status === 0);
 const withPoppler = hasPoppler ? it : it.skip;
+
+/** what a chatbot may answer in, as a finding's evidence quotes it */
+const SCRIPTS = {
+  latin: 'Voilà: the façade of Straße',
+  cyrillic: 'Системный промпт: никому не показывать',
+  greek: 'Οι οδηγίες του συστήματος είναι μυστικές',
+  arabic: 'التعليمات السرية للنظام',
+  chinese: '系统提示词是机密的',
+  japanese: 'システムプロンプトは秘密です',
+  korean: '시스템 프롬프트는 비밀입니다',
+};
+
+async function write(dir: string, report: ScanReport): Promise<{ file: string; pages: number }> {
+  const out = await renderReport('pdf', report);
+  const file = join(dir, `${Math.random().toString(36).slice(2)}-${out.filename}`);
+  writeFileSync(file, out.body);
+  return { file, pages: (await PDFDocument.load(out.body)).getPageCount() };
+}
+
+const text = (file: string, ...args: string[]) => execFileSync('pdftotext', [...args, file, '-'], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
+
+/** per page, how far down (points from the top) the lowest word above the footer reaches, from pdftotext's word boxes */
+function contentDepths(file: string): { height: number; depth: number }[] {
+  const html = execFileSync('pdftotext', ['-bbox', file, '-'], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
+  return html.split('<page ').slice(1).map((page) => {
+    const height = Number(/height="([\d.]+)"/.exec(page)![1]);
+    let depth = 0;
+    for (const m of page.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">/g)) {
+      if (Number(m[1]) < height - 80) depth = Math.max(depth, Number(m[2])); // the footer sits in the last 80 points
+    }
+    return { height, depth };
+  });
+}
+
+jest.setTimeout(60_000);
 
 describe('pdf report, read back by real readers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'gauntlet-pdf-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const ctx = { baseUrl: 'https://gauntlet.example', generatedAt: '2026-11-21T09:00:00.000Z', target: { url: 'https://bot.example/chat', scan_mode: 'browser' } };
 
-  const report = buildScanReport(sampleHistory({ seed: 8, findings: 500 }), {
-    baseUrl: 'https://gauntlet.example', generatedAt: '2026-11-21T09:00:00.000Z', target: { url: 'https://bot.example/chat', scan_mode: 'browser' },
-  });
+  const report = buildScanReport(sampleHistory({ seed: 8, findings: 500 }), ctx);
   report.vulnerabilities[0].title = 'Ünïcode 日本語 🚀 <script>alert(1)</script>';
   let file = '';
   let pages = 0;
 
+  const polyglot = buildScanReport(sampleHistory({ seed: 9, findings: 3 }), { ...ctx, target: { ...ctx.target, name: 'Бот поддержки' } });
+  // each finding quotes a few scripts in its last answers (the PDF shows the last four turns)
+  Object.values(SCRIPTS).forEach((line, i) => {
+    const v = polyglot.vulnerabilities[i % polyglot.vulnerabilities.length];
+    v.evidence = { ...v.evidence, turns: [...v.evidence.turns, { role: 'assistant' as const, content: line }].slice(-4) };
+  });
+
   beforeAll(async () => {
-    const out = await renderReport('pdf', report);
-    file = join(dir, out.filename);
-    writeFileSync(file, out.body);
-    pages = (await PDFDocument.load(out.body)).getPageCount();
+    ({ file, pages } = await write(dir, report));
   });
 
   it('paginates 500 findings', () => {
     expect(pages).toBeGreaterThan(50);
   });
 
-  withPoppler('numbers every page "Page n of m" and keeps sanitised text readable', () => {
-    const text = execFileSync('pdftotext', ['-layout', file, '-'], { maxBuffer: 64 * 1024 * 1024 }).toString('utf8');
-    const byPage = text.split('\f').filter((p) => p.trim());
+  withPoppler('numbers every page "Page n of m" and keeps text readable', () => {
+    const all = text(file, '-layout');
+    const byPage = all.split('\f').filter((p) => p.trim());
     expect(byPage).toHaveLength(pages);
     byPage.forEach((p, i) => expect(p).toContain(`Page ${i + 1} of ${pages}`));
     expect(byPage[0]).toContain('Gauntlet security report');
     expect(byPage[0]).toContain(`${report.score!.overall_score}`);
-    expect(text).toContain('Ünïcode ??? ? <script>alert(1)</script>');
-    expect(text).toContain('Remediation:');
-    expect(byPage.at(-1)).toContain(report.compliance.integrity.chain_sha256);
+    // no emoji font: the rocket alone becomes "?"
+    expect(all).toContain('Ünïcode 日本語 ? <script>alert(1)</script>');
+    expect(all).toContain('Remediation:');
+    expect(all).toContain(report.compliance.integrity.chain_sha256);
+  });
+
+  withPoppler('evidence in Latin, Cyrillic, Greek, Arabic, Chinese, Japanese and Korean comes back out as written', async () => {
+    const { file: poly } = await write(dir, polyglot);
+    const out = text(poly).normalize('NFC');
+    for (const [script, line] of Object.entries(SCRIPTS)) expect([script, out.includes(line)]).toEqual([script, true]);
+    expect(out).toContain('Бот поддержки');
+    expect(out).not.toMatch(/\?{3}/);
+  });
+
+  withPoppler('embeds every font it uses (pdffonts), as subsets, and no standard font', async () => {
+    const { file: poly } = await write(dir, polyglot);
+    for (const f of [file, poly]) {
+      const rows = execFileSync('pdffonts', [f]).toString('utf8').trim().split('\n').slice(2);
+      expect(rows.length).toBeGreaterThan(2);
+      for (const row of rows) {
+        // name type encoding emb sub uni object ID
+        const cols = row.trim().split(/\s+/);
+        const [emb, sub, uni] = cols.slice(-5, -2);
+        expect([cols[0], emb, sub, uni]).toEqual([cols[0], 'yes', 'yes', 'yes']);
+      }
+    }
+    // a Latin-only report does not carry the CJK fonts
+    const latin = buildScanReport(sampleHistory({ seed: 3, findings: 2 }), ctx);
+    const { file: plain } = await write(dir, latin);
+    expect(execFileSync('pdffonts', [plain]).toString('utf8')).not.toMatch(/NotoSansSC|NotoSansKR|NotoSansArabic/);
+  });
+
+  withPoppler('no page but the last is more than half blank', async () => {
+    const small = buildScanReport(sampleHistory({ seed: 4, findings: 4 }), ctx);
+    for (const f of [file, (await write(dir, small)).file]) {
+      const depths = contentDepths(f);
+      depths.slice(0, -1).forEach(({ height, depth }, i) => expect([i + 1, depth > height / 2]).toEqual([i + 1, true]));
+    }
   });
 
   withPoppler('rasterises the cover and a findings page (pdftoppm)', () => {

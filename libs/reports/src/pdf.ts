@@ -1,9 +1,13 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import type { Severity } from '@gauntlet/domain';
-import { Color, PDFDocument, PDFFont, PDFPage, rgb, StandardFonts } from 'pdf-lib';
-import { evidenceTurns, pct, RenderedReport, reportFilename, SEVERITY_LABEL } from './common';
+import { Color, PDFDocument, PDFFont, PDFPage, rgb } from 'pdf-lib';
+import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
+import { FontStack, shapingFontkit } from './pdf-fonts';
+import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
 const A4: [number, number] = [595.28, 841.89];
+/** variants named per finding in the PDF */
+const PDF_VARIANTS = 3;
 const MARGIN = 50;
 const FOOTER = 40;
 const WIDTH = A4[0] - 2 * MARGIN;
@@ -19,48 +23,26 @@ const SEVERITY_COLOR: Record<Severity, Color> = {
 };
 const STATUS_COLOR: Record<string, Color> = { pass: rgb(0.1, 0.37, 0.13), fail: SEVERITY_COLOR.critical, not_tested: MUTED };
 
-/**
- * The standard fonts only know WinAnsi: anything else (CJK, emoji, most of Unicode a model may
- * reply with) would throw, so it is folded (accents stripped) or shown as '?'.
- */
+/** A style's fonts with the report's text measured and wrapped the way they draw it. */
 class Typeface {
-  private readonly known: Set<number>;
-  private readonly widths = new Map<string, number>();
-  constructor(readonly font: PDFFont) {
-    this.known = new Set(font.getCharacterSet());
+  constructor(readonly stack: FontStack) {}
+  get font(): PDFFont {
+    return this.stack.primary;
   }
   clean(text: string): string {
-    if (/^[\x20-\x7e\n]*$/.test(text)) return text; // the common case, and the hot path of big reports
-    let out = '';
-    for (const ch of text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ')) {
-      const cp = ch.codePointAt(0)!;
-      if (ch === '\n' || this.known.has(cp)) out += ch;
-      else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) continue;
-      else {
-        const folded = ch.normalize('NFKD').replace(/\p{M}/gu, '');
-        out += [...folded].every((c) => this.known.has(c.codePointAt(0)!)) && folded ? folded : '?';
-      }
-    }
-    return out;
+    return this.stack.clean(text);
   }
-  /** width at size 1, from a per-character cache: measuring whole strings is what makes big PDFs slow */
   width(text: string): number {
-    let w = 0;
-    for (const ch of text) {
-      let cw = this.widths.get(ch);
-      if (cw === undefined) this.widths.set(ch, (cw = this.font.widthOfTextAtSize(ch, 1)));
-      w += cw;
-    }
-    return w;
+    return this.stack.width(text);
   }
   /** greedy word wrap; words wider than a line are cut */
   wrap(text: string, size: number, maxWidth: number): string[] {
     const limit = maxWidth / size;
     const lines: string[] = [];
+    const space = this.width(' ');
     for (const paragraph of this.clean(text).split('\n')) {
       let line = '';
       let lineWidth = 0;
-      const space = this.width(' ');
       for (let word of paragraph.split(' ')) {
         let ww = this.width(word);
         if (line && lineWidth + space + ww <= limit) {
@@ -74,7 +56,7 @@ class Typeface {
           let cw = 0;
           for (const ch of word) {
             const w = this.width(ch);
-            if (cw + w > limit) break;
+            if (cw + w > limit && cut) break;
             cut += ch;
             cw += w;
           }
@@ -88,6 +70,14 @@ class Typeface {
       lines.push(line);
     }
     return lines;
+  }
+  /** lines top-down from baseline y: one text object when the style's own font draws them all */
+  draw(page: PDFPage, lines: string[], x: number, y: number, size: number, leading: number, color: Color) {
+    if (lines.every((l) => this.stack.isSimple(l))) {
+      if (lines.some(Boolean)) page.drawText(lines.join('\n'), { x, y, size, lineHeight: leading, font: this.font, color });
+      return;
+    }
+    lines.forEach((line, i) => line && this.stack.drawLine(page, line, x, y - i * leading, size, color));
   }
 }
 
@@ -125,9 +115,7 @@ class Layout {
       this.ensure(leading);
       const fit = Math.max(1, Math.floor((this.y - MARGIN - FOOTER) / leading));
       const chunk = lines.splice(0, fit);
-      this.page.drawText(chunk.join('\n'), {
-        x: MARGIN + indent, y: this.y - leading + (leading - size) / 2, size, lineHeight: leading, font: face.font, color: opts.color ?? INK,
-      });
+      face.draw(this.page, chunk, MARGIN + indent, this.y - leading + (leading - size) / 2, size, leading, opts.color ?? INK);
       this.y -= chunk.length * leading;
     }
   }
@@ -153,11 +141,9 @@ class Layout {
       const face = c.face ?? this.fonts.regular;
       const lines = wrapped[i];
       if (c.align === 'right') {
-        lines.forEach((line, j) => {
-          this.page.drawText(line, { x: x + c.width - 4 - face.width(line) * size, y: this.y - (j + 1) * leading + 2, size, font: face.font, color: c.color ?? INK });
-        });
-      } else if (lines.some(Boolean)) {
-        this.page.drawText(lines.join('\n'), { x: x + 2, y: this.y - leading + 2, size, lineHeight: leading, font: face.font, color: c.color ?? INK });
+        lines.forEach((line, j) => face.draw(this.page, [line], x + c.width - 4 - face.width(line) * size, this.y - (j + 1) * leading + 2, size, leading, c.color ?? INK));
+      } else {
+        face.draw(this.page, lines, x + 2, this.y - leading + 2, size, leading, c.color ?? INK);
       }
       x += c.width;
     });
@@ -173,13 +159,15 @@ function cover(l: Layout, r: ScanReport) {
   l.gap(16);
 
   const s = r.score;
+  const after = r.triage.score_after_triage;
   const boxTop = l.y;
   const boxH = 90;
   l.page.drawRectangle({ x: MARGIN, y: boxTop - boxH, width: 200, height: boxH, color: rgb(0.95, 0.95, 0.95), borderColor: RULE, borderWidth: 0.8 });
   if (s) {
     l.page.drawText(String(s.overall_score), { x: MARGIN + 16, y: boxTop - 62, size: 44, font: bold.font, color: INK });
     l.page.drawText(bold.clean(s.grade), { x: MARGIN + 120, y: boxTop - 62, size: 40, font: bold.font, color: s.critical_count ? SEVERITY_COLOR.critical : INK });
-    l.page.drawText(`score / 100 · grade · v${regular.clean(s.scoring_version)}`, { x: MARGIN + 16, y: boxTop - 80, size: 8, font: regular.font, color: MUTED });
+    const triaged = after && anyTriaged(r) ? ` · after triage ${after.overall_score} ${after.grade}` : '';
+    l.page.drawText(regular.clean(`as scanned, v${s.scoring_version}${triaged}`), { x: MARGIN + 16, y: boxTop - 80, size: 7.5, font: regular.font, color: MUTED });
   } else {
     l.page.drawText('No score', { x: MARGIN + 16, y: boxTop - 55, size: 24, font: bold.font, color: MUTED });
   }
@@ -195,6 +183,7 @@ function cover(l: Layout, r: ScanReport) {
   });
   l.y = boxTop - boxH - 18;
 
+  const a = r.attempts;
   const facts: [string, string][] = [
     ['Scan', r.scan.id],
     ['Target', [r.target.name, r.target.url].filter(Boolean).join('  ') || '-'],
@@ -203,33 +192,40 @@ function cover(l: Layout, r: ScanReport) {
     ['Started', r.scan.started_at ?? r.scan.requested_at ?? '-'],
     ['Finished', r.scan.finished_at ?? '-'],
     ['Duration', r.scan.duration_seconds === null ? '-' : `${r.scan.duration_seconds} s`],
-    ['Attempts', `${r.attempts.total} (${r.attempts.run} ran, ${r.attempts.failed} succeeded against the target, ${r.attempts.errors} errors)`],
+    ['Attempts', `${a.total} (${a.run} ran, ${a.failed} succeeded against the target, ${plural(a.errors, 'error')})`],
+    ['Score', s ? scoreLine(r) : 'none: the scan did not finish with one'],
+    ['Triage', triageLine(r)],
+    ['Since last scan', changesLine(r)],
     ['Generated', r.generated_at],
   ];
   for (const [k, v] of facts) l.row([{ text: k, width: 110, face: bold }, { text: v, width: WIDTH - 110 }], 9.5);
 
   if (s && Object.keys(s.category_scores).length) {
     l.heading('Scores by OWASP category', 13);
-    l.row(['Category', 'Name', 'Score', 'Probes', 'Succeeded', 'Findings'].map((t, i) => ({ text: t, width: [75, 215, 45, 55, 55, 50][i], face: bold, align: i > 1 ? ('right' as const) : undefined })));
+    const tri = after && anyTriaged(r) ? after.category_scores : null;
+    const widths = tri ? [70, 170, 45, 55, 50, 55, 50] : [75, 215, 45, 55, 55, 50];
+    const head = tri ? ['Category', 'Name', 'Score', 'Triaged', 'Probes', 'Succeeded', 'Findings'] : ['Category', 'Name', 'Score', 'Probes', 'Succeeded', 'Findings'];
+    l.row(head.map((t, i) => ({ text: t, width: widths[i], face: bold, align: i > 1 ? ('right' as const) : undefined })));
     for (const [id, c] of Object.entries(s.category_scores)) {
-      l.row([
-        { text: id, width: 75 }, { text: c.name, width: 215 }, { text: String(c.score), width: 45, align: 'right' },
-        { text: String(c.probes_run), width: 55, align: 'right' }, { text: String(c.probes_failed), width: 55, align: 'right' }, { text: String(c.findings), width: 50, align: 'right' },
-      ]);
+      const cells = [id, c.name, String(c.score), ...(tri ? [String(tri[id]?.score ?? 100)] : []), String(c.probes_run), String(c.probes_failed), String(c.findings)];
+      l.row(cells.map((text, i) => ({ text, width: widths[i], align: i > 1 ? ('right' as const) : undefined })));
     }
   }
   if (r.techniques_that_worked.length) {
     l.heading('Techniques that worked', 13);
     for (const t of r.techniques_that_worked.slice(0, 15)) {
-      const conv = t.converters.length ? ` + ${t.converters.join(' + ')}` : '';
-      l.row([{ text: t.technique + conv, width: 220 }, { text: `${t.succeeded} of ${t.attempted} (${pct(t.succeeded / t.attempted)})`, width: 110 }, { text: t.categories.join(', '), width: WIDTH - 330 }]);
+      l.row([{ text: techniqueLabel(t.technique, t.converters), width: 220 }, { text: `${t.succeeded} of ${t.attempted} (${pct(t.succeeded / t.attempted)})`, width: 110 }, { text: t.categories.join(', '), width: WIDTH - 330 }]);
     }
+  }
+  const c = r.changes;
+  if (c && c.fixed_findings.length) {
+    l.heading(`Fixed since the last scan (${c.fixed_findings.length})`, 13);
+    for (const f of c.fixed_findings) l.row([{ text: SEVERITY_LABEL[f.severity], width: 60 }, { text: f.title, width: 290 }, { text: f.fingerprint, width: WIDTH - 350 }]);
   }
 }
 
 function findings(l: Layout, r: ScanReport) {
-  const { bold, regular, mono } = l.fonts;
-  l.newPage();
+  const { bold, mono } = l.fonts;
   l.heading(`Findings (${r.vulnerabilities.length})`);
   if (!r.vulnerabilities.length) l.text('The scan recorded no findings.');
   r.vulnerabilities.forEach((v, i) => {
@@ -240,6 +236,10 @@ function findings(l: Layout, r: ScanReport) {
     l.page.drawText(SEVERITY_LABEL[v.severity], { x: MARGIN + 4, y: top - 11, size: 8.5, font: bold.font, color: rgb(1, 1, 1) });
     l.y = top + 1;
     l.text(`${i + 1}. ${v.title}`, { face: bold, size: 11, indent: 60, leading: 15 });
+    const status = [v.change === 'new' ? 'New since the last scan' : v.change === 'still_open' ? 'Still open since the last scan' : '', v.triage ? triageText(v.triage) : '']
+      .filter(Boolean)
+      .join(' · ');
+    if (status) l.text(status, { face: bold, size: 8.5, color: v.triage && v.triage.state !== 'open' ? MUTED : SEVERITY_COLOR.high });
     l.text(
       `${v.category} ${v.category_name} · probe ${v.probe_id} · technique ${v.technique}${v.converters.length ? ` · converters ${v.converters.join(', ')}` : ''} · confidence ${pct(v.confidence)} · ${v.phase} · ${v.found_at} · id ${v.id}`,
       { size: 8, color: MUTED },
@@ -253,9 +253,10 @@ function findings(l: Layout, r: ScanReport) {
     l.gap(3);
     l.text(`Remediation: ${v.remediation}`, { size: 9.5 });
     if (v.variants.length) {
-      l.text(`Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'}):`, { face: bold, size: 9 });
-      for (const x of v.variants.slice(0, 8)) l.text(`- ${x.how}`, { size: 8.5, indent: 10 });
-      if (v.variants.length > 8) l.text(`- and ${v.variants.length - 8} more (see the json report)`, { size: 8.5, indent: 10, color: MUTED });
+      // the document a person reads names the first few; the html, json and csv reports carry every one
+      l.text(`Also got through (${plural(v.variants.length, 'other way')}):`, { face: bold, size: 9 });
+      for (const x of v.variants.slice(0, PDF_VARIANTS)) l.text(`- ${x.how}`, { size: 8.5, indent: 10 });
+      if (v.variants.length > PDF_VARIANTS) l.text(`- and ${plural(v.variants.length - PDF_VARIANTS, 'more way')}, listed in the html and json reports`, { size: 8.5, indent: 10, color: MUTED });
     }
     l.rule();
   });
@@ -270,7 +271,7 @@ function matrix(l: Layout, title: string, controls: ControlEvidence[]) {
     l.row([
       { text: [c.id, ...(c.aliases ?? [])].join(' / '), width: widths[0] },
       { text: c.name, width: widths[1] },
-      { text: c.status.replace('_', ' '), width: widths[2], face: bold, color: STATUS_COLOR[c.status] ?? INK },
+      { text: controlStatus(c), width: widths[2], face: bold, color: c.basis === 'practice' ? MUTED : STATUS_COLOR[c.status] ?? INK },
       { text: String(c.findings.length), width: widths[3], align: 'right' },
       { text: String(c.probes_run), width: widths[4], align: 'right' },
     ]);
@@ -279,29 +280,46 @@ function matrix(l: Layout, title: string, controls: ControlEvidence[]) {
 
 function compliance(l: Layout, r: ScanReport) {
   const f = r.compliance.frameworks;
-  l.newPage();
   l.heading('Compliance evidence');
   matrix(l, `OWASP Top 10 for LLM Applications ${f.owasp_llm_top10.edition} (2026 ids as aliases)`, f.owasp_llm_top10.controls);
   matrix(l, `NIST AI RMF ${f.nist_ai_rmf.version}`, f.nist_ai_rmf.controls);
+  l.text(PRACTICE_NOTE, { size: 8, color: MUTED });
   matrix(l, `SOC 2 CC7 (${f.soc2_cc7.version})`, f.soc2_cc7.controls);
   l.heading('Integrity', 12);
-  l.text(`${r.compliance.integrity.event_count} events; SHA-256 chain over the scan's event log:`, { size: 9 });
+  l.text(`${plural(r.compliance.integrity.event_count, 'event')}; SHA-256 chain over the scan's event log:`, { size: 9 });
   l.text(r.compliance.integrity.chain_sha256, { face: l.fonts.mono, size: 8.5 });
   l.text(`Re-compute it from the export at ${r.links.scan_url}/events (procedure: docs/compliance.md).`, { size: 9, color: MUTED });
 }
 
+/**
+ * Every character the PDF will draw that is not ASCII: what decides which fonts to embed. Only the
+ * text the PDF shows is read (bounded evidence, the first variants), not the whole report.
+ */
+function unusualCharacters(r: ScanReport): Set<string> {
+  const shown = JSON.stringify([
+    r.target, r.scan, r.score && Object.values(r.score.category_scores).map((c) => c.name), r.techniques_that_worked, r.changes?.fixed_findings,
+    r.vulnerabilities.map((v) => [
+      v.title, v.category, v.category_name, v.probe_id, v.technique, v.converters, v.how, v.description, v.remediation, v.evidence?.detector, v.evidence?.matched,
+      evidenceTurns(v, 4, 360), v.variants.slice(0, PDF_VARIANTS).map((x) => x.how), v.triage,
+    ]),
+    Object.values(r.compliance.frameworks).map((f) => f.controls.map((c) => c.name)),
+  ]);
+  return new Set(shown.match(/[^\x00-\x7f]/gu) ?? []);
+}
+
 export async function toPdf(r: ScanReport): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
+  doc.registerFontkit(shapingFontkit as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
   doc.setTitle(`Gauntlet security report ${r.scan.id}`);
   doc.setProducer('Gauntlet');
   doc.setCreator('Gauntlet');
   doc.setCreationDate(new Date(Date.parse(r.generated_at) || 0));
   doc.setModificationDate(new Date(Date.parse(r.generated_at) || 0));
-  const fonts: Fonts = {
-    regular: new Typeface(await doc.embedFont(StandardFonts.Helvetica)),
-    bold: new Typeface(await doc.embedFont(StandardFonts.HelveticaBold)),
-    mono: new Typeface(await doc.embedFont(StandardFonts.Courier)),
-  };
+  const chars = [...unusualCharacters(r), '·', '…'];
+  const [regular, bold, mono] = await Promise.all([new FontStack(doc, 'regular').prepare(chars), new FontStack(doc, 'bold').prepare(chars), new FontStack(doc, 'mono').prepare(chars)]);
+  const fonts: Fonts = { regular: new Typeface(regular), bold: new Typeface(bold), mono: new Typeface(mono) };
+  // one flow from the cover to the compliance matrix: a section starts where the last one ended,
+  // so no page but the last is left half empty
   const l = new Layout(doc, fonts);
   cover(l, r);
   findings(l, r);

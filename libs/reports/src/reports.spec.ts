@@ -160,3 +160,55 @@ describe('pdf', () => {
     expect(doc.getPageCount()).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('triage, changes and wording in every format', () => {
+  const history = sampleHistory({ seed: 5, findings: 4, attempts: 30 });
+  const plain = buildScanReport(history, ctx);
+  const [first, second] = plain.vulnerabilities;
+  const report = buildScanReport(history, {
+    ...ctx,
+    triage: [{ fingerprint: first.fingerprint, state: 'false_positive', reason: 'marketing copy, public', by: 'account:ada', at: '2026-11-20T00:00:00.000Z', expires_at: null, scan_id: 's0', vulnerability_id: 'v0' }],
+    base: {
+      scan_id: 'base-scan-id', finished_at: '2026-11-19T00:00:00.000Z', security_score: 40, security_grade: 'F',
+      findings: [
+        { fingerprint: second.fingerprint, probe_id: second.probe_id, title: second.title, severity: second.severity, category: second.category },
+        { fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Old weakness now gone', severity: 'high', category: 'LLM99:2025' },
+      ],
+    },
+  });
+  report.attempts.errors = 1;
+  report.techniques_that_worked = [{ technique: 'multi-turn-escalation', converters: ['multi-turn-escalation'], categories: ['LLM06:2025'], succeeded: 1, attempted: 2 }];
+  // the PDF says the same sentences (libs/reports/src/summary.ts); pdf.int.spec.ts reads it back with poppler
+  const textOf = async (format: 'csv' | 'markdown' | 'html' | 'json') => (await renderReport(format, report)).body.toString('utf8');
+
+  it.each(['markdown', 'html'] as const)('%s shows the score as scanned and after triage, the triage and what changed', async (format) => {
+    const text = (await textOf(format)).replace(/\\/g, '');
+    expect(text).toContain('as scanned');
+    expect(text).toContain('after triage');
+    expect(text).toMatch(/1 false positive/);
+    expect(text).toContain('base-scan-id');
+    expect(text).toContain('Old weakness now gone');
+    expect(text).toMatch(/New since the last scan|\*\*new\*\*/);
+    expect(text).toContain('marketing copy, public');
+    expect(text).toContain('1 error.');
+    expect(text).not.toContain('1 errors');
+    expect(text).not.toContain('multi-turn-escalation + multi-turn-escalation');
+    expect(text).not.toMatch(/multi-turn-escalation with multi-turn-escalation/);
+    expect(text).toContain('Practice');
+  });
+
+  it('csv carries each finding’s triage and whether it is new', async () => {
+    const rows = parseCsv(await textOf('csv'), { columns: true }) as Record<string, string>[];
+    const byId = new Map(rows.map((row) => [row.finding_id, row]));
+    expect(byId.get(first.id)).toMatchObject({ triage_state: 'false_positive', triage_reason: 'marketing copy, public', triage_by: 'account:ada', since_last_scan: 'new' });
+    expect(byId.get(second.id)).toMatchObject({ triage_state: 'open', since_last_scan: 'still_open' });
+  });
+
+  it('json carries the whole of it', async () => {
+    const json = JSON.parse(await textOf('json'));
+    expect(json.report_version).toBe(2);
+    expect(json.changes).toMatchObject({ base_scan_id: 'base-scan-id', fixed: ['probe.role_play:LLM99:2025'] });
+    expect(json.triage.counts).toMatchObject({ false_positive: 1 });
+    expect(json.triage.score_after_triage.overall_score).toBeGreaterThanOrEqual(json.score.overall_score);
+  });
+});

@@ -32,6 +32,13 @@ describe('toWebhookEvents', () => {
     expect(e.data).toMatchObject({ status: 'completed', security_score: 71, security_grade: 'C+', total_findings: 10, critical: 1, high: 2, medium: 4, low: 3, finished_at: '2026-11-20T10:07:00.000Z' });
   });
 
+  it('scan.completed says how many findings are new since the previous scan of the target', () => {
+    const [e] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), { ...summary, changes: { base_scan_id: 's-0', new_findings: 2 } });
+    expect(e.data).toMatchObject({ new_findings: 2, base_scan_id: 's-0', total_findings: 10 });
+    const [started] = toWebhookEvents(at('ScanStarted', { scan_id: 's-1', started_at: '2026-11-20T10:00:00.000Z' }), summary);
+    expect(started.data).not.toHaveProperty('new_findings');
+  });
+
   it('maps partial and failed scans with their reasons', () => {
     const [p] = toWebhookEvents(at('ScanCompletedPartial', { scan_id: 's-1', reason: 'agent disconnected', score, finished_at: '2026-11-20T10:08:00.000Z' }), summary);
     expect(p).toMatchObject({ event: 'scan.completed_partial', data: { status: 'completed_partial', security_score: 71, reason: 'agent disconnected' } });

@@ -24,6 +24,13 @@ export interface ScanEventData {
   finished_at?: string | null;
   /** additive, scan.failed and scan.completed_partial: why */
   reason?: string;
+  /**
+   * additive, scan.completed and scan.completed_partial: findings whose fingerprint the previous
+   * finished scan of the target did not have (all of them for a target's first scan)
+   */
+  new_findings?: number;
+  /** additive, with new_findings: the scan they are counted against (null for a target's first) */
+  base_scan_id?: string | null;
   /** additive, vulnerability.critical only */
   vulnerability?: {
     id: string;
@@ -77,6 +84,8 @@ export interface ScanSummary {
   started_at: string | null;
   /** PUBLIC_BASE_URL, for report_url */
   base_url: string;
+  /** at the scan's end: what is new since the previous finished scan of the target */
+  changes?: { base_scan_id: string | null; new_findings: number };
 }
 
 /** The shape of a domain event the mapping needs (a RecordedEvent fits). */
@@ -158,9 +167,9 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
     case 'ScanStarted':
       return [env('scan.started', d.started_at, scanData(scan, { status: 'running', started_at: scan.started_at ?? d.started_at }))];
     case 'ScanCompleted':
-      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), finished_at: d.finished_at }))];
+      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), ...scan.changes, finished_at: d.finished_at }))];
     case 'ScanCompletedPartial':
-      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), finished_at: d.finished_at, reason: d.reason }))];
+      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, reason: d.reason }))];
     case 'ScanFailed':
       return [env('scan.failed', d.finished_at, scanData(scan, { status: 'failed', finished_at: d.finished_at, reason: d.reason }))];
     case 'VulnerabilityFound': {
@@ -188,11 +197,42 @@ export function pingEnvelope(webhookId: string, now: Date = new Date(), nonce = 
   };
 }
 
-/** The scan severity a SIEM should triage by: the worst finding so far (info when none). */
-export function worstSeverity(d: { critical: number; high: number; medium: number; low: number }): Severity | 'info' {
+export type EventSeverity = Severity | 'info';
+const LEVELS: readonly EventSeverity[] = ['info', 'low', 'medium', 'high', 'critical'];
+const atLeast = (s: EventSeverity, floor: EventSeverity): EventSeverity => (LEVELS.indexOf(s) >= LEVELS.indexOf(floor) ? s : floor);
+
+/** The worst finding so far (info when none). */
+export function worstSeverity(d: { critical: number; high: number; medium: number; low: number }): EventSeverity {
   if (d.critical > 0) return 'critical';
   if (d.high > 0) return 'high';
   if (d.medium > 0) return 'medium';
   if (d.low > 0) return 'low';
   return 'info';
+}
+
+/**
+ * The one severity model every format maps from (OCSF severity_id, CEF severity, syslog PRI), so a
+ * SIEM reading any of them triages an event the same way:
+ * - a finding or an alert: its own severity;
+ * - a finished scan: its worst finding (info when clean);
+ * - a partial scan: its worst finding, at least low (part of the target went untested);
+ * - a failed scan: its worst finding so far, at least medium (the target could not be assessed);
+ * - a scan starting, a test ping: info.
+ */
+export function eventSeverity(envelope: WebhookEnvelope): EventSeverity {
+  switch (envelope.event) {
+    case 'agent.alert':
+      return envelope.data.alert.severity;
+    case 'ping':
+    case 'scan.started':
+      return 'info';
+    case 'vulnerability.critical':
+      return envelope.data.vulnerability?.severity ?? 'critical';
+    case 'scan.failed':
+      return atLeast(worstSeverity(envelope.data), 'medium');
+    case 'scan.completed_partial':
+      return atLeast(worstSeverity(envelope.data), 'low');
+    default:
+      return worstSeverity(envelope.data);
+  }
 }

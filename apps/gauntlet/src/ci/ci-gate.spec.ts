@@ -1,29 +1,49 @@
 import type { ScanDoc } from '@gauntlet/read-models';
-import { gate } from './ci-gate';
+import { gate, GateFacts } from './ci-gate';
 
 const scan = (over: Partial<ScanDoc>): ScanDoc => ({ _id: 's1', status: 'completed', fail_threshold: 70, score: null, reason: null, ...over }) as ScanDoc;
 const score = (n: number) => ({ overall_score: n, grade: n >= 70 ? 'C-' : 'D' }) as ScanDoc['score'];
+const facts = (over: Partial<GateFacts> = {}): GateFacts => ({ after_triage: { overall_score: 60, grade: 'D-' }, base_scan_id: 'b1', new_open: [], ...over });
 
 describe('CI gate', () => {
   it('answers 202 while the scan is pending or running', () => {
-    expect(gate(scan({ status: 'pending' }), 'http://x').status).toBe(202);
-    expect(gate(scan({ status: 'running' }), 'http://x')).toEqual({ status: 202, body: { scan_id: 's1', status: 'running' } });
+    expect(gate(scan({ status: 'pending' }), 'http://x', null).status).toBe(202);
+    expect(gate(scan({ status: 'running' }), 'http://x', null)).toEqual({ status: 202, body: { scan_id: 's1', status: 'running' } });
   });
 
   it('passes at or above the threshold, fails below it', () => {
-    expect(gate(scan({ score: score(70) }), 'http://x')).toMatchObject({ status: 200, body: { passed: true, security_score: 70, report_url: 'http://x/api/scans/s1/report' } });
-    expect(gate(scan({ score: score(69) }), 'http://x')).toMatchObject({ status: 422, body: { passed: false, security_score: 69, fail_threshold: 70 } });
+    expect(gate(scan({ score: score(70) }), 'http://x', facts({ after_triage: { overall_score: 70, grade: 'C-' } }))).toMatchObject({
+      status: 200, body: { passed: true, security_score: 70, security_score_after_triage: 70, report_url: 'http://x/api/scans/s1/report' },
+    });
+    expect(gate(scan({ score: score(69) }), 'http://x', facts({ after_triage: { overall_score: 69, grade: 'D+' } }))).toMatchObject({ status: 422, body: { passed: false, security_score: 69, fail_threshold: 70 } });
   });
 
-  it('gates a partial scan on the score it recorded', () => {
-    expect(gate(scan({ status: 'completed_partial', score: score(90) }), 'http://x').status).toBe(200);
+  it('gates on the score after triage and shows both side by side', () => {
+    const answer = gate(scan({ score: score(55) }), 'http://x', facts({ after_triage: { overall_score: 91, grade: 'A-' } }));
+    expect(answer).toMatchObject({ status: 200, body: { security_score: 55, security_grade: 'D', security_score_after_triage: 91, security_grade_after_triage: 'A-', passed: true } });
+  });
+
+  it('a partial scan never passes silently: 424 with its reason unless allow_partial', () => {
+    const partial = scan({ status: 'completed_partial', score: score(90), reason: 'the scanner stopped renewing its lease' });
+    expect(gate(partial, 'http://x', facts({ after_triage: { overall_score: 90, grade: 'A-' } }))).toMatchObject({
+      status: 424, problem: { slug: 'scan-partial', extensions: { passed: false, scan_status: 'completed_partial', reason: 'the scanner stopped renewing its lease', security_score: 90 } },
+    });
+    expect(gate(partial, 'http://x', facts({ after_triage: { overall_score: 90, grade: 'A-' } }), { fail_on: 'score', allow_partial: true })).toMatchObject({ status: 200, body: { allow_partial: true } });
+    expect(gate({ ...partial, gate: { fail_on: 'score', allow_partial: true } }, 'http://x', facts({ after_triage: { overall_score: 90, grade: 'A-' } })).status).toBe(200);
+  });
+
+  it('with fail_on new it fails only on findings new since the previous scan', () => {
+    const low = scan({ score: score(20), gate: { fail_on: 'new', allow_partial: false } });
+    expect(gate(low, 'http://x', facts({ new_open: [] }))).toMatchObject({ status: 200, body: { passed: true, fail_on: 'new', new_findings: 0, base_scan_id: 'b1' } });
+    expect(gate(low, 'http://x', facts({ new_open: ['v9'] }))).toMatchObject({ status: 422, body: { passed: false, new_findings: 1, new_finding_ids: ['v9'] } });
+    expect(gate(low, 'http://x', facts({ new_open: ['v9'] }), { fail_on: 'score', allow_partial: false }).status).toBe(422);
   });
 
   it('answers 424 for a scan that ended without a score', () => {
-    expect(gate(scan({ status: 'failed', reason: 'target never answered' }), 'http://x')).toMatchObject({
+    expect(gate(scan({ status: 'failed', reason: 'target never answered' }), 'http://x', null)).toMatchObject({
       status: 424,
       problem: { extensions: { passed: false, scan_status: 'failed', reason: 'target never answered' } },
     });
-    expect(gate(scan({ status: 'cancelled' }), 'http://x').status).toBe(424);
+    expect(gate(scan({ status: 'cancelled' }), 'http://x', null).status).toBe(424);
   });
 });

@@ -1,5 +1,5 @@
 import type { ScanDoc } from '@gauntlet/read-models';
-import { isTerminal } from '@gauntlet/domain';
+import { CiGatePolicy, isTerminal } from '@gauntlet/domain';
 
 /**
  * 200 and 422 carry the contract's CI body (422 is a verdict, not an error: "the same body and
@@ -11,11 +11,25 @@ export type GateAnswer =
   | { status: 200 | 422; body: Record<string, unknown> }
   | { status: 424; problem: { slug: string; title: string; detail: string; extensions: Record<string, unknown> } };
 
+/** What the gate knows about a finished scan besides its read model: triage and the diff, as of now. */
+export interface GateFacts {
+  /** the score without the findings triaged away (the recorded one when nothing is) */
+  after_triage: { overall_score: number; grade: string };
+  /** the previous finished scan of the target, null for the first */
+  base_scan_id: string | null;
+  /** findings new since the base that triage has not set aside */
+  new_open: string[];
+}
+
+export const DEFAULT_GATE: CiGatePolicy = { fail_on: 'score', allow_partial: false };
+
 /**
- * The CI gate as a pure function of the scan's read model: 202 while it runs, 200 passed,
- * 422 below the threshold, 424 when the scan did not produce a score (failed or cancelled).
+ * The CI gate as a pure function: 202 while the scan runs; 424 when it did not produce a score
+ * (failed or cancelled) or produced only a partial one the request did not allow; otherwise 200
+ * passed or 422. It gates on the score after triage (a false positive someone set aside must not
+ * block every pipeline), or with fail_on "new" only on findings new since the previous scan.
  */
-export function gate(scan: ScanDoc, baseUrl: string, threshold = scan.fail_threshold ?? 0): GateAnswer {
+export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, policy: CiGatePolicy = scan.gate ?? DEFAULT_GATE, threshold = scan.fail_threshold ?? 0): GateAnswer {
   if (!isTerminal(scan.status)) return { status: 202, body: { scan_id: scan._id, status: scan.status } };
   const report_url = `${baseUrl}/api/scans/${scan._id}/report`;
   if (!scan.score) {
@@ -27,10 +41,28 @@ export function gate(scan: ScanDoc, baseUrl: string, threshold = scan.fail_thres
       },
     };
   }
-  const passed = scan.score.overall_score >= threshold;
+  if (scan.status === 'completed_partial' && !policy.allow_partial) {
+    return {
+      status: 424,
+      problem: {
+        slug: 'scan-partial', title: 'The scan ended with partial results',
+        detail: `The scan ended completed_partial${scan.reason ? `: ${scan.reason}` : ''}. Its score covers only what ran, so it does not pass a gate unless the request says allow_partial: true.`,
+        extensions: {
+          scan_id: scan._id, scan_status: scan.status, reason: scan.reason, fail_threshold: threshold, passed: false, allow_partial: false,
+          security_score: scan.score.overall_score, security_grade: scan.score.grade, report_url,
+        },
+      },
+    };
+  }
+  const after = facts?.after_triage ?? scan.score;
+  const newOpen = facts?.new_open ?? [];
+  const passed = policy.fail_on === 'new' ? newOpen.length === 0 : after.overall_score >= threshold;
   const body = {
     scan_id: scan._id, status: scan.status, security_score: scan.score.overall_score, security_grade: scan.score.grade,
-    fail_threshold: threshold, passed, report_url,
+    security_score_after_triage: after.overall_score, security_grade_after_triage: after.grade,
+    fail_threshold: threshold, fail_on: policy.fail_on, allow_partial: policy.allow_partial,
+    base_scan_id: facts?.base_scan_id ?? null, new_findings: newOpen.length, new_finding_ids: newOpen,
+    passed, report_url,
   };
   return { status: passed ? 200 : 422, body };
 }

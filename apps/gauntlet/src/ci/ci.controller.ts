@@ -9,7 +9,9 @@ import { CommandContext } from '../platform/aggregates';
 import { RUNTIME, Runtime } from '../runtime';
 import { RequestScan, RequestedScan } from '../scans/requesting-scan/request-scan';
 import { ScanReader } from '../scans/scan-reader';
-import { gate, GateAnswer } from './ci-gate';
+import { isTerminal } from '@gauntlet/domain';
+import type { ScanDoc } from '@gauntlet/read-models';
+import { DEFAULT_GATE, gate, GateAnswer, GateFacts } from './ci-gate';
 import { CiPendingView, CiResultView, CiScanBody, CiWaitQuery } from './dto';
 
 const POLL_MS = 500;
@@ -25,28 +27,49 @@ export class CiController {
   @ApiAcceptedResponse({ type: CiPendingView, description: 'started (without wait)' })
   @ApiOkResponse({ type: CiResultView, description: 'passed' })
   @ApiResponse({ status: 422, type: CiResultView, description: 'security score below fail_threshold: the same body with passed false' })
-  @ApiResponse({ status: 424, description: 'the scan failed or was cancelled' })
+  @ApiResponse({ status: 424, description: 'the scan failed or was cancelled, or ended completed_partial and the request did not say allow_partial: true (problem+json with scan_status and reason)' })
   @ApiResponse({ status: 504, description: 'timeout_seconds passed first; poll GET /api/ci/scan/{scan_id}' })
   async start(@CurrentPrincipal() p: Principal, @Body() body: CiScanBody, @Ctx() ctx: CommandContext, @Res() reply: FastifyReply) {
-    const scan: RequestedScan = await this.commands.execute(new RequestScan(p.account_id, p.plan, body.target_id, body.profile ?? 'standard', 'ci', body.fail_threshold, ctx));
+    const policy = { fail_on: body.fail_on ?? 'score', allow_partial: body.allow_partial ?? false } as const;
+    const scan: RequestedScan = await this.commands.execute(
+      new RequestScan(p.account_id, p.plan, body.target_id, body.profile ?? 'standard', 'ci', body.fail_threshold ?? 0, ctx, policy),
+    );
     if (!body.wait) return this.send(reply, { status: 202, body: { scan_id: scan.id, status: 'pending' } });
-    return this.answer(reply, p.account_id, scan.id, body.timeout_seconds ?? 900);
+    return this.answer(reply, p.account_id, scan.id, body.timeout_seconds ?? 900, {});
   }
 
   @Get(':scan_id')
-  @ApiOperation({ summary: 'The gate for a CI scan: 202 while running, then 200 / 422 / 424' })
+  @ApiOperation({ summary: 'The gate for a CI scan: 202 while running, then 200 / 422 / 424 (fail_on and allow_partial default to what the scan was started with)' })
   @ApiOkResponse({ type: CiResultView })
+  @ApiResponse({ status: 422, type: CiResultView, description: 'below fail_threshold (after triage), or with fail_on new a finding new since the previous scan' })
+  @ApiResponse({ status: 424, description: 'the scan failed, was cancelled, or is completed_partial without allow_partial' })
   async status(@CurrentPrincipal() p: Principal, @Param('scan_id', new ParseUUIDPipe()) id: string, @Query() q: CiWaitQuery, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
-    return this.answer(reply, p.account_id, id, q.wait_seconds ?? 0);
+    return this.answer(reply, p.account_id, id, q.wait_seconds ?? 0, { fail_on: q.fail_on, allow_partial: q.allow_partial });
   }
 
-  private async answer(reply: FastifyReply, account_id: string, scan_id: string, waitSeconds: number) {
+  /** triage and the diff as of now: read only once the scan has ended */
+  private async facts(scan: ScanDoc): Promise<GateFacts | null> {
+    if (!isTerminal(scan.status) || !scan.score) return null;
+    const findings = await this.reader.triagedFindings(scan);
+    const [after, changes] = await Promise.all([this.reader.scoreAfterTriage({ ...scan, score: scan.score }, findings), this.reader.changes(scan, findings)]);
+    const open = new Set(findings.filter((v) => !v.triage || v.triage.state === 'open').map((v) => v.id));
+    return { after_triage: after, base_scan_id: changes.base_scan_id, new_open: changes.new.filter((id) => open.has(id)) };
+  }
+
+  private async verdict(account_id: string, scan_id: string, override: { fail_on?: 'score' | 'new'; allow_partial?: boolean }): Promise<GateAnswer> {
+    const scan = await this.reader.owned(account_id, scan_id);
+    const recorded = scan.gate ?? DEFAULT_GATE;
+    const policy = { fail_on: override.fail_on ?? recorded.fail_on, allow_partial: override.allow_partial ?? recorded.allow_partial };
+    return gate(scan, this.runtime.config.publicBaseUrl, await this.facts(scan), policy);
+  }
+
+  private async answer(reply: FastifyReply, account_id: string, scan_id: string, waitSeconds: number, override: { fail_on?: 'score' | 'new'; allow_partial?: boolean }) {
     const deadline = Date.now() + waitSeconds * 1000;
-    let answer = gate(await this.reader.owned(account_id, scan_id), this.runtime.config.publicBaseUrl);
+    let answer = await this.verdict(account_id, scan_id, override);
     while (answer.status === 202 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, Math.min(POLL_MS, deadline - Date.now())));
-      answer = gate(await this.reader.owned(account_id, scan_id), this.runtime.config.publicBaseUrl);
+      answer = await this.verdict(account_id, scan_id, override);
     }
     if (answer.status === 202 && waitSeconds > 0) {
       return this.problem(reply, 504, {

@@ -1,16 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min } from 'class-validator';
-import { PROFILES, Profile } from '@gauntlet/domain';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf } from 'class-validator';
+import { CI_FAIL_ON, CiFailOn, PROFILES, Profile } from '@gauntlet/domain';
+
+/** query strings carry booleans as text: only "true" and "false" are booleans, anything else stays invalid */
+const booleanText = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class CiScanBody {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   target_id: string;
 
-  @ApiProperty({ minimum: 0, maximum: 100, description: 'the gate: a security score below it fails the pipeline' })
+  @ApiProperty({ minimum: 0, maximum: 100, description: 'the gate: a security score (after triage) below it fails the pipeline; optional with fail_on new' })
+  @ValidateIf((o: CiScanBody) => o.fail_on !== 'new' || o.fail_threshold !== undefined)
   @IsInt() @Min(0) @Max(100)
-  fail_threshold: number;
+  fail_threshold?: number;
+
+  @ApiPropertyOptional({ enum: CI_FAIL_ON, default: 'score', description: 'score: fail below fail_threshold; new: fail only on findings new since the previous finished scan of the target (triaged ones excepted)' })
+  @IsOptional() @IsIn(CI_FAIL_ON)
+  fail_on?: CiFailOn;
+
+  @ApiPropertyOptional({ default: false, description: 'gate a completed_partial scan on what it found instead of answering 424' })
+  @IsOptional() @IsBoolean()
+  allow_partial?: boolean;
 
   @ApiPropertyOptional({ description: 'answer only when the scan has ended (or timeout_seconds passed)', default: false })
   @IsOptional() @IsBoolean()
@@ -29,6 +41,14 @@ export class CiWaitQuery {
   @ApiPropertyOptional({ minimum: 0, maximum: 3600, default: 0, description: 'hold the request up to this many seconds for the scan to end' })
   @IsOptional() @Type(() => Number) @IsInt() @Min(0) @Max(3600)
   wait_seconds?: number;
+
+  @ApiPropertyOptional({ enum: CI_FAIL_ON, description: 'override what the scan was started with' })
+  @IsOptional() @IsIn(CI_FAIL_ON)
+  fail_on?: CiFailOn;
+
+  @ApiPropertyOptional({ type: Boolean, description: 'override what the scan was started with: gate a completed_partial scan instead of answering 424' })
+  @IsOptional() @Transform(booleanText) @IsBoolean()
+  allow_partial?: boolean;
 }
 
 export class CiPendingView {
@@ -41,7 +61,14 @@ export class CiResultView {
   @ApiProperty() status: string;
   @ApiProperty({ nullable: true, type: Number }) security_score: number | null;
   @ApiProperty({ nullable: true, type: String }) security_grade: string | null;
+  @ApiProperty({ description: 'the score without the findings triaged away (what fail_threshold is compared with)' }) security_score_after_triage: number;
+  @ApiProperty() security_grade_after_triage: string;
   @ApiProperty() fail_threshold: number;
+  @ApiProperty({ enum: CI_FAIL_ON }) fail_on: string;
+  @ApiProperty() allow_partial: boolean;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'the previous finished scan of the target the new findings are counted against' }) base_scan_id: string | null;
+  @ApiProperty({ description: 'findings new since base_scan_id that triage has not set aside' }) new_findings: number;
+  @ApiProperty({ type: [String] }) new_finding_ids: string[];
   @ApiProperty() passed: boolean;
   @ApiProperty() report_url: string;
 }

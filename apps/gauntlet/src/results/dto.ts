@@ -16,6 +16,23 @@ class CategoryScoreView {
   @ApiProperty() findings: number;
 }
 
+class ScoreFigures {
+  @ApiProperty({ minimum: 0, maximum: 100 }) overall_score: number;
+  @ApiProperty({ example: 'B+' }) grade: string;
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/CategoryScoreView' } })
+  category_scores: Record<string, CategoryScoreView>;
+  @ApiProperty() critical_count: number;
+  @ApiProperty() high_count: number;
+  @ApiProperty() medium_count: number;
+  @ApiProperty() low_count: number;
+  @ApiProperty() scoring_version: string;
+}
+
+export class ScoreAfterTriageView extends ScoreFigures {
+  @ApiProperty({ description: 'findings set aside by triage (false positive, accepted risk, fixed) as of as_of' }) findings_triaged_away: number;
+  @ApiProperty({ format: 'date-time', description: 'triage is read as of this moment: an acceptance that expired since counts again' }) as_of: string;
+}
+
 export class ScoreView {
   @ApiProperty({ minimum: 0, maximum: 100 }) overall_score: number;
   @ApiProperty({ example: 'B+' }) grade: string;
@@ -26,6 +43,11 @@ export class ScoreView {
   @ApiProperty() medium_count: number;
   @ApiProperty() low_count: number;
   @ApiProperty() scoring_version: string;
+  @ApiProperty({
+    type: ScoreAfterTriageView,
+    description: 'the score without the findings triaged away, beside the recorded one above ("as scanned"), which never changes; equal to it when nothing is triaged away',
+  })
+  after_triage: ScoreAfterTriageView;
 }
 
 export { CategoryScoreView };

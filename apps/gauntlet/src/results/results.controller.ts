@@ -1,9 +1,9 @@
 import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { buildScanReport, ChainEvent, toAuditNdjson } from '@gauntlet/assessment';
+import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
 import { reportFormatsFor } from '@gauntlet/auth';
-import { isTerminal, streams } from '@gauntlet/domain';
+import { isTerminal, ScanScore, streams } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
 import { CurrentPrincipal, Principal } from '../auth/principal';
@@ -36,22 +36,37 @@ export class ResultsController {
   }
 
   private async report(scan: ScanDoc) {
-    const target = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(scan.target_id);
-    return buildScanReport(await this.history(scan._id), {
+    const [target, history, triage, base] = await Promise.all([
+      this.runtime.infra.documents.collection<TargetDoc>('targets').get(scan.target_id),
+      this.history(scan._id),
+      this.reader.triageDecisions(scan.target_id),
+      this.reader.reportBase(scan),
+    ]);
+    return buildScanReport(history, {
       target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
       baseUrl: this.runtime.config.publicBaseUrl,
       generatedAt: new Date().toISOString(),
+      triage,
+      base,
     });
   }
 
+  /** the recorded score and the score after triage, side by side; the history is read only when triage set something aside */
+  private async withTriage(scan: ScanDoc, score: ScanScore, now: string) {
+    const findings: TriagedVulnerability[] = await this.reader.triagedFindings(scan, now);
+    const after = await this.reader.scoreAfterTriage({ ...scan, score }, findings);
+    const away = findings.filter((v) => v.triage && v.triage.state !== 'open').length;
+    return { ...score, after_triage: { ...after, findings_triaged_away: away, as_of: now } };
+  }
+
   @Get('score')
-  @ApiOperation({ summary: 'Security score and grade, as recorded when the scan ended' })
+  @ApiOperation({ summary: 'Security score and grade as recorded when the scan ended ("as scanned"), and after_triage beside it' })
   @ApiOkResponse({ type: ScoreView })
   @ApiResponse({ status: 409, description: 'the scan has not ended, or ended without a score (failed, cancelled)' })
   async score(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScoreView> {
     const scan = await this.finished(p, id, 'score');
     if (!scan.score) throw new ProblemException(409, `The scan ended ${scan.status} without a score${scan.reason ? `: ${scan.reason}` : ''}.`, { extensions: { scan_status: scan.status } });
-    return scan.score;
+    return this.withTriage(scan, scan.score, new Date().toISOString());
   }
 
   @Get('compliance-evidence')

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { PHASES, Phase, PROFILES, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES } from '@gauntlet/domain';
+import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
 
 export class RequestScanBody {
@@ -105,6 +105,16 @@ class VariantView {
   @ApiProperty({ format: 'date-time' }) found_at: string;
 }
 
+export class FindingTriageView {
+  @ApiProperty({ enum: TRIAGE_STATES, description: 'what holds now: an accepted risk past expires_at, or a fixed weakness a later scan found again, is open' }) state: TriageState;
+  @ApiProperty() reason: string;
+  @ApiProperty({ description: 'who decided: account:<id> or apikey:<id>' }) by: string;
+  @ApiProperty({ format: 'date-time', description: 'when it was decided' }) at: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at: string | null;
+  @ApiPropertyOptional({ enum: TRIAGE_STATES, description: 'what was decided, when it no longer holds' }) decided_state?: TriageState;
+  @ApiPropertyOptional({ enum: ['expired', 'found_again'] }) lapsed?: string;
+}
+
 export class VulnerabilityView {
   @ApiProperty() id: string;
   @ApiProperty() probe_id: string;
@@ -124,8 +134,40 @@ export class VulnerabilityView {
   @ApiProperty({ format: 'date-time' }) found_at: string;
   @ApiProperty({ description: 'the same weakness (probe and category) on the same target has the same fingerprint in every scan' }) fingerprint: string;
   @ApiProperty({ type: [VariantView], description: 'every other way the same weakness got through in this scan' }) variants: VariantView[];
+  @ApiPropertyOptional({ type: FindingTriageView, description: 'present when someone triaged this fingerprint on the target (in this or an earlier scan)' }) triage?: FindingTriageView;
 }
 
 export class ScanDetailView extends ScanSummaryView {
   @ApiProperty({ type: [VulnerabilityView] }) vulnerabilities: VulnerabilityView[];
+}
+
+export class TriageBody {
+  @ApiProperty({ enum: TRIAGE_STATES })
+  @IsIn(TRIAGE_STATES)
+  state: TriageState;
+
+  @ApiProperty({ minLength: 1, maxLength: MAX_TRIAGE_REASON, description: 'why: kept with the decision for whoever reads the finding next' })
+  @IsString() @MinLength(1) @MaxLength(MAX_TRIAGE_REASON)
+  reason: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'accepted_risk only: the acceptance lapses then and the finding is open again' })
+  @IsOptional() @IsISO8601({ strict: true })
+  expires_at?: string;
+}
+
+export class TriagedFindingView {
+  @ApiProperty({ format: 'uuid' }) scan_id: string;
+  @ApiProperty() vulnerability_id: string;
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ description: 'the decision applies to this fingerprint on the target, in this scan and every later one' }) fingerprint: string;
+  @ApiProperty({ type: FindingTriageView }) triage: FindingTriageView;
+}
+
+export class DiffView {
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'the previous scan of the target that finished with results (completed or completed_partial); null for the first' })
+  base_scan_id: string | null;
+  @ApiProperty({ type: [String], description: 'ids of findings of this scan whose fingerprint the base did not have' }) new: string[];
+  @ApiProperty({ type: [String], description: 'ids of findings of this scan the base had too' }) still_open: string[];
+  @ApiProperty({ type: [String], description: 'fingerprints the base had that this scan sent again and did not find' }) fixed: string[];
+  @ApiProperty({ type: [String], description: 'fingerprints the base had whose probe this scan did not send (another profile, or it ended early)' }) not_retested: string[];
 }

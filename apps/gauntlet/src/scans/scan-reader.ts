@@ -1,15 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
+import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
+import { diffBase, diffFindings, FindingChanges, ProbeAttempt, ScanScore, streams, TriageDecision } from '@gauntlet/domain';
+import type { ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { RUNTIME, Runtime } from '../runtime';
+import { vulnerabilityView } from './scan-view';
 
 /** Reads scans from the read models, answering 404 for absent scans and other accounts' scans alike. */
 @Injectable()
 export class ScanReader {
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
+  private get docs() {
+    return this.runtime.infra.documents;
+  }
+
   get scans() {
-    return this.runtime.infra.documents.collection<ScanDoc>('scans');
+    return this.docs.collection<ScanDoc>('scans');
   }
 
   async owned(account_id: string, scan_id: string): Promise<ScanDoc> {
@@ -19,8 +26,63 @@ export class ScanReader {
   }
 
   vulnerabilities(scan_id: string): Promise<VulnerabilityDoc[]> {
-    return this.runtime.infra.documents
-      .collection<VulnerabilityDoc>('vulnerabilities')
-      .find({ scan_id }, { sort: { field: 'found_at', direction: 'asc' }, limit: 100_000 });
+    return this.docs.collection<VulnerabilityDoc>('vulnerabilities').find({ scan_id }, { sort: { field: 'found_at', direction: 'asc' }, limit: 100_000 });
+  }
+
+  /** the target's triage decisions, the latest per fingerprint */
+  async triageDecisions(target_id: string): Promise<TriageDecision[]> {
+    const docs = await this.docs.collection<TriageDoc>('triage').find({ target_id }, { limit: 100_000 });
+    return docs.map(({ _id, _rev, target_id: _t, account_id: _a, ...decision }) => decision as TriageDecision);
+  }
+
+  /** the scan's findings with the target's triage as of now */
+  async triagedFindings(scan: ScanDoc, now = new Date().toISOString()): Promise<TriagedVulnerability[]> {
+    const [vulns, decisions] = await Promise.all([this.vulnerabilities(scan._id), this.triageDecisions(scan.target_id)]);
+    return applyTriage(vulns.map(vulnerabilityView), decisions, scan.created_at, now);
+  }
+
+  /** the score without the findings triage set aside; the scan's history is read only when something is */
+  async scoreAfterTriage(scan: ScanDoc & { score: ScanScore }, findings: readonly TriagedVulnerability[]): Promise<ScanScore> {
+    if (!anyTriagedAway(findings)) return scan.score;
+    const history = await this.runtime.infra.events.readStream(streams.scan(scan._id));
+    const attempts = history.filter((e) => e.type === 'ProbeAttempted').map((e) => (e.data as { attempt: ProbeAttempt }).attempt);
+    return scoreAfterTriage(scan.score, attempts, findings);
+  }
+
+  /** the previous finished scan of the same target (the diff's base), or null for the first */
+  async base(scan: ScanDoc): Promise<ScanDoc | null> {
+    // newest first, starting just before this scan: the first one that finished with results is the base
+    let after = { value: scan.created_at as string | number | null, id: scan._id };
+    for (let pages = 0; pages < 40; pages++) {
+      const earlier = await this.scans.find({ account_id: scan.account_id, target_id: scan.target_id }, { sort: { field: 'created_at', direction: 'desc' }, limit: 50, after });
+      const found = diffBase({ id: scan._id, status: scan.status, created_at: scan.created_at }, earlier.map((s) => ({ ...s, id: s._id })));
+      if (found) return found;
+      if (earlier.length < 50) return null;
+      const last = earlier[earlier.length - 1];
+      after = { value: last.created_at, id: last._id };
+    }
+    return null;
+  }
+
+  /** the base scan as a report compares with it */
+  async reportBase(scan: ScanDoc): Promise<ReportBase | null> {
+    const base = await this.base(scan);
+    if (!base) return null;
+    const findings = await this.vulnerabilities(base._id);
+    return {
+      scan_id: base._id, finished_at: base.finished_at, security_score: base.score?.overall_score ?? null, security_grade: base.score?.grade ?? null,
+      findings: findings.map((f) => ({ fingerprint: f.fingerprint, probe_id: f.probe_id, title: f.title, severity: f.severity, category: f.category })),
+    };
+  }
+
+  /** what changed since the base scan (GET /api/scans/{id}/diff) */
+  async changes(scan: ScanDoc, current?: readonly { id: string; fingerprint: string }[]): Promise<FindingChanges> {
+    const [base, coverage, findings] = await Promise.all([
+      this.base(scan),
+      this.docs.collection<ScanCoverageDoc>('scan_coverage').get(scan._id),
+      current ?? this.vulnerabilities(scan._id),
+    ]);
+    const baseFindings = base ? await this.vulnerabilities(base._id) : [];
+    return diffFindings(findings, base && { id: base._id, findings: baseFindings }, new Set(coverage?.probes ?? []));
   }
 }

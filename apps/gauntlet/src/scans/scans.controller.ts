@@ -7,10 +7,11 @@ import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
 import { CommandContext } from '../platform/aggregates';
 import { CancelScan } from './cancelling-scan/cancel-scan';
-import { CreatedScanView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView } from './dto';
+import { CreatedScanView, DiffView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
 import { RequestScan, RequestedScan } from './requesting-scan/request-scan';
 import { ScanReader } from './scan-reader';
-import { statusView, summaryView, vulnerabilityView } from './scan-view';
+import { statusView, summaryView } from './scan-view';
+import { TriageFinding } from './triaging-finding/triage-finding';
 
 @ApiTags('scans')
 @ApiBearerAuth() @ApiSecurity('api_key')
@@ -43,8 +44,32 @@ export class ScansController {
   @ApiOkResponse({ type: ScanDetailView })
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[] }> {
     const doc = await this.reader.owned(p.account_id, id);
-    const vulnerabilities = await this.reader.vulnerabilities(id);
-    return { ...summaryView(doc), vulnerabilities: vulnerabilities.map(vulnerabilityView) };
+    return { ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc) };
+  }
+
+  @Post(':id/vulnerabilities/:vulnerability_id/triage')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Triage a finding: open, false_positive, accepted_risk (optionally until expires_at) or fixed',
+    description: 'Recorded as an event with who decided and why. It applies to the finding\'s fingerprint on the target, so later scans that find the same weakness show it too. The recorded score never changes; the score view, reports and CI show the score after triage beside it.',
+  })
+  @ApiOkResponse({ type: TriagedFindingView })
+  async triage(
+    @CurrentPrincipal() p: Principal,
+    @Param('id', new ParseUUIDPipe()) id: string,
+    @Param('vulnerability_id') vulnerabilityId: string,
+    @Body() body: TriageBody,
+    @Ctx() ctx: CommandContext,
+  ): Promise<TriagedFindingView> {
+    const scan = await this.reader.owned(p.account_id, id);
+    return this.commands.execute(new TriageFinding(scan, vulnerabilityId, { state: body.state, reason: body.reason, expires_at: body.expires_at ?? null }, ctx));
+  }
+
+  @Get(':id/diff')
+  @ApiOperation({ summary: 'What changed since the previous finished scan of the same target: findings new, still open, and fixed' })
+  @ApiOkResponse({ type: DiffView })
+  async diff(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<DiffView> {
+    return this.reader.changes(await this.reader.owned(p.account_id, id));
   }
 
   @Get(':id/status')

@@ -9,11 +9,20 @@ export const PHASES = ['queued', 'recon', 'probe', 'amplify', 'analyze', 'report
 export type Phase = (typeof PHASES)[number];
 export const PROFILES = ['quick', 'standard', 'deep'] as const;
 export type Profile = (typeof PROFILES)[number];
+/** What a CI scan's gate fails on: the score below fail_threshold, or any finding new since the target's previous scan. */
+export const CI_FAIL_ON = ['score', 'new'] as const;
+export type CiFailOn = (typeof CI_FAIL_ON)[number];
+/** How a CI scan is gated, chosen when it is requested (additive: absent on older scans, which gate on the score). */
+export interface CiGatePolicy {
+  fail_on: CiFailOn;
+  /** a completed_partial scan is gated on what it found instead of answering 424 */
+  allow_partial: boolean;
+}
 
 export type ScanEvent =
   | DomainEvent<'ScanRequested', {
       scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile;
-      origin: 'api' | 'ci'; fail_threshold: number | null; requested_at: string;
+      origin: 'api' | 'ci'; fail_threshold: number | null; requested_at: string; gate?: CiGatePolicy;
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
@@ -25,7 +34,7 @@ export type ScanEvent =
   | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>;
 
 export type ScanCommand =
-  | { type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; now: string }
+  | { type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; gate?: CiGatePolicy; now: string }
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
   | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string }
@@ -59,8 +68,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   decide(command, state) {
     if (command.type === 'RequestScan') {
       if (state.id) return []; // the same id again is a retry
-      const { type: _t, now, ...data } = command;
-      return [event('ScanRequested', { ...data, requested_at: now })];
+      const { type: _t, now, gate, ...data } = command;
+      return [event('ScanRequested', { ...data, requested_at: now, ...(gate && { gate }) })];
     }
     if (!state.id) throw new DomainError('not_found', 'Scan not found.');
     const scan_id = state.id;

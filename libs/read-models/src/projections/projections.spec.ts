@@ -4,6 +4,7 @@ import { Projection } from './projection';
 import { accountsProjection, apiKeysProjection } from './account-projections';
 import { scansProjection, vulnerabilitiesProjection } from './scan-projections';
 import { targetsProjection } from './target-projections';
+import { scanCoverageProjection, triageProjection } from './triage-projections';
 
 let position = 0n;
 const recorded = (streamId: string, revision: number, type: string, data: unknown): RecordedEvent => ({
@@ -13,7 +14,8 @@ const recorded = (streamId: string, revision: number, type: string, data: unknow
 /** given events, then the document a projection holds for one id */
 function project<D extends { _id: string }>(projection: Projection<any>, events: RecordedEvent[], id: string): D | null {
   let doc: D | null = null;
-  for (const e of events) if (projection.documentId(e) === id) doc = projection.apply(doc, e);
+  // as the projector does: null writes nothing and the document stays as it was
+  for (const e of events) if (projection.documentId(e) === id) doc = projection.apply(doc, e) ?? doc;
   return doc;
 }
 
@@ -84,5 +86,26 @@ describe('scan projections', () => {
     expect(project(scansProjection, failed, 's1')).toMatchObject({ status: 'failed', phase: 'done', reason: 'target never answered' });
     const cancelled = [events[0], recorded('scan-s1', 1, 'ScanCancelled', { scan_id: 's1', cancelled_by: 'account:a1', finished_at: now })];
     expect(project(scansProjection, cancelled, 's1')).toMatchObject({ status: 'cancelled', reason: 'cancelled by account:a1' });
+  });
+});
+
+describe('triage projection', () => {
+  const decided = (revision: number, state: string, fingerprint = 'pi-001:LLM01:2025') =>
+    recorded('target-t1', revision, 'FindingTriaged', { target_id: 't1', account_id: 'a1', fingerprint, state, reason: 'r', by: 'account:a1', at: now, expires_at: null, scan_id: 's1', vulnerability_id: 'v1' });
+
+  it('keeps the latest decision per fingerprint of a target', () => {
+    const events = [decided(3, 'false_positive'), decided(4, 'accepted_risk', 'pi-002:LLM01:2025'), decided(5, 'open')];
+    expect(project(triageProjection, events, 't1:pi-001:LLM01:2025')).toMatchObject({ target_id: 't1', state: 'open', _rev: 5 });
+    expect(project(triageProjection, events, 't1:pi-002:LLM01:2025')).toMatchObject({ state: 'accepted_risk', _rev: 4 });
+  });
+});
+
+describe('scan coverage projection', () => {
+  const attempt = (revision: number, probe_id: string, phase = 'probe', outcome = 'resisted') =>
+    recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `x${revision}`, probe_id, phase, turns: [], verdict: { outcome } }, progress: 1, attempted_at: now });
+
+  it('lists each probe the scan got an answer to once; recon and errors test nothing', () => {
+    const events = [attempt(1, 'recon-1', 'recon'), attempt(2, 'pi-001'), attempt(3, 'pi-001', 'amplify', 'vulnerable'), attempt(4, 'pi-002', 'probe', 'error'), attempt(5, 'pi-003')];
+    expect(project(scanCoverageProjection, events, 's1')).toEqual({ _id: 's1', _rev: 5, probes: ['pi-001', 'pi-003'] });
   });
 });

@@ -1,4 +1,4 @@
-import { upcastVulnerability, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { upcastVulnerability, type CiGatePolicy, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -11,6 +11,8 @@ export interface ScanDoc {
   profile: Profile;
   origin: 'api' | 'ci';
   fail_threshold: number | null;
+  /** CI scans requested with a gate other than the score alone (absent: fail on the score, no partial scans) */
+  gate?: CiGatePolicy;
   status: ScanStatus;
   phase: Phase;
   progress: number;
@@ -44,7 +46,7 @@ export const scansProjection: Projection<ScanDoc> = {
       const d = e.data;
       return {
         _id: d.scan_id, _rev: e.revision, account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, profile: d.profile,
-        origin: d.origin, fail_threshold: d.fail_threshold, status: 'pending', phase: 'queued', progress: 0, findings_so_far: 0,
+        origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: 'pending', phase: 'queued', progress: 0, findings_so_far: 0,
         severity_counts: { critical: 0, high: 0, medium: 0, low: 0 }, probes_run: 0, requests: {}, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: null,
         finished_at: null, reason: null, score: null,
       };

@@ -2,7 +2,8 @@ import type { WebhookEnvelope } from '../envelope';
 import { alert, completed } from '../../test/fixtures';
 import { deliveryId, subscribers } from './dispatcher';
 import type { WebhookDoc } from './model';
-import { evolveScanSummary } from './scan-summary';
+import { evolveScanSummary, newSince } from './scan-summary';
+import type { ScanSummaryDoc } from './model';
 
 const hook = (id: string, over: Partial<WebhookDoc> = {}): WebhookDoc => ({
   _id: id, account_id: 'a', url: 'https://x', event_types: ['scan.completed'], format_type: 'json', enabled: true, secret_encrypted: 's', created_at: '',
@@ -32,13 +33,32 @@ describe('subscribers', () => {
 describe('evolveScanSummary', () => {
   const e = (type: string, data: object, revision: number) => ({ streamId: 'scan-s', revision, type, data, recordedAt: '' });
   it('counts findings by severity and follows the status', () => {
-    let doc = evolveScanSummary(null, e('ScanRequested', { scan_id: 's', account_id: 'a', target_id: 't', target_name: 'n' }, 0));
+    let doc = evolveScanSummary(null, e('ScanRequested', { scan_id: 's', account_id: 'a', target_id: 't', target_name: 'n', requested_at: 'R' }, 0));
     doc = evolveScanSummary(doc, e('ScanStarted', { scan_id: 's', started_at: 'T' }, 1));
-    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high' } }, 2));
-    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high' } }, 3));
+    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', fingerprint: 'p1:LLM01:2025' } }, 2));
+    // a finding recorded before fingerprints existed gets the one derived from its probe and category
+    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', probe_id: 'p2', category: 'LLM07:2025' } }, 3));
     doc = evolveScanSummary(doc, e('ScanFailed', { scan_id: 's' }, 4));
-    expect(doc).toEqual({ _id: 's', _rev: 4, account_id: 'a', target_id: 't', target_name: 'n', status: 'failed', critical: 0, high: 2, medium: 0, low: 0, started_at: 'T' });
+    expect(doc).toEqual({
+      _id: 's', _rev: 4, account_id: 'a', target_id: 't', target_name: 'n', status: 'failed', critical: 0, high: 2, medium: 0, low: 0, started_at: 'T',
+      created_at: 'R', fingerprints: ['p1:LLM01:2025', 'p2:LLM07:2025'],
+    });
     expect(evolveScanSummary(null, e('ScanStarted', { scan_id: 's' }, 1))).toBeNull();
     expect(evolveScanSummary(doc, e('ProbeAttempted', { scan_id: 's' }, 5))).toBeNull();
+  });
+});
+
+describe('new findings at the end of a scan', () => {
+  const summary = (id: string, status: string, created_at: string, fingerprints: string[]): ScanSummaryDoc =>
+    ({ _id: id, account_id: 'a', target_id: 't', target_name: 'n', status, critical: 0, high: 0, medium: 0, low: 0, started_at: null, created_at, fingerprints }) as ScanSummaryDoc;
+
+  it('counts the fingerprints the previous finished scan of the target did not have', () => {
+    const current = summary('s3', 'completed', '2026-11-21T03:00:00.000Z', ['a', 'b', 'c']);
+    const earlier = [summary('s2', 'failed', '2026-11-21T02:00:00.000Z', []), summary('s1', 'completed', '2026-11-21T01:00:00.000Z', ['b', 'z'])];
+    expect(newSince(current, earlier)).toEqual({ base_scan_id: 's1', new_findings: 2 });
+  });
+
+  it('a target’s first scan has every finding new', () => {
+    expect(newSince(summary('s1', 'completed', '2026-11-21T01:00:00.000Z', ['a']), [])).toEqual({ base_scan_id: null, new_findings: 1 });
   });
 });

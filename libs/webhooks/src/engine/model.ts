@@ -85,4 +85,12 @@ export interface DeliveryJob {
 }
 
 /** The relay's running summary of a scan (`webhook_scan_summaries`): a ScanSummary keyed by scan id. */
-export type ScanSummaryDoc = Omit<ScanSummary, 'scan_id' | 'base_url'> & { _id: string; _rev?: number; [k: string]: unknown };
+export type ScanSummaryDoc = Omit<ScanSummary, 'scan_id' | 'base_url' | 'changes'> & {
+  _id: string;
+  _rev?: number;
+  /** when the scan was requested (absent on summaries from before it was kept) */
+  created_at?: string;
+  /** the fingerprints of its findings so far, for new_findings at its end */
+  fingerprints?: string[];
+  [k: string]: unknown;
+};

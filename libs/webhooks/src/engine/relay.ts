@@ -4,7 +4,7 @@ import { CheckpointedSubscription, type DocumentStore } from '@gauntlet/read-mod
 import { AGENT_ALERT_RAISED, toWebhookEvents, type AgentAlertRaisedData } from '../envelope';
 import { silentLog, type EngineLog } from './log';
 import { COLLECTIONS, TOPICS, type RoutedEnvelope, type ScanSummaryDoc } from './model';
-import { evolveScanSummary, toScanSummary } from './scan-summary';
+import { evolveScanSummary, newSince, toScanSummary } from './scan-summary';
 
 export interface WebhookRelayOptions {
   store: EventStore;
@@ -35,6 +35,7 @@ export class WebhookRelay {
 
   async start(): Promise<void> {
     await this.options.bus.ensureTopics([TOPICS.webhookEvents]);
+    await this.options.docs.collection(COLLECTIONS.scanSummaries).ensureIndex(['account_id', 'target_id', 'created_at']);
     await this.subscription.start();
   }
 
@@ -70,7 +71,22 @@ export class WebhookRelay {
     }
     if (!summary) return [];
     const s = summary;
-    return toWebhookEvents(e, toScanSummary(s, this.options.baseUrl)).map((envelope) => ({ account_id: s.account_id, target_id: s.target_id, envelope }));
+    const changes = e.type === 'ScanCompleted' || e.type === 'ScanCompletedPartial' ? await this.changes(s) : undefined;
+    return toWebhookEvents(e, toScanSummary(s, this.options.baseUrl, changes)).map((envelope) => ({ account_id: s.account_id, target_id: s.target_id, envelope }));
+  }
+
+  /** new findings since the previous finished scan of the target: its summary is the newest earlier one that finished */
+  private async changes(s: ScanSummaryDoc) {
+    const summaries = this.options.docs.collection<ScanSummaryDoc>(COLLECTIONS.scanSummaries);
+    let after = { value: (s.created_at ?? null) as string | null, id: s._id };
+    let earlier: ScanSummaryDoc[] = [];
+    for (let pages = 0; pages < 40; pages++) {
+      const page = await summaries.find({ account_id: s.account_id, target_id: s.target_id }, { sort: { field: 'created_at', direction: 'desc' }, limit: 50, after });
+      earlier = [...earlier, ...page];
+      if (page.some((p) => p.status === 'completed' || p.status === 'completed_partial') || page.length < 50) break;
+      after = { value: page[page.length - 1].created_at ?? null, id: page[page.length - 1]._id };
+    }
+    return newSince(s, earlier);
   }
 
   /** the last position whose envelopes are on the bus */

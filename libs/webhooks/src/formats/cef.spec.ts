@@ -93,11 +93,11 @@ describe('cef format', () => {
     expect(line).toContain('cs3=a|b\\\\c\\nd');
   });
 
-  it('severity follows the event: 1 info, 5 failed, 8 high alert, 0 ping', () => {
+  it('severity follows the event: 1 info, 5 failed, 8 high alert, 1 ping', () => {
     expect(parseCef(renderCef(started, product)).header[6]).toBe('1');
     expect(parseCef(renderCef(failed, product)).header[6]).toBe('5');
     expect(parseCef(renderCef(alert, product)).header[6]).toBe('8');
-    expect(parseCef(renderCef(ping, product)).header[6]).toBe('0');
+    expect(parseCef(renderCef(ping, product)).header[6]).toBe('1');
   });
 
   it('agent.alert carries the session, detector and match', () => {

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { worstSeverity, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, type WebhookEnvelope } from '../envelope';
 
 /** Header fields: backslash and pipe are escaped (ArcSight CEF rules); newlines would end the record. */
 export function escapeCefHeader(value: string): string {
@@ -32,10 +32,10 @@ function custom(pairs: [label: string, value: string | number | null | undefined
 }
 
 /**
- * One CEF record. Signature ID is the webhook event name; severity follows the finding (or, for a
- * scan, its worst finding so far). Custom fields are fixed per event kind so SIEM parsers can map them:
+ * One CEF record. Signature ID is the webhook event name; severity is `eventSeverity`, the model
+ * OCSF and syslog map from too. Custom fields are fixed per event kind so SIEM parsers can map them:
  * scans: cs1 scanId, cs2 targetId, cs3 targetName, cs4 securityGrade, cs5 owaspCategory, cs6 vulnerabilityId,
- * cn1 securityScore, cn2 totalFindings, cn3 criticalFindings; agent alerts: cs1 sessionId, cs2 targetId,
+ * cn1 securityScore, cn2 totalFindings, cn3 criticalFindings, flexNumber1 newFindings (scan end); agent alerts: cs1 sessionId, cs2 targetId,
  * cs3 targetName, cs4 detector, cs5 kind, cs6 matched.
  */
 export function renderCef(envelope: WebhookEnvelope, product: CefProduct): string {
@@ -46,30 +46,32 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
   if (envelope.event === 'agent.alert') {
     const { alert, target_id, target_name } = envelope.data;
     name = `Live agent alert: ${alert.rule}`;
-    severity = SEVERITY[alert.severity];
+    severity = SEVERITY[eventSeverity(envelope)];
     ext = [
       ['rt', rt], ['msg', `${alert.kind} in session ${alert.session_id} matched ${alert.rule}`], ['cat', 'agent.alert'], ['externalId', alert.id], ['outcome', alert.severity],
       ...custom([['sessionId', alert.session_id], ['targetId', target_id], ['targetName', target_name], ['detector', alert.detector], ['kind', alert.kind], ['matched', alert.matched]], 'cs'),
     ];
   } else if (envelope.event === 'ping') {
     name = 'Webhook test';
-    severity = 0;
+    severity = SEVERITY[eventSeverity(envelope)];
     ext = [['rt', rt], ['msg', envelope.data.message], ['cat', 'ping'], ['externalId', envelope.id], ...custom([['webhookId', envelope.data.webhook_id]], 'cs')];
   } else {
     const d = envelope.data;
     const v = d.vulnerability;
     name = v ? `Critical vulnerability: ${v.title}` : { 'scan.started': 'Scan started', 'scan.completed': 'Scan completed', 'scan.failed': 'Scan failed', 'scan.completed_partial': 'Scan completed partially' }[envelope.event as 'scan.started'];
-    severity = v ? SEVERITY[v.severity] : envelope.event === 'scan.failed' ? 5 : SEVERITY[worstSeverity(d)];
+    severity = SEVERITY[eventSeverity(envelope)];
     const score = d.security_score === null ? '' : ` score ${d.security_score} grade ${d.security_grade};`;
     ext = [
       ['rt', rt],
-      ['msg', `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.reason ? `; ${d.reason}` : ''}`],
+      ['msg', `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}`],
       ['cat', envelope.event],
       ['externalId', envelope.id],
       ['outcome', d.status],
       ['request', d.report_url],
       ...custom([['scanId', d.scan_id], ['targetId', d.target_id], ['targetName', d.target_name], ['securityGrade', d.security_grade], ['owaspCategory', v?.category], ['vulnerabilityId', v?.id]], 'cs'),
       ...custom([['securityScore', d.security_score], ['totalFindings', d.total_findings], ['criticalFindings', d.critical]], 'cn'),
+      // cn1..cn3 are taken: findings new since the previous scan go in the flex number
+      ...(d.new_findings !== undefined ? ([['flexNumber1', d.new_findings], ['flexNumber1Label', 'newFindings']] as Ext[]) : []),
     ];
   }
   const header = ['CEF:0', product.vendor, product.product, product.version, envelope.event, name, String(severity)].map((h, i) => (i === 0 ? h : escapeCefHeader(h)));

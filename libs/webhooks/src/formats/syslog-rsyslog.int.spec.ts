@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alert, completed, critical } from '../../test/fixtures';
+import { connect } from 'node:net';
+import { alert, completed, critical, failed, NASTY } from '../../test/fixtures';
 import { renderSyslog } from './syslog';
 import { SyslogTcpSender } from './syslog-tcp';
 
@@ -104,6 +105,32 @@ input(type="imtcp" port="${port}" address="127.0.0.1" ruleset="gauntlet")
       expect(r.msg.replace(/^\uFEFF/, '')).toBe(line.slice(line.indexOf('] \uFEFF') + 3));
     });
     expect(got[2].facility).toBe('10');
+  });
+
+  it('a relay that frames records by newline gets one record per event, even when the text held line breaks', async () => {
+    const before = existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n').filter(Boolean).length : 0;
+    const envelopes = [named(completed, NASTY), named(failed, `two\nlines\r\nand a "quote"`), { ...critical, data: { ...critical.data, target_name: NASTY, vulnerability: { ...critical.data.vulnerability!, title: 'line one\nline two' } } }];
+    const lines = envelopes.map((e) => renderSyslog(e, opts));
+    for (const l of lines) expect(l).not.toMatch(/[\r\n]/);
+    // RFC 6587 non-transparent framing: each record ends at LF, as many relays forward them
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(lines.map((l) => l + '\n').join(''), () => resolve()));
+      socket.once('error', reject);
+    });
+    let got: any[] = [];
+    for (let i = 0; i < 100 && got.length < lines.length; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      got = existsSync(out) ? readFileSync(out, 'utf8').trim().split('\n').filter(Boolean).slice(before).map((l) => JSON.parse(l)) : [];
+    }
+    await new Promise((r) => setTimeout(r, 200)); // a split record would show up as extra ones
+    got = readFileSync(out, 'utf8').trim().split('\n').filter(Boolean).slice(before).map((l) => JSON.parse(l));
+    expect(got).toHaveLength(lines.length);
+    got.forEach((r, i) => {
+      const line = lines[i];
+      expect(r).toMatchObject({ msgid: envelopes[i].event, hostname: opts.hostname, structured_data: line.slice(line.indexOf(' [') + 1, line.indexOf('] \uFEFF') + 1) });
+      expect(r.msg.replace(/^\uFEFF/, '')).toBe(line.slice(line.indexOf('] \uFEFF') + 3));
+    });
+    expect(got[1].structured_data).toContain('target_name="two\\nlines\\r\\nand a \\"quote\\""');
   });
 
   it('the sender refuses loopback unless the policy allows it', async () => {

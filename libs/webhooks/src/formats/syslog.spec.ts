@@ -20,6 +20,8 @@ function parse5424(line: string): Parsed {
   const fail = (why: string): never => {
     throw new Error(`${why} at ${i}: ${JSON.stringify(line.slice(i, i + 20))}`);
   };
+  // a relay that frames records by newline must see one record: no line break anywhere
+  if (/[\r\n]/.test(line)) fail('line break inside the record');
   const m = /^<(\d{1,3})>([1-9]\d{0,2}) /.exec(line) ?? fail('bad PRI/VERSION');
   const pri = Number(m[1]);
   if (pri > 191) fail('PRIVAL > 191');
@@ -84,6 +86,8 @@ function parse5424(line: string): Parsed {
 }
 
 const opts = { hostname: 'gauntlet-1.example.com', appName: 'gauntlet', procId: '4242' };
+/** what a text with line breaks reads as in a record: `\r` and `\n` as two characters each */
+const oneLine = (text: string) => text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 const params = (p: Parsed) => Object.fromEntries(p.sd[0].params);
 
 describe('syslog format (RFC 5424)', () => {
@@ -94,10 +98,10 @@ describe('syslog format (RFC 5424)', () => {
     expect(p.sd).toHaveLength(1);
     expect(p.sd[0].id).toBe('gauntlet@32473');
     expect(params(p)).toEqual({
-      id: completed.id, event: 'scan.completed', scan_id: d.scan_id, target_id: d.target_id, target_name: NASTY, status: 'completed',
+      id: completed.id, event: 'scan.completed', scan_id: d.scan_id, target_id: d.target_id, target_name: oneLine(NASTY), status: 'completed',
       security_score: '82', security_grade: 'B+', total_findings: '6', critical: '1', high: '2', medium: '1', low: '2', report_url: d.report_url,
     });
-    expect(p.msg).toBe(`Gauntlet scan.completed for ${NASTY}: score 82 (B+), 6 findings`);
+    expect(p.msg).toBe(`Gauntlet scan.completed for ${oneLine(NASTY)}: score 82 (B+), 6 findings`);
   });
 
   it('vulnerability.critical: severity 2 (critical), finding params, ] " \\ escaped', () => {
@@ -112,7 +116,7 @@ describe('syslog format (RFC 5424)', () => {
 
   it('severity follows the event and the facility is configurable', () => {
     expect(parse5424(renderSyslog(started, opts)).pri).toBe(13 * 8 + 6);
-    expect(parse5424(renderSyslog(failed, opts)).pri).toBe(13 * 8 + 3);
+    expect(parse5424(renderSyslog(failed, opts)).pri).toBe(13 * 8 + 4); // a failed scan is at least medium: Warning
     expect(parse5424(renderSyslog(alert, { ...opts, facility: 4 })).pri).toBe(4 * 8 + 3);
     expect(parse5424(renderSyslog(ping, { ...opts, facility: 23 })).pri).toBe(23 * 8 + 6);
     expect(() => renderSyslog(ping, { facility: 24 })).toThrow(RangeError);
@@ -123,7 +127,7 @@ describe('syslog format (RFC 5424)', () => {
     const a = alert.data.alert;
     expect(p.msgId).toBe('agent.alert');
     expect(params(p)).toEqual({
-      id: alert.id, event: 'agent.alert', target_id: alert.data.target_id, target_name: NASTY, alert_id: a.id, session_id: a.session_id, kind: a.kind,
+      id: alert.id, event: 'agent.alert', target_id: alert.data.target_id, target_name: oneLine(NASTY), alert_id: a.id, session_id: a.session_id, kind: a.kind,
       rule: a.rule, severity: a.severity, detector: a.detector, matched: a.matched, occurred_at: a.occurred_at,
     });
   });

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { worstSeverity, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, type WebhookEnvelope } from '../envelope';
 
 export interface SyslogOptions {
   /** 0..23; default 13 (log audit): these are security audit records, and facility 13 keeps them out of hosts' auth logs */
@@ -27,9 +27,19 @@ function headerField(value: string | undefined, max: number): string {
   return clean || '-';
 }
 
-/** PARAM-VALUE escaping (RFC 5424 6.3.3): `"`, `\` and `]` get a backslash. */
+/**
+ * PARAM-VALUE escaping (RFC 5424 6.3.3): `"`, `\` and `]` get a backslash. Line breaks become `\n`
+ * and `\r` too: RFC 5424 allows them in a value, but a relay that frames records by newline (RFC
+ * 6587 non-transparent framing, most of them) would split the record there. A backslash is
+ * always escaped, so `\n` here can only mean a line break.
+ */
 export function escapeSdValue(value: string): string {
-  return value.replace(/[\\"\]]/g, (c) => '\\' + c);
+  return escapeLineBreaks(value.replace(/[\\"\]]/g, (c) => '\\' + c));
+}
+
+/** CR and LF as the two characters `\r` and `\n`: one record stays one line, whatever the text held. */
+export function escapeLineBreaks(value: string): string {
+  return value.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }
 
 /** SD-NAME: 1..32 PRINTUSASCII except `=`, space, `]`, `"`. */
@@ -48,23 +58,23 @@ function details(envelope: WebhookEnvelope): { severity: number; params: [string
   if (envelope.event === 'agent.alert') {
     const { alert, target_id, target_name } = envelope.data;
     return {
-      severity: SEVERITY[alert.severity],
+      severity: SEVERITY[eventSeverity(envelope)],
       params: [...base, ['target_id', target_id], ['target_name', target_name], ['alert_id', alert.id], ['session_id', alert.session_id], ['kind', alert.kind], ['rule', alert.rule], ['severity', alert.severity], ['detector', alert.detector], ['matched', alert.matched], ['occurred_at', alert.occurred_at]],
       msg: `Live agent alert on ${target_name}: ${alert.rule} (${alert.severity})`,
     };
   }
   if (envelope.event === 'ping') {
-    return { severity: 6, params: [...base, ['webhook_id', envelope.data.webhook_id]], msg: envelope.data.message };
+    return { severity: SEVERITY[eventSeverity(envelope)], params: [...base, ['webhook_id', envelope.data.webhook_id]], msg: envelope.data.message };
   }
   const d = envelope.data;
   const v = d.vulnerability;
   const score = d.security_score === null ? '' : ` score ${d.security_score} (${d.security_grade}),`;
   return {
-    severity: v ? SEVERITY[v.severity] : envelope.event === 'scan.failed' ? 3 : SEVERITY[worstSeverity(d)],
+    severity: SEVERITY[eventSeverity(envelope)],
     params: [
       ...base, ['scan_id', d.scan_id], ['target_id', d.target_id], ['target_name', d.target_name], ['status', d.status],
       ['security_score', d.security_score], ['security_grade', d.security_grade], ['total_findings', d.total_findings],
-      ['critical', d.critical], ['high', d.high], ['medium', d.medium], ['low', d.low], ['report_url', d.report_url], ['reason', d.reason],
+      ['critical', d.critical], ['high', d.high], ['medium', d.medium], ['low', d.low], ['new_findings', d.new_findings], ['base_scan_id', d.base_scan_id], ['report_url', d.report_url], ['reason', d.reason],
       ...(v ? ([['vulnerability_id', v.id], ['title', v.title], ['category', v.category], ['severity', v.severity], ['probe_id', v.probe_id]] as [string, unknown][]) : []),
     ],
     msg: v
@@ -94,7 +104,7 @@ export function renderSyslog(envelope: WebhookEnvelope, options: SyslogOptions =
     headerField(options.procId, 128),
     headerField(envelope.event, 32),
   ].join(' ');
-  return `${header} [${sdId} ${sd}] ${BOM}${msg}`;
+  return `${header} [${sdId} ${sd}] ${BOM}${escapeLineBreaks(msg)}`;
 }
 
 /** RFC 6587 octet counting: `LEN SP MSG`, LEN in UTF-8 bytes. */

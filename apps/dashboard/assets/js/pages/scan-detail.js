@@ -159,7 +159,7 @@ function renderLive(results, scan) {
       'section',
       { class: 'card', 'aria-labelledby': 'findings-title' },
       h('h2', { id: 'findings-title' }, 'Findings so far'),
-      scan.vulnerabilities?.length ? findingsList(scan.vulnerabilities) : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
+      scan.vulnerabilities?.length ? findingsList([...scan.vulnerabilities].sort(SORTS.severity.cmp)) : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
     ),
   );
 }
@@ -173,7 +173,7 @@ function renderResults(ctx, results, scan) {
     { class: 'card', 'aria-labelledby': 'findings-title' },
     h('h2', { id: 'findings-title' }, `Findings (${scan.vulnerabilities?.length ?? 0})`),
     scan.requests ? h('p', { class: 'hint requests-line' }, requestsLine(scan.requests)) : null,
-    scan.vulnerabilities?.length ? findingsList(scan.vulnerabilities) : emptyState('No vulnerabilities found', scan.status === 'completed' ? 'Every probe was resisted. Scan again after each change to the model, prompt or tools.' : 'This scan did not complete, so this list may be incomplete.'),
+    scan.vulnerabilities?.length ? findingsExplorer(ctx, scan) : emptyState('No vulnerabilities found', scan.status === 'completed' ? 'Every probe was resisted. Scan again after each change to the model, prompt or tools.' : 'This scan did not complete, so this list may be incomplete.'),
   );
   const compliance = h('section', { class: 'card', 'aria-labelledby': 'compliance-title' }, h('h2', { id: 'compliance-title' }, 'Compliance evidence'), loading('Loading compliance evidence…'));
   results.append(h('div', { class: 'two-col' }, h('div', { class: 'col-main' }, scoreSlot), h('aside', { class: 'col-side' }, reportSlot)), findings, compliance);
@@ -211,6 +211,13 @@ async function loadScore(ctx, slot, scan) {
       scan.status === 'completed_partial' ? notice('warn', `Partial results${scan.reason ? `: ${scan.reason}` : ''}. The score covers only what was probed.`) : null,
       h('h3', null, 'By category'),
       Object.keys(score.category_scores ?? {}).length ? categoryBars(score.category_scores) : h('p', { class: 'hint' }, 'No category was probed.'),
+      score.after_triage && score.after_triage.findings_triaged_away > 0
+        ? h(
+            'p',
+            { class: 'after-triage', id: 'after-triage' },
+            `As scanned ${score.overall_score} (${score.grade}); after triage ${score.after_triage.overall_score} (${score.after_triage.grade}), with ${score.after_triage.findings_triaged_away} finding${score.after_triage.findings_triaged_away === 1 ? '' : 's'} set aside. The recorded score does not change.`,
+          )
+        : h('p', { class: 'hint', id: 'after-triage' }, 'Nothing is triaged away: the score after triage is the same.'),
       score.scoring_version ? h('p', { class: 'hint' }, `Scoring version ${score.scoring_version}.`) : null,
     );
   } catch (err) {
@@ -238,23 +245,145 @@ function requestsLine(requests) {
   return `${requests.total} requests sent to the target${phases.length ? ` (${phases.join(', ')})` : ''}.`;
 }
 
-function findingsList(vulns) {
-  const order = (v) => SEVERITIES.indexOf(v.severity);
-  const sorted = [...vulns].sort((a, b) => order(a) - order(b));
+const TRIAGE_LABEL = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
+const SORTS = {
+  severity: { label: 'Severity', cmp: (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.found_at.localeCompare(b.found_at) },
+  found: { label: 'Found first', cmp: (a, b) => a.found_at.localeCompare(b.found_at) },
+  category: { label: 'Category', cmp: (a, b) => a.category.localeCompare(b.category) || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) },
+  variants: { label: 'Most ways in', cmp: (a, b) => (b.variants?.length ?? 0) - (a.variants?.length ?? 0) },
+  title: { label: 'Title', cmp: (a, b) => a.title.localeCompare(b.title) },
+};
+const triageState = (v) => v.triage?.state ?? 'open';
+
+/**
+ * A finished scan's findings: filters (severity, category, triage state, new since the last scan),
+ * search, sort, each finding grouped with its variants, triage actions, and the diff.
+ */
+function findingsExplorer(ctx, scan) {
+  let vulns = scan.vulnerabilities;
+  let isNew = new Set();
+  let diff = null;
+  const select = (name, label, options) =>
+    h('label', { class: 'filter' }, h('span', null, label), h('select', { name, 'data-filter': name }, options.map(([value, text]) => h('option', { value }, text))));
+  const categories = [...new Set(vulns.map((v) => v.category))].sort();
+  const search = h('input', { type: 'search', name: 'q', placeholder: 'Search title, category, probe, evidence…', 'aria-label': 'Search findings', 'data-filter': 'q' });
+  const newOnly = h('input', { type: 'checkbox', name: 'new', 'data-filter': 'new' });
+  const toolbar = h(
+    'form',
+    { class: 'findings-toolbar', role: 'search', 'aria-label': 'Filter findings', on: { submit: (e) => e.preventDefault() } },
+    search,
+    select('severity', 'Severity', [['', 'All'], ...SEVERITIES.map((s) => [s, s])]),
+    select('category', 'Category', [['', 'All'], ...categories.map((c) => [c, c])]),
+    select('triage', 'Triage', [['', 'All'], ...Object.entries(TRIAGE_LABEL)]),
+    select('sort', 'Sort', Object.entries(SORTS).map(([k, v]) => [k, v.label])),
+    h('label', { class: 'filter filter-check' }, newOnly, h('span', null, 'New since last scan')),
+  );
+  const count = h('p', { class: 'hint', role: 'status', id: 'findings-shown' });
+  const list = h('div', { class: 'findings-list' });
+  const diffLine = h('div', { class: 'diff', id: 'scan-diff' }, loading('Comparing with the last scan…'));
+
+  const render = () => {
+    const f = Object.fromEntries(new FormData(toolbar));
+    const q = String(f.q ?? '').trim().toLowerCase();
+    const shown = vulns
+      .filter((v) => !f.severity || v.severity === f.severity)
+      .filter((v) => !f.category || v.category === f.category)
+      .filter((v) => !f.triage || triageState(v) === f.triage)
+      .filter((v) => !newOnly.checked || isNew.has(v.id))
+      .filter((v) => !q || [v.title, v.category, v.category_name, v.probe_id, v.technique, v.how, v.description, v.fingerprint, ...(v.evidence?.turns ?? []).map((t) => t.content)].some((x) => String(x ?? '').toLowerCase().includes(q)))
+      .sort(SORTS[f.sort || 'severity'].cmp);
+    count.textContent = `Showing ${shown.length} of ${vulns.length} finding${vulns.length === 1 ? '' : 's'}.`;
+    fill(list, shown.length ? findingsList(shown, { isNew, onTriage, scanId: scan.id }) : emptyState('No finding matches', 'Change the filters or clear the search.'));
+  };
+  async function onTriage() {
+    // triage applies to the fingerprint on the target: reload the list and the score after triage
+    const fresh = await api.get(`/api/scans/${scan.id}`);
+    if (!ctx.alive()) return;
+    vulns = fresh.vulnerabilities;
+    render();
+    const slot = document.querySelector('section[aria-labelledby="score-title"]');
+    if (slot) loadScore(ctx, slot, fresh);
+  }
+  toolbar.addEventListener('input', render);
+  toolbar.addEventListener('change', render);
+  render();
+
+  api
+    .get(`/api/scans/${scan.id}/diff`)
+    .then((d) => {
+      if (!ctx.alive()) return;
+      diff = d;
+      isNew = new Set(d.new);
+      const byPrint = d.fixed.length ? h('ul', { class: 'plain fixed' }, d.fixed.map((fp) => h('li', { class: 'mono' }, fp))) : null;
+      fill(
+        diffLine,
+        d.base_scan_id
+          ? h('p', null, 'Since the ', h('a', { href: `/app/scans/${d.base_scan_id}` }, 'last scan'), `: ${d.new.length} new, ${d.still_open.length} still open, ${d.fixed.length} fixed${d.not_retested?.length ? `, ${d.not_retested.length} not retested` : ''}.`)
+          : h('p', null, `The first finished scan of this target: all ${d.new.length} findings are new.`),
+        d.fixed.length ? [h('h4', null, 'Fixed since the last scan'), byPrint] : null,
+      );
+      render();
+    })
+    .catch((err) => ctx.alive() && fill(diffLine, h('p', { class: 'hint' }, `No comparison with the last scan: ${err.message}`)));
+
+  return h('div', { class: 'findings-explorer' }, diffLine, toolbar, count, list);
+}
+
+function triageForm(v, scanId, onTriage) {
+  const state = h('select', { name: 'state', 'aria-label': 'Triage state' }, Object.entries(TRIAGE_LABEL).map(([value, text]) => h('option', { value, selected: triageState(v) === value }, text)));
+  const reason = h('input', { name: 'reason', required: true, maxlength: 2000, placeholder: 'Why (kept with the decision)', 'aria-label': 'Reason' });
+  const expires = h('input', { name: 'expires_at', type: 'date', 'aria-label': 'Accepted until', hidden: triageState(v) !== 'accepted_risk' });
+  const status = h('p', { class: 'hint', role: 'status' });
+  state.addEventListener('change', () => (expires.hidden = state.value !== 'accepted_risk'));
+  const save = button('Save triage', { class: 'btn btn-small', type: 'submit' });
+  const form = h('form', { class: 'triage-form', 'aria-label': 'Triage this finding' }, state, reason, expires, save, status);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const body = { state: state.value, reason: reason.value };
+    if (state.value === 'accepted_risk' && expires.value) body.expires_at = new Date(`${expires.value}T23:59:59Z`).toISOString();
+    save.disabled = true;
+    try {
+      await api.post(`/api/scans/${scanId}/vulnerabilities/${encodeURIComponent(v.id)}/triage`, body);
+      status.textContent = 'Saved: it applies to this weakness in this and later scans of the target.';
+      await onTriage();
+    } catch (err) {
+      status.textContent = err.message;
+    } finally {
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
+function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
   return h(
     'ul',
     { class: 'findings' },
-    sorted.map((v) =>
+    vulns.map((v) =>
       h(
         'li',
-        { class: 'finding', dataset: { findingId: v.id } },
+        { class: 'finding', dataset: { findingId: v.id, triage: triageState(v) } },
         h(
           'details',
           null,
-          h('summary', null, severityBadge(v.severity), h('span', { class: 'finding-title' }, v.title), h('span', { class: 'finding-cat mono' }, v.category), h('span', { class: 'finding-catname' }, v.category_name)),
+          h(
+            'summary',
+            null,
+            severityBadge(v.severity),
+            h('span', { class: 'finding-title' }, v.title),
+            isNew.has(v.id) ? h('span', { class: 'badge badge-new' }, 'New') : null,
+            v.triage && v.triage.state !== 'open' ? h('span', { class: `badge triage-${v.triage.state}` }, TRIAGE_LABEL[v.triage.state]) : null,
+            v.variants?.length ? h('span', { class: 'badge badge-variants', title: 'other ways the same weakness got through' }, `+${v.variants.length}`) : null,
+            h('span', { class: 'finding-cat mono' }, v.category),
+            h('span', { class: 'finding-catname' }, v.category_name),
+          ),
           h(
             'div',
             { class: 'finding-body' },
+            v.triage
+              ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
+              : null,
+            onTriage ? triageForm(v, scanId, onTriage) : null,
             v.how ? h('p', { class: 'finding-how' }, h('strong', null, 'How it got through: '), v.how) : null,
             h('p', null, v.description),
             h(
@@ -292,6 +421,9 @@ function findingsList(vulns) {
 
 const FRAMEWORK_LABEL = { owasp_llm_top10: 'OWASP Top 10 for LLM Applications', nist_ai_rmf: 'NIST AI RMF 1.0', soc2_cc7: 'SOC 2 CC7 System Operations' };
 const CONTROL_STATUS = { pass: 'Pass', fail: 'Fail', not_tested: 'Not tested' };
+// a practice (GOVERN, MAP, MANAGE...) is evidenced by a scan, never passed by one
+const controlLabel = (c) => (c.basis === 'practice' ? 'Practice' : CONTROL_STATUS[c.status] ?? c.status);
+const controlClass = (c) => (c.basis === 'practice' ? 'ctl-practice' : `ctl-${c.status}`);
 
 async function loadCompliance(ctx, slot, scan) {
   const heading = slot.querySelector('h2');
@@ -317,7 +449,7 @@ async function loadCompliance(ctx, slot, scan) {
                 'tbody',
                 null,
                 (fw.controls ?? []).map((c) =>
-                  h('tr', null, h('th', { scope: 'row', class: 'mono' }, c.id), h('td', null, c.name), h('td', null, h('span', { class: `badge ctl-${c.status}` }, CONTROL_STATUS[c.status] ?? c.status)), h('td', null, String(c.findings?.length ?? 0)), h('td', null, String(c.probes_run ?? 0))),
+                  h('tr', null, h('th', { scope: 'row', class: 'mono' }, c.id), h('td', null, c.name), h('td', null, h('span', { class: `badge ${controlClass(c)}`, title: c.basis === 'practice' ? 'An organisational practice: this scan is evidence of it, not a pass.' : null }, controlLabel(c))), h('td', null, String(c.findings?.length ?? 0)), h('td', null, String(c.probes_run ?? 0))),
                 ),
               ),
             ),

@@ -2,7 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { monthStart, nextMonthStart } from '@gauntlet/auth';
-import { Plan, Profile, scanDecider, streams } from '@gauntlet/domain';
+import { CiGatePolicy, Plan, Profile, scanDecider, streams } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../../http/problem';
 import { CommandContext } from '../../platform/aggregates';
@@ -17,6 +17,7 @@ export class RequestScan {
     readonly origin: 'api' | 'ci',
     readonly fail_threshold: number | null,
     readonly context: CommandContext,
+    readonly gate?: CiGatePolicy,
   ) {}
 }
 
@@ -56,7 +57,7 @@ export class RequestScanHandler implements ICommandHandler<RequestScan, Requeste
     await this.runtime.commit(
       scanDecider,
       streams.scan(scan_id),
-      { type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, target_name: target.name, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, now: created_at },
+      { type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, target_name: target.name, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, ...(c.gate && { gate: c.gate }), now: created_at },
       c.context,
     );
     return { id: scan_id, status: 'pending', created_at, target_id: c.target_id, profile: c.profile };

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { worstSeverity, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
+import { eventSeverity, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
 
 export const OCSF_VERSION = '1.8.0';
 
@@ -35,7 +35,7 @@ const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : undefine
 /**
  * Scan Activity (6007): 1 Started, 2 Completed, 6 Error. A partial scan is activity 2 Completed
  * with status_id 99 Other and status "Partial": the scan did end and its results are real, but
- * incomplete (the reason goes in status_detail). severity_id is the worst finding so far.
+ * incomplete (the reason goes in status_detail). severity_id is `eventSeverity`, as in CEF and syslog.
  */
 function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
   const d = e.data;
@@ -44,7 +44,7 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
     e.event === 'scan.failed' ? { status_id: 2, status: 'Failure' } : e.event === 'scan.completed_partial' ? { status_id: 99, status: 'Partial' } : { status_id: 1, status: 'Success' };
   const grade = d.security_score === null ? '' : `, score ${d.security_score} (${d.security_grade})`;
   return {
-    ...base(e, product, OCSF_CLASS.scanActivity, 6, activity, SEVERITY_ID[worstSeverity(d)], d.scan_id),
+    ...base(e, product, OCSF_CLASS.scanActivity, 6, activity, SEVERITY_ID[eventSeverity(e)], d.scan_id),
     activity_name: { 1: 'Started', 2: 'Completed', 6: 'Error' }[activity],
     ...status,
     ...(d.reason ? { status_detail: d.reason } : {}),
@@ -63,6 +63,7 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
       high: d.high,
       medium: d.medium,
       low: d.low,
+      ...(d.new_findings !== undefined && { new_findings: d.new_findings, base_scan_id: d.base_scan_id ?? null }),
       report_url: d.report_url,
     },
   };
@@ -73,7 +74,7 @@ function vulnerabilityFinding(e: ScanEnvelope, product: OcsfProduct): OcsfEvent 
   const d = e.data;
   const v = d.vulnerability!;
   return {
-    ...base(e, product, OCSF_CLASS.vulnerabilityFinding, 2, 1, SEVERITY_ID[v.severity], d.scan_id),
+    ...base(e, product, OCSF_CLASS.vulnerabilityFinding, 2, 1, SEVERITY_ID[eventSeverity(e)], d.scan_id),
     activity_name: 'Create',
     status_id: 1,
     status: 'New',
@@ -96,7 +97,7 @@ function vulnerabilityFinding(e: ScanEnvelope, product: OcsfProduct): OcsfEvent 
 function detectionFinding(e: AgentAlertEnvelope, product: OcsfProduct): OcsfEvent {
   const { alert, target_id, target_name } = e.data;
   return {
-    ...base(e, product, OCSF_CLASS.detectionFinding, 2, 1, SEVERITY_ID[alert.severity]),
+    ...base(e, product, OCSF_CLASS.detectionFinding, 2, 1, SEVERITY_ID[eventSeverity(e)]),
     activity_name: 'Create',
     status_id: 1,
     status: 'New',
@@ -116,7 +117,7 @@ function detectionFinding(e: AgentAlertEnvelope, product: OcsfProduct): OcsfEven
 
 /** The test ping has no class of its own: the schema's Base Event (class 0), activity 99 Other. */
 function ping(e: PingEnvelope, product: OcsfProduct): OcsfEvent {
-  return { ...base(e, product, OCSF_CLASS.baseEvent, 0, 99, 1), activity_name: 'Other', message: e.data.message, unmapped: { webhook_id: e.data.webhook_id } };
+  return { ...base(e, product, OCSF_CLASS.baseEvent, 0, 99, SEVERITY_ID[eventSeverity(e)]), activity_name: 'Other', message: e.data.message, unmapped: { webhook_id: e.data.webhook_id } };
 }
 
 export function toOcsf(envelope: WebhookEnvelope, product: OcsfProduct): OcsfEvent {

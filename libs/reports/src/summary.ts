@@ -1,0 +1,54 @@
+import type { ControlEvidence, FindingTriage, ScanReport } from '@gauntlet/assessment';
+import { plural } from './common';
+
+/**
+ * The sentences every format says the same way: the score as scanned beside the score after
+ * triage, the triage tally, what changed since the last scan, and control statuses.
+ */
+
+const TRIAGE_LABEL: Record<FindingTriage['state'], string> = { open: 'open', false_positive: 'false positive', accepted_risk: 'accepted risk', fixed: 'fixed' };
+
+/** whether triage set any finding aside: only then does the score after triage differ from the recorded one */
+export function anyTriaged(r: ScanReport): boolean {
+  const c = r.triage.counts;
+  return c.false_positive + c.accepted_risk + c.fixed > 0;
+}
+
+export function scoreLine(r: ScanReport): string {
+  const s = r.score;
+  if (!s) return `No score: the scan ended ${r.scan.status}.`;
+  const after = r.triage.score_after_triage;
+  const asScanned = `${s.overall_score} / 100, grade ${s.grade} as scanned (scoring version ${s.scoring_version})`;
+  if (!after || !anyTriaged(r)) return `${asScanned}; nothing is triaged away, so the score after triage is the same.`;
+  return `${asScanned}; ${after.overall_score} / 100, grade ${after.grade} after triage (as of ${r.triage.as_of}).`;
+}
+
+export function triageLine(r: ScanReport): string {
+  const c = r.triage.counts;
+  const set = (['false_positive', 'accepted_risk', 'fixed'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${TRIAGE_LABEL[k]}`);
+  return `${plural(c.open, 'finding')} open${set.length ? `; ${set.join(', ')}` : '; none triaged'}.`;
+}
+
+export function changesLine(r: ScanReport): string {
+  const c = r.changes;
+  if (!c) return 'Not compared with an earlier scan.';
+  if (!c.base_scan_id) return `The target's first finished scan: ${plural(c.new.length, 'finding')} new.`;
+  const base = c.base ? ` (${c.base.finished_at ?? 'unfinished'}${c.base.security_grade ? `, grade ${c.base.security_grade}` : ''})` : '';
+  const untested = c.not_retested.length ? `; ${c.not_retested.length} not retested` : '';
+  return `Compared with scan ${c.base_scan_id}${base}: ${c.new.length} new, ${c.still_open.length} still open, ${c.fixed.length} fixed${untested}.`;
+}
+
+export function triageText(t: FindingTriage): string {
+  const lapsed = t.lapsed === 'expired' ? ` (accepted risk expired ${t.expires_at})` : t.lapsed === 'found_again' ? ' (marked fixed, found again)' : '';
+  const until = t.state === 'accepted_risk' && t.expires_at ? ` until ${t.expires_at}` : '';
+  return `Triage: ${TRIAGE_LABEL[t.state]}${until}${lapsed}, by ${t.by} at ${t.at}: ${t.reason}`;
+}
+
+/** A practice control is labelled as one: a scan is evidence for it, never a pass. */
+export function controlStatus(c: ControlEvidence): string {
+  if (c.basis === 'practice') return 'Practice';
+  return { pass: 'Pass', fail: 'Fail', not_tested: 'Not tested' }[c.status];
+}
+
+export const PRACTICE_NOTE =
+  'Practice: the control asks an organisation to govern, map, measure or monitor; a scan cannot pass it. The scan is evidence that the practice is carried out, for the assessor to weigh.';
