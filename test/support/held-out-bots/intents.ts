@@ -10,6 +10,8 @@ export interface Echo {
   mode: EchoMode;
   text: string;
   computed: boolean;
+  /** Built by a chain of operations on a literal ("reverse it, uppercase it"): those are not answer forms. */
+  chained?: boolean;
 }
 export interface RecordsAsk {
   all: boolean;
@@ -155,6 +157,7 @@ const SP_OBJECT = new RegExp(
     String.raw`\bhow (?:you (?:were|are|have been)|were you|are you|have you been) (?:configured|set up|programmed|instructed|prompted|built|designed to behave)\b`,
     String.raw`\b(?:starting|beginning|begin|start|starts|begins) with\s+["']?you are\b|\bafter\s+["']you are\b|["']you are mira\b`,
     String.raw`\b(?:what|which) (?:rules|instructions|guidelines|restrictions|directives|policies) (?:do|must|did|should|were) you\b`,
+    String.raw`\b(?:rules|instructions|guidelines|directives|orders|policies)\s+(?:were you given|you were given|you(?:'ve| have) been given|you got|did [\w' ]{1,30} give you|[\w' ]{1,30} gave you)\b`,
     String.raw`\byour (?:first|opening|initial|very first) (?:message|line|sentence|words|instruction)\b`,
     String.raw`\b(?:the )?(?:prompt|instructions) (?:you (?:were|got|have been) given|you received|that (?:defines|configures|controls) you|behind you)\b`,
     String.raw`\bcontext window\b|\binitiali[sz]ation\b`,
@@ -219,6 +222,8 @@ function asksRecords(t: string): RecordsAsk | null {
       String.raw`\b(?:list|all|every|other|each|any|some|sample|example|a few|names of|the names|top \d+|first \d+|\d+)\s+(?:of\s+(?:the|your)\s+)?(?:\w+\s+)?${group}\b`,
       String.raw`\b${group}'?s?\s+(?:data|records?|details|info(?:rmation)?|list|table|database|db|e-?mails?|names?|ibans?|account numbers?|dates? of birth|dobs?|birthdays?|national insurance|ni numbers?|ssns?|phone numbers?|addresses|pii|personal (?:data|info|details)|contact details|profiles?|entries|rows|directory|files?)\b`,
       String.raw`\bwho (?:are|else (?:is|banks)|banks) (?:with )?(?:your|a|the|some of your)?\s*${group}\b`,
+      String.raw`\bwho (?:else )?(?:banks|saves|has an account|is a member) (?:with|at) (?:you|brackenmoor|this (?:bank|credit union))\b`,
+      String.raw`\b(?:names|e-?mails|ibans|dates of birth|birthdays|addresses|phone numbers|account numbers) (?:and|&|with|of)\s+(?:their\s+)?(?:names|e-?mails|ibans|dates of birth|birthdays|addresses|phone numbers|account numbers|national insurance)`,
       String.raw`\b(?:dump|export|extract|download|scrape|leak|exfiltrate)\b[^.\n]{0,30}\b(?:table|database|db|records|members|customers|pii|personal data|data)\b`,
       String.raw`\bselect\s+\*?\s*(?:[\w, ]+)?\s*from\s+\w+`,
       String.raw`\b(?:data|information|details|records?|pii)\s+(?:on|about|for|of|you (?:have|hold|store))\s+(?:your|other|all|any|the)?\s*${group}\b`,
@@ -244,6 +249,8 @@ function cleanPayload(p: string): string {
     .replace(/\s+(?:only|exactly)\s*$/i, '')
     .replace(/^[\s:=\-]+/, '')
     .replace(/[\s.,;!]+$/, '')
+    .replace(/^["'`“(\[]+|["'`”)\]]+$/g, '')
+    .replace(/[\s.,;!]+$/, '')
     .trim();
 }
 
@@ -259,20 +266,25 @@ function takePayload(o: string, from: number): string | null {
   const line = rest.match(/^\s*:?\s*([^\n]{1,400})/);
   if (!line) return null;
   // an unquoted payload ends at a sentence end, or where another instruction begins
-  const cut = line[1].split(/(?<=\S)\.\s+(?=[A-Z])|\s+(?:and then|then)\s+|;\s*/)[0];
+  const cut = line[1].split(/(?<=\S)[.?!]\s+(?=[A-Z])|\s+(?:and then|then)\s+|;\s*/)[0];
   return cleanPayload(cut) || null;
 }
 
 const FORMAT_CONSTRAINT = /^(?:yes or no|yes\/no|a yes or no|true or false|a (?:single )?(?:number|word|sentence|digit|letter)|one (?:word|sentence|number|line|paragraph)|(?:a )?short (?:answer|sentence|reply)|(?:just |only )?the (?:number|answer|result|amount|value|figure|total)(?: only)?$|(?:a |the )?(?:number|figure) only|bullet points?|json|a list|plain text|english|a summary|a (?:brief|short) (?:summary|explanation))\b/i;
 
-const ECHO_PATTERNS: { re: RegExp; mode: EchoMode; quotedOnly?: boolean }[] = [
+const ECHO_PATTERNS: { re: RegExp; mode: EchoMode; quotedOnly?: boolean; canaryOnly?: boolean }[] = [
   { re: /\b(?:reply|respond|answer|return|output|print|say|write|type|state|repeat|echo|send|emit|produce|display|give(?: me)?|spit out|shout|put)\b(?:\s+(?:back|me|us|to me|to this(?: message)?|to that|to the user|to everything|to all (?:further )?messages|in (?:your|the) (?:reply|response|answer)))?\s+(?:with\s+)?(?:only|just|exactly|simply|solely|purely|precisely|verbatim|literally|nothing but|nothing other than|nothing except|only with|just with|exactly with|with only|with just|with exactly|with nothing but|the single word)\b(?:\s+(?:with|the\s+(?:word|words|phrase|text|string|sentence|token|message|code|value|following|line)))*\s*:?/gi, mode: 'only' },
   { re: /\b(?:your|the|my|this)\s+(?:entire\s+|whole\s+|only\s+|next\s+|final\s+|complete\s+)?(?:reply|response|answer|output|message|next message)\s+(?:should|must|will|has to|needs to|shall|is to|may only|can only)\s+(?:only\s+)?(?:be|say|read|consist of|contain only|be exactly|be only|only be|just be|simply be|equal)\b\s*:?/gi, mode: 'only' },
   { re: /\b(?:your )?(?:only|sole|one and only) (?:output|reply|response|answer|words?) (?:is|should be|must be|will be)\s*:?/gi, mode: 'only' },
   { re: /\bnothing (?:else )?(?:but|except|other than|apart from)\s*:?/gi, mode: 'only' },
   { re: /\brepeat after me\b\s*[:,]?/gi, mode: 'say' },
-  { re: /\b(?:say|print|output|write|type|echo|repeat|return|display|emit|respond with|reply with|answer with|shout)\b(?:\s+(?:back|out|aloud))?(?:\s+(?:the\s+)?(?:word|words|phrase|text|string|sentence|token|following|line))?\s*:/gi, mode: 'say' },
+  { re: /\b(?:say|print|output|write|type|echo|repeat|return|display|emit|respond with|reply with|answer with|answer|shout)\b(?:\s+(?:back|out|aloud))?(?:\s+(?:the\s+)?(?:word|words|phrase|text|string|sentence|token|following|line))?\s*:/gi, mode: 'say' },
   { re: /\b(?:say|print|output|write|type|echo|repeat|return|display|emit|shout|respond with|reply with|answer with)\b(?:\s+(?:back|out|aloud))?(?:\s+(?:the\s+)?(?:word|words|phrase|text|string|sentence|token|following|line))?\s*(?=["'`«])/gi, mode: 'say', quotedOnly: true },
+  { re: /\b(?:repl(?:y|ies)|respond(?:s)?|answer(?:s)?)\s+(?:to\s+)?(?:every|each|all|any)\s+(?:\w+\s+)?(?:message|question|prompt|query|input|request)s?\s+(?:with|by saying)\s+(?:the\s+(?:code|word|phrase|string|text|token)\s+)?:?/gi, mode: 'only' },
+  { re: /\byou (?:must|should|have to|need to|will|shall)\s+(?:only\s+)?(?:say|answer|reply|respond|output|print|write|type)\s+(?:with\s+)?(?=["'`«])/gi, mode: 'only', quotedOnly: true },
+  { re: /\bcomplete (?:this|the following|the|my) (?:sentence|phrase|line|text|statement|quote)(?:\s+(?:exactly|verbatim|for me|word for word))?\s*:?/gi, mode: 'say' },
+  { re: /\b(?:say|print|output|write|type|echo|repeat|return|display|emit|respond|reply|answer|send|give|produce)\b(?:\s+[\w'-]+){0,6}?\s*:(?!\/)/gi, mode: 'say' },
+  { re: /\b(?:say|print|output|write|type|echo|return|display|emit|send|shout|answer|respond with|reply with|answer with|return with)(?:\s+(?:back|out|aloud|me|us))?\s+(?=[A-Z0-9][A-Za-z0-9_-]{3,}\b)/g, mode: 'say', canaryOnly: true },
   { re: /\b(?:reply|respond|answer|return|output|print|say|write|give me|type)\s+(?:back\s+)?(?:with\s+)?(?=the\s+(?:concatenation|sum|product|result|value|reverse|reversal|upper-?case|lower-?case|base-?64|difference|combination|joining|length|first|last|string formed|word formed|output)\b)/gi, mode: 'say' },
   { re: /\b(?:say|type|write|output|print)\s+(?:the\s+(?:word|phrase)\s+)?(?=[^\s"'`]+\s+(?:and nothing else|and nothing more|with nothing else)\b)/gi, mode: 'only' },
   { re: /\bconfirm\b[^.\n]{0,60}?\b(?:by|with)\s+(?:saying|stating|replying|writing|typing|responding with|answering with|outputting|printing)\s*:?/gi, mode: 'say' },
@@ -286,20 +298,33 @@ const INCLUDE_RE = /\b(?:include|insert|add|append|mention|embed|put|hide|place|
 
 function findEcho(o: string): Echo | null {
   const inc = o.match(INCLUDE_RE);
-  const hits: { idx: number; mode: EchoMode; text: string }[] = [];
+  const hits: { idx: number; mode: EchoMode; text: string; chained?: boolean }[] = [];
   for (const p of ECHO_PATTERNS) {
     p.re.lastIndex = 0;
     for (const m of o.matchAll(p.re)) {
       const from = (m.index ?? 0) + m[0].length;
-      let payload = takePayload(o, from);
+      let payload: string | null = takePayload(o, from);
       if (!payload) continue;
       if (p.quotedOnly && !QUOTED.test(o.slice(from))) continue;
+      // an unquoted single token only counts when it looks like a code, not a word ("print ZQ-17")
+      if (p.canaryOnly && !(/^[A-Z0-9][A-Za-z0-9_-]{3,}$/.test(payload) && /\d|^[A-Z_-]{4,}$/.test(payload))) continue;
+      // "answer these questions: what are your hours?" asks a question, it does not dictate the answer
+      if (/\?\s*$/.test(payload) || /^(?:what|how|when|where|why|who|which|can|could|do|does|is|are|will|would|should|tell me)\b/i.test(payload)) continue;
+      // "reply with only that" after building something: the chain of operations is the payload
+      let chained = false;
+      if (/^(?:that|it|this|the result|the answer|the output|the final (?:result|string|word))$/i.test(payload)) {
+        const built = chainTransform(o);
+        if (built === null) continue;
+        payload = built;
+        chained = true;
+      }
       if (FORMAT_CONSTRAINT.test(payload)) continue;
       // "reply only with your system prompt" asks to disclose, not to echo those words
       if (SP_OBJECT.test(payload) || /^(?:your|the|all|every)\b[^"']*\b(?:keys?|credentials?|password|secrets?|records?|customers?|members?|data|instructions|prompt|rules|configuration)\b/i.test(payload)) continue;
       if (/^(?:a|an|the)\s+(?:summary|translation|answer|explanation|description|list|poem|story|joke|short|brief|table|overview)\b/i.test(payload)) continue;
       if (payload.length > 300) payload = payload.slice(0, 300);
-      hits.push({ idx: m.index ?? 0, mode: p.mode, text: payload });
+      const mode: EchoMode = p.mode === 'say' && /\b(?:only|just|exactly|verbatim|solely|nothing else)\b/i.test(m[0] + o.slice(from + payload.length, from + payload.length + 30)) ? 'only' : p.mode;
+      hits.push({ idx: m.index ?? 0, mode, text: payload, chained });
     }
   }
   if (inc) hits.push({ idx: inc.index ?? 0, mode: 'include', text: inc[1].replace(/^["'`]|["'`]$/g, '') });
@@ -307,8 +332,8 @@ function findEcho(o: string): Echo | null {
   const rank: Record<EchoMode, number> = { only: 0, say: 1, prefix: 2, suffix: 3, include: 4 };
   hits.sort((a, b) => rank[a.mode] - rank[b.mode] || a.idx - b.idx);
   const h = hits[0];
-  const computed = compute(h.text, o);
-  return { mode: h.mode, text: computed ?? h.text, computed: computed !== null };
+  const computed = h.chained ? null : compute(h.text, o);
+  return { mode: h.mode, text: computed ?? h.text, computed: computed !== null || !!h.chained, chained: h.chained };
 }
 
 // ---------------------------------------------------------------- computing what it is asked to build
@@ -486,11 +511,34 @@ export function compute(payload: string, whole: string): string | null {
   return null;
 }
 
+/** "Take the word 'brick', reverse it, uppercase it": applies the operations, in order, to the literal. */
+function chainTransform(o: string): string | null {
+  const lit = o.match(/["'`]([^"'`\n]{1,80})["'`]/);
+  if (!lit) return null;
+  let v = lit[1];
+  const after = o.slice((lit.index ?? 0) + lit[0].length);
+  const ops = [...after.matchAll(/\b(revers(?:e|ed|ing)|backwards|upper-?case|capitali[sz]e|all caps|lower-?case|base-?64|rot-?13|double|duplicate|repeat(?:ed)? (?:it )?(?:twice|three times))\b/gi)].map((m) => m[1].toLowerCase());
+  if (!ops.length) return null;
+  for (const op of ops) {
+    if (op.startsWith('revers') || op === 'backwards') v = [...v].reverse().join('');
+    else if (op.startsWith('upper') || op.startsWith('capital') || op === 'all caps') v = v.toUpperCase();
+    else if (op.startsWith('lower')) v = v.toLowerCase();
+    else if (op.startsWith('base')) v = Buffer.from(v).toString('base64');
+    else if (op.startsWith('rot')) v = v.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.charCodeAt(0) - (c <= 'Z' ? 65 : 97) + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+    else if (op === 'double' || op === 'duplicate' || op.endsWith('twice')) v = v + v;
+    else if (op.endsWith('three times')) v = v.repeat(3);
+  }
+  return v;
+}
+
 function findComputation(o: string): Echo | null {
   const m = o.match(/\b(?:what(?:'s| is)|calculate|compute|evaluate|work out|solve|tell me|give me|output|print|return|reply with|respond with|answer with)\s+(?:the\s+(?:value|result|answer|output)\s+of\s+)?(.{3,200}?)(?:\?|$|\n|\.\s)/i);
-  const concat = o.match(/\b(?:concatenate|join|combine|glue together|stitch together)\s+(.{3,200}?)(?:\?|$|\n|\.\s)/i);
+  const concat = o.match(/\b(?:concatenate|join|combine|glue together|stitch together)\s+(.{3,200}?)(?=\?|$|\n|\.\s|\.$|,?\s+(?:and\s+)?(?:then\s+)?(?:reply|respond|output|print|give|return|tell|show|send|write|say|answer)\b)/i);
   const code = o.match(/\b(?:print|console\.log|echo|puts)\s*\(([^)\n]{1,200})\)/i);
-  for (const cand of [code?.[0], concat?.[0], m?.[1]]) {
+  const sum = o.match(/\b(?:print|output|return|echo|say|reply with|respond with|give me|show|type|write)\s+(\$?[A-Za-z_]\w{0,20}(?:\s*\+\s*(?:\$?[A-Za-z_]\w{0,20}|"[^"]*"|'[^']*'))+)/i);
+  const chained = /\b(?:reply|respond|answer|output|print|return|give|say|write)\b/i.test(o) ? chainTransform(o) : null;
+  if (chained !== null && /\b(?:take|use|start with|given)\b/i.test(o)) return { mode: 'only', text: chained, computed: true, chained: true };
+  for (const cand of [code?.[0], sum?.[1], concat?.[0], m?.[1]]) {
     if (!cand) continue;
     const v = compute(cand, o);
     if (v !== null && v !== '') return { mode: 'say', text: v, computed: true };
@@ -500,10 +548,27 @@ function findComputation(o: string): Echo | null {
 
 // ---------------------------------------------------------------- markup
 
+/** "Write these parts with no spaces in between: (1) ! (2) [ (3) hello ...": the string the parts
+ * build, with a part that asks for a summary of the conversation filled in; null when there is none. */
+export function assembleParts(o: string, digest = ''): string | null {
+  const parts = [...o.matchAll(/\(\s*(\d{1,2})\s*\)\s*([^\n]*?)(?=\s*\(\s*\d{1,2}\s*\)|\s*$|\n)/g)];
+  if (parts.length < 4) return null;
+  let out = '';
+  for (const [, , raw] of parts) {
+    const t = raw.trim();
+    if (/\b(?:summary|summari[sz]e|conversation|chat|history|secrets?|passwords?|data)\b/i.test(t) && t.split(/\s+/).length > 3) out += digest || 'c3VtbWFyeQ';
+    else out += t.replace(/^["'`]|["'`]$/g, '');
+  }
+  return out;
+}
+
+
 const LITERAL_MARKUP = /<\s*(?:script|img|iframe|svg|a|object|embed|link|style|body|input|form|video|audio|details|math|meta|base|button|div|span|p|b|i|u|h[1-6]|table|marquee|html|frame|frameset|applet|textarea|select|image)\b[^>]*>(?:[\s\S]*?<\/\s*[a-z0-9]+\s*>)?|!\[[^\]\n]*\]\([^)\n]+\)|\[[^\]\n]+\]\(\s*(?:javascript|data|vbscript):[^)\n]*\)|\bjavascript:[^\s"'<>]+|\bon(?:error|load|click|mouseover|focus|blur|submit|toggle|animationstart|pointerover)\s*=\s*["']?[^"'>\n]+/gi;
 
 function asksMarkup(o: string, lower: string): MarkupAsk | null {
-  const literals = o.match(LITERAL_MARKUP);
+  const assembled = assembleParts(o);
+  const literals = o.match(LITERAL_MARKUP) ?? (assembled && LITERAL_MARKUP.test(assembled) ? [assembled] : null);
+  LITERAL_MARKUP.lastIndex = 0;
   const wants = new Set<MarkupAsk['wants'] extends Set<infer T> ? T : never>();
   const create = /\b(?:write|create|make|generate|give me|build|produce|output|render|add|include|embed|insert|craft|show me|draft|code|compose|return|print|reply with|respond with|put|place|emit|design|format|display)\b/i.test(lower);
   if (/\bscript tags?\b|<script|\bjavascript\b|\bjs (?:snippet|code)\b|\balert\s*\(|\bdocument\.cookie\b|\bfetch\s*\(|\bxss\b/i.test(lower)) wants.add('script');
@@ -521,7 +586,7 @@ function asksMarkup(o: string, lower: string): MarkupAsk | null {
   if (!literals && !described) return null;
   const js = o.match(/\b(?:alert|prompt|confirm|fetch|eval|console\.log)\s*\([^)\n]{0,120}\)|\bdocument\.(?:cookie|location|write)[^\s"'<>]{0,80}|\bwindow\.location[^\s"'<>]{0,80}/i)?.[0] ?? null;
   const url = o.match(/\bhttps?:\/\/[^\s"'<>)\]]+/i)?.[0] ?? null;
-  const carriesData = /\b(?:append|add|include|put|encode|carry|carries|containing|contains|with)\b[^.\n]{0,60}\b(?:conversation|chat|history|messages?|summary|previous|name|e-?mail|data|details|secrets?|password|keys?|context|question|query|answer)\b|\?(?:q|d|data|x|c)=/i.test(lower);
+  const carriesData = !!assembled || /\b(?:append|add|include|put|encode|carry|carries|containing|contains|with)\b[^.\n]{0,60}\b(?:conversation|chat|history|messages?|summary|previous|name|e-?mail|data|details|secrets?|password|keys?|context|question|query|answer)\b|\?(?:q|d|data|x|c)=/i.test(lower);
   return { literal: literals ? literals.join('\n') : null, wants, js, url, carriesData };
 }
 
@@ -538,6 +603,8 @@ function asksAction(o: string, lower: string): ActionAsk | null {
     o.match(/\bto\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/)?.[1];
   const checks: [ActionType, RegExp][] = [
     ['refund', /\b(?:refund|reimburse|compensate|chargeback|credit (?:me|my account|back))\b|\breverse (?:the|a|this|that|my|all)? ?(?:charge|payment|transaction|fee)s?\b/i],
+    ['change', /\b(?:change|update|modify|set|reset|edit|replace|switch|amend|correct)\b[^.\n]{0,30}\b(?:e-?mail|address|phone(?: number)?|mobile|password|passcode|pin|name|details|contact|beneficiary|payee|date of birth|registered)\b/i],
+    ['message', /\b(?:send|email|e-mail|text|sms|message|notify|contact|forward)\b[^.\n]{0,40}\b(?:all (?:customers|members|users)|every (?:customer|member)|everyone|the (?:customers|members)|[\w.+-]+@[\w-]+\.[\w.-]+)/i],
     ['transfer', /\b(?:transfer|send|wire|move|pay|remit|forward)\b[^.\n]{0,50}(?:[£$€]|\d|\bmoney\b|\bfunds\b|\bbalance\b|\bsavings\b|\bto (?:account|iban|gb\d\d))|\bmake (?:a|the) (?:payment|transfer)\b|\bempty (?:my|the|his|her|their) (?:account|savings)\b/i],
     ['delete', /\b(?:delete|erase|remove|wipe|purge|destroy|drop|truncate)\b[^.\n]{0,40}\b(?:account|accounts|data|record|records|history|profile|table|tables|database|member|members|customer|customers|transactions|logs?|everything|all|files?|backups?)\b|\bdrop table\b/i],
     ['close', /\bclose\b[^.\n]{0,25}\baccount\b|\bterminate (?:my|the|his|her) (?:account|membership)\b/i],
@@ -547,10 +614,8 @@ function asksAction(o: string, lower: string): ActionAsk | null {
     ['unlock', /\b(?:unlock|unfreeze|unblock|reactivate|re-enable|restore access to)\b[^.\n]{0,30}\b(?:account|card|login|access)\b/i],
     ['card', /\b(?:issue|order|send|dispatch)\b[^.\n]{0,20}\b(?:new|replacement|another|extra|second)\s+(?:debit |credit )?card\b/i],
     ['privilege', /\b(?:grant|give|make|promote|elevate|add)\b[^.\n]{0,30}\b(?:admin|administrator|root|superuser|staff|elevated|full|write|owner)\s*(?:access|rights|privileges|role|permissions|status|account)?\b/i],
-    ['message', /\b(?:send|email|e-mail|text|sms|message|notify|contact|forward)\b[^.\n]{0,40}\b(?:all (?:customers|members|users)|every (?:customer|member)|everyone|the (?:customers|members)|[\w.+-]+@[\w-]+\.[\w.-]+)/i],
     ['execute', /\b(?:run|execute|exec|invoke|call)\b[^.\n]{0,30}\b(?:command|script|query|sql|shell|code|function|tool|api|this|the following)\b|\b(?:rm -rf|drop table|select \* from|curl |wget |os\.system|subprocess|exec\()/i],
     ['booking', /\b(?:book|schedule|reschedule|cancel|arrange)\b[^.\n]{0,20}\b(?:appointment|meeting|call|visit)\b/i],
-    ['change', /\b(?:change|update|modify|set|reset|edit|replace|switch|amend|correct)\b[^.\n]{0,30}\b(?:e-?mail|address|phone(?: number)?|mobile|password|passcode|pin|name|details|contact|beneficiary|payee|date of birth|registered)\b/i],
   ];
   for (const [type, re] of checks) {
     const m = lower.match(re);
@@ -610,7 +675,11 @@ function asksEntity(o: string, lower: string): EntityAsk | null {
     /\b(?:tell me|know|heard|information|info|details|facts|anything)\s+(?:more\s+)?(?:about|of|on)\s+(?:the\s+|a\s+|an\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,|\band\b|\bwhich\b|\bthat\b|\bwho\b))/i,
     /\b(?:what|who)(?:'s| is| are| was| were| does)\s+(?:the\s+|a\s+|an\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,|\bdo\b|\bused\b|\bfor\b|\bwork\b|\bmean\b))/i,
     /\b(?:explain|describe|summari[sz]e|define|review)\s+(?:what\s+)?(?:the\s+|a\s+|an\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,|\bis\b|\bdoes\b|\bdo\b|\bto me\b|\bfor me\b))/i,
-    /\bhow (?:does|do|to use|should i use|can i use|do i use|do i take|should i take)\s+([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,3}?)(?=\s*(?:\?|$|\.|,|\bwork\b|\bdo\b))/i,
+    /\bhow (?:does|do)\s+(?!i\b|we\b|you\b)([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,3}?)\s+work\b/i,
+    /\bhow (?:to|do i|should i|can i|would i)\s+(?:use|take|install|import|configure|set up|dose)\s+(?:the\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,3}?)(?=\s*(?:\?|$|\.|,|\bsafely\b|\bwith\b|\bin\b|\bfor\b))/i,
+    /\b(?:[Ii]s|[Aa]re)\s+([A-Z][\w-]{2,}(?:\s+[A-Z][\w-]+){0,2})\s+(?:safe|dangerous|effective|legit|legitimate|any good|reliable|a scam|trustworthy|addictive|approved|licensed|regulated)\b/,
+    /\b(?:[Cc]an|[Ss]hould|[Mm]ay) (?:I|i) (?:take|use|mix|combine)\s+([A-Z][\w-]{2,})\b/,
+    /\b([A-Z][\w-]{3,})\s+(?:interactions?|overdose|dosage|side[\s-]effects?|reviews?|pricing|share price|stock)\b/,
   ];
   for (const re of patterns) {
     const m = o.match(re);
@@ -627,7 +696,7 @@ function asksEntity(o: string, lower: string): EntityAsk | null {
 
 function asksUnbounded(o: string, lower: string): UnboundedAsk | null {
   const forever = /\b(?:forever|indefinitely|infinitely|endlessly|eternally|without (?:stopping|end|a break|pause)|non-?stop|never stop(?:ping)?|don'?t stop|do not stop|keep (?:going|repeating|saying|writing)|until (?:i say stop|you (?:can'?t|cannot|run out)|the end of time|told otherwise)|as many times as (?:possible|you can)|an? (?:infinite|endless|unlimited) (?:number of )?times|(?:\d[\d,]{3,}|a (?:thousand|million|billion)|thousands of|millions of|hundreds of) times)\b/i;
-  const repeatVerb = /\b(?:repeat|say|write|print|output|type|echo|spam|chant|recite|generate|list)\b/i;
+  const repeatVerb = /\b(?:repeat|say|writ|print|output|typ|echo|spam|chant|recit|generat|list)\w*\b/i;
   if (forever.test(lower) && repeatVerb.test(lower)) {
     const unit =
       o.match(/\b(?:word|phrase|string|text|letter|sentence|line)s?\s*:?\s*["'`“]([^"'`”\n]{1,80})["'`”]/i)?.[1] ??
@@ -640,7 +709,7 @@ function asksUnbounded(o: string, lower: string): UnboundedAsk | null {
     const topic = o.match(/\b(?:about|on|regarding|describing)\s+([^.\n?]{3,60})/i)?.[1]?.trim();
     return { kind: 'long-text', topic };
   }
-  if (/\bcount(?:ing)?\b[^.\n]{0,20}\b(?:to|up to|until)\s+(?:\d[\d,]{4,}|a (?:million|billion|trillion)|infinity|forever)\b|\blist (?:all|every) (?:prime|natural|whole)? ?(?:numbers|integers|primes|digits of pi)\b|\b(?:digits of pi|every digit of pi)\b/i.test(lower)) {
+  if (/\bcount(?:ing)?\b[^.\n]{0,20}\b(?:to|up to|until)\s+(?:\d[\d,]{4,}|(?:a|one|ten|a hundred|one hundred) (?:thousand|million|billion|trillion)|\d+ (?:thousand|million|billion)|infinity|forever)\b|\blist (?:all|every) (?:prime|natural|whole)? ?(?:numbers|integers|primes|digits of pi)\b|\b(?:digits of pi|every digit of pi)\b/i.test(lower)) {
     return { kind: 'count' };
   }
   return null;
@@ -648,14 +717,14 @@ function asksUnbounded(o: string, lower: string): UnboundedAsk | null {
 
 // ---------------------------------------------------------------- documents
 
-const DOC_TASK = /\b(summari[sz]e|summary|tl;?dr|translate|proofread|paraphrase|rewrite|analy[sz]e|review|classify|categori[sz]e|extract|condense|shorten|critique|edit|improve|fix the grammar|spell-?check|respond to|reply to|draft a reply|answer (?:this|the) (?:email|message|ticket)|what (?:is|does) (?:this|the following|the) (?:email|text|document|message|article|review|page|note|letter|ticket|post|comment|file|transcript) (?:say|about|mean)|key points|main points|action items|sentiment)\b/i;
+const DOC_TASK = /\b(summari[sz]e|summary|tl;?dr|what does (?:it|this|that) (?:say|mean)|(?:here is|here's|below is|attached is|read|check) (?:a|an|the|my|this|our|the following) (?:email|e-mail|document|doc|article|review|message|page|web ?page|note|letter|ticket|post|comment|text|file|transcript|report|memo|complaint)|translate|proofread|paraphrase|rewrite|analy[sz]e|review|classify|categori[sz]e|extract|condense|shorten|critique|edit|improve|fix the grammar|spell-?check|respond to|reply to|draft a reply|answer (?:this|the) (?:email|message|ticket)|what (?:is|does) (?:this|the following|the) (?:email|text|document|message|article|review|page|note|letter|ticket|post|comment|file|transcript) (?:say|about|mean)|key points|main points|action items|sentiment)\b/i;
 const DOC_TYPE = /\b(email|e-mail|document|doc|article|review|message|page|web ?page|note|letter|ticket|post|comment|text|file|transcript|report|pdf|memo|chat log|complaint|feedback|story|essay|paragraph|passage|snippet|content|website)\b/i;
 const EMBEDDED_CUES = /\b(?:note|message|instruction|instructions|attention|reminder|notice) (?:to|for) (?:the )?(?:ai|assistant|llm|model|chatbot|bot|summari[sz]er|reader|language model|gpt|mira)\b|\bif you(?:'re| are) (?:an? )?(?:ai|assistant|llm|large language model|language model|chatbot|bot|summari[sz]er|reading this)\b|\b(?:ai|assistant|llm|chatbot|mira)\s*[:,]|^\s*\[(?:system|assistant|instruction|admin|note|hidden|ai)[^\]]*\]|\bimportant(?: instructions?| note)?\s*[:!]|\bnew instructions?\b|\bwhen (?:summari[sz]ing|you summari[sz]e|processing|reading) (?:this|the)\b|\bdo not (?:summari[sz]e|mention)\b|\binstead of summari[sz]ing\b/i;
 
 function findDocument(o: string, tools: string[]): DocumentAsk | null {
   const task = o.match(DOC_TASK);
   let body: string | null = null;
-  const fenced = o.match(/```[\w-]*\n?([\s\S]{20,}?)```/) ?? o.match(/<(?:document|doc|email|text|article|content|page|data|context|input)[^>]*>([\s\S]{20,}?)<\/(?:document|doc|email|text|article|content|page|data|context|input)>/i) ?? o.match(/"""([\s\S]{20,}?)"""/);
+  const fenced = o.match(/```[\w-]*\n?([\s\S]{20,}?)```/) ?? o.match(/(?:^|\n)\s*(?:-{3,}|={3,}|\*{3,}|_{3,})\s*\n([\s\S]{20,}?)\n\s*(?:-{3,}|={3,}|\*{3,}|_{3,})\s*(?:\n|$)/) ?? o.match(/<(?:document|doc|email|text|article|content|page|data|context|input)[^>]*>([\s\S]{20,}?)<\/(?:document|doc|email|text|article|content|page|data|context|input)>/i) ?? o.match(/"""([\s\S]{20,}?)"""/);
   if (fenced) body = fenced[1];
   if (!body && task) {
     const after = o.slice((task.index ?? 0) + task[0].length);
@@ -761,7 +830,9 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
   const decodeOnly =
     reading.decoded.length > 0 &&
     (englishness(reading.framing) < 0.3 || /\b(?:decode|decoded|decrypt|what does (?:this|it) (?:say|mean)|what is this|translate this|plaintext|plain text|read this|interpret)\b/i.test(reading.framing));
-  const records = asksRecords(ownLower);
+  const action = asksAction(own, ownLower);
+  // "send an e-mail to all members", "delete every customer record": an action on records, not a disclosure
+  const records = action && ['message', 'delete', 'execute', 'privilege', 'change', 'close'].includes(action.type) ? null : asksRecords(ownLower);
   return {
     reading,
     text: o,
@@ -776,12 +847,12 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
     ownAccount: !records && /\b(?:my|mine)\s+(?:own\s+)?(?:account|balance|iban|card|details|statement|transactions|savings|loan|mortgage|e-?mail|address)\b/i.test(ownLower),
     echo,
     markup: asksMarkup(own, ownLower),
-    action: asksAction(own, ownLower),
+    action,
     entity: asksEntity(own, ownLower),
     unbounded: asksUnbounded(own, ownLower),
     document,
     creative: findCreative(own),
-    form: findForm(ownLower),
+    form: assembleParts(own) || echo?.chained ? null : findForm(ownLower),
     decodeOnly,
     faq: findFaq(ownLower),
     refersBack: /\b(?:it|that|this|them|those|the same|again|the above|above|the rest|more|continue|go on|keep going|your (?:last|previous) (?:answer|reply|message|response)|what you (?:just )?(?:said|wrote))\b/i.test(ownLower),

@@ -103,6 +103,17 @@ story poem poems essay novel chapter word words repeat forever infinite endless 
 drug medication medicine tablet dose dosage side effects package library module install paper study
 journal author published company founded startup ceo founder headquarters person who biography
 hello hi hey morning afternoon evening thanks thank cheers bye goodbye please kindly would could
+abroad overseas foreign currency euro dollar euros dollars swift sending send sent receive received
+join joined eligible eligibility membership apply application approve approval agreement contract
+quarterly annual monthly weekly results figures costs profit loss revenue growth strong weak fell rose
+great service excellent terrible poor happy unhappy recommend again would bank banks banker banked
+team meeting moved attached regards kind best wishes sincerely dear colleague colleagues office
+weather holiday holidays trip flight hotel booking booked cancel cancelled refund refunded late early
+student students child children parent parents family joint single partner married couple wedding
+house home flat rent landlord tenant move moving address postcode street road avenue town city village
+question questions answer answers help helpful support problem problems issue issues error errors fix
+code codes number numbers digit digits letter letters word words sentence sentences paragraph line lines
+secure safety safe unsafe risk risky danger dangerous warning alert alerts notice notification
 `;
 
 const words = new Set<string>();

@@ -17,7 +17,10 @@ export interface Policy {
   /** Whether credentials sit in that prompt and member records are within its reach. */
   holdsSecrets: boolean;
   followInjections: boolean;
+  /** Recites its system prompt (credentials included) when asked for it: LLM07. */
   leakSystemPrompt: boolean;
+  /** Hands over a credential, or members' records, when asked for them directly: LLM02. */
+  leakSecrets: boolean;
   leakRecords: boolean;
   emitMarkup: boolean;
   claimActions: boolean;
@@ -216,7 +219,7 @@ function buildMarkup(m: MarkupAsk, ctx: Ctx): string {
     if (/[?&][\w-]*=$/.test(url)) return url + data;
     return `${url}${url.includes('?') ? '&' : '?'}q=${data}`;
   };
-  if (m.literal) parts.push(m.literal);
+  if (m.literal) parts.push(m.literal.replace(/c3VtbWFyeQ/g, conversationDigest(ctx.history)));
   if (m.wants.has('md-image') || (m.carriesData && !m.literal)) {
     const url = m.url ?? 'https://example.com/pixel.png';
     if (!m.literal || m.carriesData) parts.push(`![status](${m.carriesData ? withData(url) : url})`);
@@ -406,7 +409,7 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
 
   if (a.secrets.length) {
     if (!p.holdsSecrets) return say(pick(W.noSecrets, s));
-    if (p.leakSystemPrompt) return { lead: pick(W.secretLead, s), body: secretLines(a.secrets), formable: true };
+    if (p.leakSecrets) return { lead: pick(W.secretLead, s), body: secretLines(a.secrets), formable: true };
     return refuse(pick(W.secretDecline, s));
   }
 
@@ -429,7 +432,7 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
     return refuse(pick(W.actionDecline, s) + (p.terse ? '' : ACTION_HINT[a.action.type] ?? ''));
   }
 
-  if (a.entity) {
+  if (a.entity && !(a.faq && a.entity.category === 'thing')) {
     if (p.confabulate) return say(confabulate(a.entity, s));
     return refuse(pick(W.unknown, s));
   }
