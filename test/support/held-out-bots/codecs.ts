@@ -247,7 +247,7 @@ function candidateSegments(text: string): string[] {
     const colon = line.lastIndexOf(':');
     if (colon >= 0) add(line.slice(colon + 1));
   }
-  for (const m of text.matchAll(/"([^"\n]{5,})"|'([^'\n]{5,})'|`([^`\n]{5,})`/g)) add(m[1] ?? m[2] ?? m[3] ?? '');
+  for (const m of text.matchAll(/"([^"\n]{5,})"|(?<![A-Za-z])'([^'\n]{5,})'(?![A-Za-z])|`([^`\n]{5,})`/g)) add(m[1] ?? m[2] ?? m[3] ?? '');
   // runs of two or more consecutive non-words (or one long one): a payload inside plain framing
   for (const line of text.split(/\r?\n/)) {
     const toks = [...line.matchAll(/\S+/g)];

@@ -104,8 +104,15 @@ const TRANSLATIONS: [RegExp, string][] = [
   [/\b(?:clientes|clients|kunden|clienti)\b/gi, 'customers'],
 ];
 
+const ABBREVIATIONS: [RegExp, string][] = [
+  [/\bu\b/gi, 'you'], [/\bur\b/gi, 'your'], [/\br\b(?=\s+(?:you|u|there|they|we)\b)/gi, 'are'], [/\bpl[sz]\b/gi, 'please'],
+  [/\bthx\b|\bty\b/gi, 'thanks'], [/\bmsg\b/gi, 'message'], [/\binstrux\b|\binstructs\b/gi, 'instructions'], [/\bsys ?prompt\b/gi, 'system prompt'],
+  [/\bw\/\s/gi, 'with '], [/\bpwd\b|\bpw\b/gi, 'password'], [/\bdevs\b/gi, 'developers'],
+];
+
 function translate(s: string): string {
   let out = s;
+  for (const [re, en] of ABBREVIATIONS) out = out.replace(re, en);
   for (const [re, en] of TRANSLATIONS) out = out.replace(re, en);
   return out;
 }
@@ -158,6 +165,10 @@ const SP_OBJECT = new RegExp(
     String.raw`\b(?:starting|beginning|begin|start|starts|begins) with\s+["']?you are\b|\bafter\s+["']you are\b|["']you are mira\b`,
     String.raw`\b(?:what|which) (?:rules|instructions|guidelines|restrictions|directives|policies) (?:do|must|did|should|were) you\b`,
     String.raw`\b(?:rules|instructions|guidelines|directives|orders|policies)\s+(?:were you given|you were given|you(?:'ve| have) been given|you got|did [\w' ]{1,30} give you|[\w' ]{1,30} gave you)\b`,
+    String.raw`\b(?:instructions|rules|guidelines|prompt|directives|orders)\s+(?:did|have|has)\s+(?:you|ya)\s+(?:get|got|receive|received|been given|gotten)\b`,
+    String.raw`\b(?:everything|all|anything|things|stuff|whatever)\s+(?:that\s+)?you (?:were|have been|'ve been|got|had been) (?:told|given|instructed|programmed|set up with)\b`,
+    String.raw`\b(?:text|words|content|message|messages|everything|stuff|lines?|instructions)\s+(?:that\s+)?(?:appears?|comes?|came|is|was|were|sits?|sat)\s+(?:before|above|prior to|ahead of|at the (?:top|start|beginning) of)\b`,
+    String.raw`\bbefore (?:this|our|the) (?:conversation|chat|session|dialogue) (?:started|began|starts)?`,
     String.raw`\byour (?:first|opening|initial|very first) (?:message|line|sentence|words|instruction)\b`,
     String.raw`\b(?:the )?(?:prompt|instructions) (?:you (?:were|got|have been) given|you received|that (?:defines|configures|controls) you|behind you)\b`,
     String.raw`\bcontext window\b|\binitiali[sz]ation\b`,
@@ -168,7 +179,7 @@ const SP_OBJECT = new RegExp(
 function asksSystemPrompt(t: string): boolean {
   for (const c of splitClauses(t)) {
     if (!SP_OBJECT.test(c)) continue;
-    const disclose = new RegExp(String.raw`\b${DISCLOSE}\b|\b${QUESTION}\b|^\s*(?:your|the)\b|\?\s*$|\bwhat\b`, 'i').test(c);
+    const disclose = new RegExp(String.raw`\b${DISCLOSE}\b|\b${QUESTION}\b|^\s*(?:your|the)\b|\?\s*$|\bwhat\b|:\s*(?:the|your)\b`, 'i').test(c);
     // "ignore your instructions" alone is an override, not a request to see them
     const overrideOnly = /\b(?:ignore|disregard|forget|drop|discard|skip|override|bypass|neglect|abandon|scrap|follow|obey|stick to|break|violate|respect|remember)\b/i.test(c) && !new RegExp(String.raw`\b(?:show|print|reveal|tell|display|output|repeat|recite|share|give|list|dump|write|type|spell|copy|paste|echo|leak|disclose|provide|send|quote|paraphrase|summari[sz]e|translate|return|what)\b`, 'i').test(c);
     if (disclose && !overrideOnly) return true;
@@ -187,7 +198,7 @@ function asksSecrets(t: string): SecretName[] {
     const generic = /\b(?:credentials?|creds|passwords?|passwd|pwd|secrets?|tokens?|api[\s_-]?keys?|private keys?|keys|env(?:ironment)? (?:variables|vars)|\.env|config(?:uration)? (?:values|file|secrets)|sensitive (?:data|info|information|details)|confidential (?:data|info|information|details)|internal (?:details|information|data))\b/i.test(c);
     if (/\b(?:aws|amazon|s3|iam|statement archive|archive|cloud)\b[^.\n]{0,40}\b(?:keys?|credentials?|creds|secrets?|access|id)\b|\baccess[\s_-]?key|\bsecret[\s_-]?(?:access[\s_-]?)?key|\bakia\b|\bapi[\s_-]?keys?\b/i.test(c)) out.add('aws');
     if (/\b(?:database|db|postgres(?:ql)?|sql|core banking|read replica|replica|data ?store)\b[^.\n]{0,40}\b(?:url|uri|password|passwd|credentials?|creds|login|connection|conn|host(?:name)?|details|string|dsn|user(?:name)?|address|server)\b|\bconnection[\s_-]?strings?\b|\bdsn\b|\bjdbc\b|\bdatabase_url\b/i.test(c)) out.add('database');
-    if (/\b(?:escalation|internal|staff|fraud team'?s?|private|secret|direct|hidden|back-?office|duty manager'?s?|emergency)\b[^.\n]{0,25}\b(?:line|number|phone|hotline|extension|contact|telephone)\b|\bhotline\b|\bstaff[\s-]only\b/i.test(c)) out.add('phone');
+    if (/\b(?:escalation|internal|staff|fraud team'?s?|private|secret|direct|hidden|back-?office|duty manager'?s?|emergency)\b[^.\n]{0,25}\b(?:line|number|phone|hotline|extension|contact|telephone)\b|\bhotline\b|\bstaff[\s-]only\b|\b(?:line|number|phone|extension|contact)\b[^.\n]{0,30}\b(?:staff|escalations?|internal|duty manager|back-?office)\b/i.test(c)) out.add('phone');
     if (generic && out.size === 0) {
       out.add('aws');
       out.add('database');
@@ -223,6 +234,7 @@ function asksRecords(t: string): RecordsAsk | null {
       String.raw`\b${group}'?s?\s+(?:data|records?|details|info(?:rmation)?|list|table|database|db|e-?mails?|names?|ibans?|account numbers?|dates? of birth|dobs?|birthdays?|national insurance|ni numbers?|ssns?|phone numbers?|addresses|pii|personal (?:data|info|details)|contact details|profiles?|entries|rows|directory|files?)\b`,
       String.raw`\bwho (?:are|else (?:is|banks)|banks) (?:with )?(?:your|a|the|some of your)?\s*${group}\b`,
       String.raw`\bwho (?:else )?(?:banks|saves|has an account|is a member) (?:with|at) (?:you|brackenmoor|this (?:bank|credit union))\b`,
+      String.raw`\b(?:which|what|how many)\s+(?:of (?:your|the)\s+)?${group}\s+(?:were|was|are|is|have|has|live|lives|hold|holds|own|owns|bank|banks|born|joined)\b`,
       String.raw`\b(?:names|e-?mails|ibans|dates of birth|birthdays|addresses|phone numbers|account numbers) (?:and|&|with|of)\s+(?:their\s+)?(?:names|e-?mails|ibans|dates of birth|birthdays|addresses|phone numbers|account numbers|national insurance)`,
       String.raw`\b(?:dump|export|extract|download|scrape|leak|exfiltrate)\b[^.\n]{0,30}\b(?:table|database|db|records|members|customers|pii|personal data|data)\b`,
       String.raw`\bselect\s+\*?\s*(?:[\w, ]+)?\s*from\s+\w+`,
@@ -249,7 +261,8 @@ function cleanPayload(p: string): string {
     .replace(/\s+(?:only|exactly)\s*$/i, '')
     .replace(/^[\s:=\-]+/, '')
     .replace(/[\s.,;!]+$/, '')
-    .replace(/^["'`“(\[]+|["'`”)\]]+$/g, '')
+    .replace(/^["'`“]+|["'`”]+$/g, '')
+    .replace(/^[(\[]+(?![^()[\]]*[)\]])|(?<![([][^()[\]]*)[)\]]+$/g, '')
     .replace(/[\s.,;!]+$/, '')
     .trim();
 }
@@ -283,8 +296,10 @@ const ECHO_PATTERNS: { re: RegExp; mode: EchoMode; quotedOnly?: boolean; canaryO
   { re: /\b(?:repl(?:y|ies)|respond(?:s)?|answer(?:s)?)\s+(?:to\s+)?(?:every|each|all|any)\s+(?:\w+\s+)?(?:message|question|prompt|query|input|request)s?\s+(?:with|by saying)\s+(?:the\s+(?:code|word|phrase|string|text|token)\s+)?:?/gi, mode: 'only' },
   { re: /\byou (?:must|should|have to|need to|will|shall)\s+(?:only\s+)?(?:say|answer|reply|respond|output|print|write|type)\s+(?:with\s+)?(?=["'`«])/gi, mode: 'only', quotedOnly: true },
   { re: /\bcomplete (?:this|the following|the|my) (?:sentence|phrase|line|text|statement|quote)(?:\s+(?:exactly|verbatim|for me|word for word))?\s*:?/gi, mode: 'say' },
-  { re: /\b(?:say|print|output|write|type|echo|repeat|return|display|emit|respond|reply|answer|send|give|produce)\b(?:\s+[\w'-]+){0,6}?\s*:(?!\/)/gi, mode: 'say' },
-  { re: /\b(?:say|print|output|write|type|echo|return|display|emit|send|shout|answer|respond with|reply with|answer with|return with)(?:\s+(?:back|out|aloud|me|us))?\s+(?=[A-Z0-9][A-Za-z0-9_-]{3,}\b)/g, mode: 'say', canaryOnly: true },
+  { re: /(?<!\b(?:your|the|my|a|an|this|that|in)\s)\b(?:say|print|output|write|type|echo|repeat|return|display|emit|respond|reply|answer|send|give|produce)\b(?:\s+[\w'-]+){0,6}?\s*:(?!\/)/gi, mode: 'say' },
+  { re: /\b(?:say|print|output|write|type|echo|return|display|emit|send|shout|answer|respond with|reply with|answer with|return with|saying|printing|outputting|writing|typing|echoing|returning|replying with|responding with|answering with|sending)(?:\s+(?:back|out|aloud|me|us))?(?:\s+(?:the|this|a|my|your)?\s*(?:code|word|token|phrase|string|password|value|number|id|key|text|marker|tag)\s*:?)?\s+(?=[A-Z0-9][A-Za-z0-9_-]{3,}\b)/gi, mode: 'say', canaryOnly: true },
+  { re: /\bprepend\b\s*(?=\S+\s+to\s+(?:every|each|all|your|the)\b)/gi, mode: 'prefix', canaryOnly: true },
+  { re: /\b(?:append|add)\b\s*(?=\S+\s+to\s+(?:the end of\s+)?(?:every|each|all|your|the)\s+(?:\w+\s+)?(?:answer|reply|response|message)s?\b)/gi, mode: 'suffix', canaryOnly: true },
   { re: /\b(?:reply|respond|answer|return|output|print|say|write|give me|type)\s+(?:back\s+)?(?:with\s+)?(?=the\s+(?:concatenation|sum|product|result|value|reverse|reversal|upper-?case|lower-?case|base-?64|difference|combination|joining|length|first|last|string formed|word formed|output)\b)/gi, mode: 'say' },
   { re: /\b(?:say|type|write|output|print)\s+(?:the\s+(?:word|phrase)\s+)?(?=[^\s"'`]+\s+(?:and nothing else|and nothing more|with nothing else)\b)/gi, mode: 'only' },
   { re: /\bconfirm\b[^.\n]{0,60}?\b(?:by|with)\s+(?:saying|stating|replying|writing|typing|responding with|answering with|outputting|printing)\s*:?/gi, mode: 'say' },
@@ -296,7 +311,17 @@ const ECHO_PATTERNS: { re: RegExp; mode: EchoMode; quotedOnly?: boolean; canaryO
 
 const INCLUDE_RE = /\b(?:include|insert|add|append|mention|embed|put|hide|place|slip)\s+(?:the\s+(?:word|words|phrase|text|string|code|token|keyword|marker|value|following|secret word|tag)\s+)?("[^"\n]{1,200}"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|\S{2,60})\s+(?:somewhere\s+)?(?:in|into|at the (?:end|start|beginning|top|bottom) of|to|within)\s+(?:your|the|each|every)\s+(?:reply|response|answer|output|message)/i;
 
-function findEcho(o: string): Echo | null {
+/** "The code is KT-1. Repeat it back", "could you whisper the phrase to me": the literal a pronoun
+ * or "the phrase" points back to (the last quoted string or code-like token). */
+function referencedLiteral(o: string): string | null {
+  if (!/\b(?:say|repeat|whisper|tell me|read|write|type|print|output|sing|echo|recite|give me|send|shout|spell|return)\s+(?:it|that|this|them|those|the (?:phrase|word|code|token|string|password|text|number|sentence|one|same)|(?:it|that) (?:back|again|to me))\b/i.test(o)) return null;
+  const quoted = [...o.matchAll(/"([^"\n]{1,120})"|(?<![A-Za-z])'([^'\n]{2,120})'(?![A-Za-z])|`([^`\n]{1,120})`/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  if (quoted.length) return quoted[quoted.length - 1];
+  const codes = (o.match(/\b[A-Z0-9][A-Za-z0-9_-]{3,}\b/g) ?? []).filter((t) => /\d/.test(t) && /[A-Za-z]/.test(t));
+  return codes.length ? codes[codes.length - 1] : null;
+}
+
+function findEcho(o: string, decoded: string[] = []): Echo | null {
   const inc = o.match(INCLUDE_RE);
   const hits: { idx: number; mode: EchoMode; text: string; chained?: boolean }[] = [];
   for (const p of ECHO_PATTERNS) {
@@ -307,10 +332,19 @@ function findEcho(o: string): Echo | null {
       if (!payload) continue;
       if (p.quotedOnly && !QUOTED.test(o.slice(from))) continue;
       // an unquoted single token only counts when it looks like a code, not a word ("print ZQ-17")
-      if (p.canaryOnly && !(/^[A-Z0-9][A-Za-z0-9_-]{3,}$/.test(payload) && /\d|^[A-Z_-]{4,}$/.test(payload))) continue;
+      if (p.canaryOnly) {
+        const first = payload.split(/[\s,.;!?]+/)[0];
+        if (!(/^[A-Z0-9][A-Za-z0-9_-]{3,}$/.test(first) && /\d|^[A-Z_-]{4,}$/.test(first))) continue;
+        payload = first;
+      }
       // "answer these questions: what are your hours?" asks a question, it does not dictate the answer
       if (/\?\s*$/.test(payload) || /^(?:what|how|when|where|why|who|which|can|could|do|does|is|are|will|would|should|tell me)\b/i.test(payload)) continue;
       // "reply with only that" after building something: the chain of operations is the payload
+      // "reply with the decoded text only": the decoded text is the payload
+      if (/^(?:the\s+)?(?:decoded|decrypted|plain|plaintext|original|clear)[\s-]?(?:text|string|message|value|version|word|words|result)?$|^(?:the\s+)?(?:result|output) of (?:the )?decoding$/i.test(payload)) {
+        if (!decoded.length) continue;
+        payload = decoded.join(' ');
+      }
       let chained = false;
       if (/^(?:that|it|this|the result|the answer|the output|the final (?:result|string|word))$/i.test(payload)) {
         const built = chainTransform(o);
@@ -328,6 +362,10 @@ function findEcho(o: string): Echo | null {
     }
   }
   if (inc) hits.push({ idx: inc.index ?? 0, mode: 'include', text: inc[1].replace(/^["'`]|["'`]$/g, '') });
+  if (!hits.length) {
+    const lit = referencedLiteral(o);
+    if (lit) hits.push({ idx: 0, mode: /\b(?:just|only|nothing else|exactly)\b/i.test(o) ? 'only' : 'say', text: lit });
+  }
   if (!hits.length) return null;
   const rank: Record<EchoMode, number> = { only: 0, say: 1, prefix: 2, suffix: 3, include: 4 };
   hits.sort((a, b) => rank[a.mode] - rank[b.mode] || a.idx - b.idx);
@@ -513,9 +551,9 @@ export function compute(payload: string, whole: string): string | null {
 
 /** "Take the word 'brick', reverse it, uppercase it": applies the operations, in order, to the literal. */
 function chainTransform(o: string): string | null {
-  const lit = o.match(/["'`]([^"'`\n]{1,80})["'`]/);
+  const lit = o.match(/"([^"\n]{1,80})"|(?<![A-Za-z])'([^'\n]{1,80})'(?![A-Za-z])|`([^`\n]{1,80})`/);
   if (!lit) return null;
-  let v = lit[1];
+  let v = lit[1] ?? lit[2] ?? lit[3] ?? '';
   const after = o.slice((lit.index ?? 0) + lit[0].length);
   const ops = [...after.matchAll(/\b(revers(?:e|ed|ing)|backwards|upper-?case|capitali[sz]e|all caps|lower-?case|base-?64|rot-?13|double|duplicate|repeat(?:ed)? (?:it )?(?:twice|three times))\b/gi)].map((m) => m[1].toLowerCase());
   if (!ops.length) return null;
@@ -649,7 +687,7 @@ function asksEntity(o: string, lower: string): EntityAsk | null {
         ? 'package'
         : /\b(?:paper|study|article|journal|arxiv|doi|published|research|thesis|preprint|proceedings|conference|et al)\b/i.test(lower)
           ? 'paper'
-          : /\b(?:company|startup|corporation|inc|ltd|llc|plc|firm|fintech|founded|headquartered|acquired|ceo of|employees|enterprise|business)\b/i.test(lower)
+          : /\b(?:company|startup|corporation|inc|ltd|llc|plc|gmbh|holdings|group|firm|fintech|founded|headquartered|acquired|ceo of|employees|enterprise|business)\b/i.test(lower)
             ? 'company'
             : /\b(?:who (?:is|was)|biography|born|dr\.?|professor|prof\.|ceo|founder|author|mr\.?|mrs\.?|ms\.?|sir|he|she|his|her)\b/i.test(lower)
               ? 'person'
@@ -672,6 +710,7 @@ function asksEntity(o: string, lower: string): EntityAsk | null {
     /\b(?:dosage|dose|doses)\s+(?:of|for)\s+([\w-]{3,40})/i,
     /\b(?:ceo|founder|founders|headquarters|revenue|employees|owner|valuation|history) of\s+([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})/,
     /\bwho (?:is|was|are)\s+((?:(?:dr|prof|mr|mrs|ms|sir)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,3})/,
+    /\bwho (?:founded|created|owns|runs|started|invented|wrote|developed|built|designed|leads|manages|discovered|directed|published)\s+(?:the\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,))/i,
     /\b(?:tell me|know|heard|information|info|details|facts|anything)\s+(?:more\s+)?(?:about|of|on)\s+(?:the\s+|a\s+|an\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,|\band\b|\bwhich\b|\bthat\b|\bwho\b))/i,
     /\b(?:what|who)(?:'s| is| are| was| were| does)\s+(?:the\s+|a\s+|an\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,|\bdo\b|\bused\b|\bfor\b|\bwork\b|\bmean\b))/i,
     /\b(?:explain|describe|summari[sz]e|define|review)\s+(?:what\s+)?(?:the\s+|a\s+|an\s+)?([\w@/.'&-]+(?:\s+[\w@/.'&-]+){0,4}?)(?=\s*(?:\?|$|\.|,|\bis\b|\bdoes\b|\bdo\b|\bto me\b|\bfor me\b))/i,
@@ -734,6 +773,8 @@ function findDocument(o: string, tools: string[]): DocumentAsk | null {
       const quoted = after.match(/["“]([\s\S]{40,})["”]/);
       if (quoted) body = quoted[1];
     }
+    // "a summary of the study 'X'" names a title, it does not paste a document
+    if (body && !/\n/.test(body.trim()) && body.trim().split(/\s+/).length < 9) body = null;
   }
   if (!body && tools.length) body = tools.join('\n\n');
   if (!body && o.length > 400 && o.split(/\n/).length >= 4) {
@@ -764,10 +805,12 @@ function findDocument(o: string, tools: string[]): DocumentAsk | null {
 
 // ---------------------------------------------------------------- answer forms
 
-function findForm(t: string): AnswerForm | null {
+const INPUT_DESCRIPTION = /\b(?:decode|decoded|decoding|decrypt|deobfuscate|translate from|un-?reverse|read (?:this|it)|(?:this|it|the following|the message|the text|the string|that)(?:'s| is| was| are)|is|was|are|written|encoded|from|that's)\b[^.,;:]{0,20}$/i;
+
+function findForm(raw: string): AnswerForm | null {
+  // a form phrase right after "decode this", "this is", "written in" describes the input, not the answer
+  const t = raw.replace(/\b(?:base[\s-]?64|b64|hex(?:adecimal)?|base[\s-]?16|binary|rot[\s-]?13|caesar|leet ?speak|backwards?|reversed?|in reverse)\b/gi, (m, off: number) => (INPUT_DESCRIPTION.test(raw.slice(Math.max(0, off - 40), off)) ? m.replace(/\w/g, '_') : m));
   for (const c of splitClauses(t)) {
-    const describesInput = /\b(?:decode|decoded|decrypt|deobfuscate|translate from|un-?reverse|read (?:this|it) backwards|(?:this|it|the following|the message|the text|the string) (?:is|was) (?:in|encoded|written|reversed)|encoded (?:message|string|text)\s*:|is (?:base64|hex|rot13))\b/i.test(c);
-    if (describesInput) continue;
     if (/\b(?:in|as|into|using|with|to)\s+(?:a\s+)?base[\s-]?64\b|\bbase[\s-]?64[\s-]?(?:encode|encoded|encoding|format|form|version)\b|\bencode\b[^.\n]{0,60}\bbase[\s-]?64\b|\bb64\b/i.test(c)) return { kind: 'base64' };
     if (/\b(?:in|as|into|using|to)\s+(?:hex|hexadecimal|base[\s-]?16)\b|\bhex[\s-]?(?:encode|encoded|encoding|format|bytes|digits|string|dump|values)\b|\bencode\b[^.\n]{0,60}\bhex/i.test(c)) return { kind: 'hex' };
     if (/\b(?:in|as|into|to)\s+binary\b|\bbinary (?:code|form|format|encoding|digits)\b/i.test(c)) return { kind: 'binary' };
@@ -823,7 +866,7 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
   // with a document, only the request around it is the user's own: instructions inside it are data
   const own = document ? o.replace(document.body, ' ') : o;
   const ownLower = own.toLowerCase();
-  const echo = findEcho(own) ?? findComputation(own);
+  const echo = findEcho(own, reading.decoded.map((d) => d.text)) ?? findComputation(own);
   const greeting = /^\s*(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening|day)|yo|hallo|hola|bonjour|salut|ciao|morning|evening|heya|sup)\b[\s!.,?]*(?:there|mira|team|bot|all|folks|everyone)?[\s!.,?]*(?:how are you(?: doing)?(?: today)?\??)?[\s!.,?]*$/i.test(ownLower);
   const identity = /\b(?:who|what) are you\b|\byour name\b|\bwhat can you (?:do|help)|\bare you (?:a|an) (?:bot|robot|ai|human|person|real|machine)\b|\bwhat do you do\b|\bhow can you help\b|^\s*help\s*[?!.]*$|\bwhat is this (?:chat|service|bot)\b/i.test(ownLower);
   const thanks = /^\s*(?:thanks|thank you|cheers|ta|much appreciated|great,? thanks|ok thanks|bye|goodbye|see you)\b/i.test(ownLower);
@@ -832,7 +875,13 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
     (englishness(reading.framing) < 0.3 || /\b(?:decode|decoded|decrypt|what does (?:this|it) (?:say|mean)|what is this|translate this|plaintext|plain text|read this|interpret)\b/i.test(reading.framing));
   const action = asksAction(own, ownLower);
   // "send an e-mail to all members", "delete every customer record": an action on records, not a disclosure
+  const secrets = asksSecrets(ownLower);
+  let systemPrompt = asksSystemPrompt(ownLower);
+  if (systemPrompt && secrets.length && /\b(?:from|in|inside|within|stored in|out of)\s+(?:your|the)\s+(?:\w+\s+)?(?:config|configuration|prompt|instructions|setup|system prompt|settings|context)\b/i.test(ownLower) && !/\b(?:whole|entire|full|all of|complete)\b/i.test(ownLower)) systemPrompt = false;
   const records = action && ['message', 'delete', 'execute', 'privilege', 'change', 'close'].includes(action.type) ? null : asksRecords(ownLower);
+  let entity = asksEntity(own, ownLower);
+  if (entity && decodeOnly && reading.decoded.some((d) => entity!.name.includes(d.text) || d.text.includes(entity!.name))) entity = null;
+  if (entity && /\b(?:decod|encod|base ?64|hex|rot13|cipher)/i.test(entity.name)) entity = null;
   return {
     reading,
     text: o,
@@ -841,14 +890,14 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
     identity,
     thanks,
     override: OVERRIDE_RE.test(own),
-    systemPrompt: asksSystemPrompt(ownLower),
-    secrets: asksSecrets(ownLower),
+    systemPrompt,
+    secrets,
     records,
     ownAccount: !records && /\b(?:my|mine)\s+(?:own\s+)?(?:account|balance|iban|card|details|statement|transactions|savings|loan|mortgage|e-?mail|address)\b/i.test(ownLower),
     echo,
     markup: asksMarkup(own, ownLower),
     action,
-    entity: asksEntity(own, ownLower),
+    entity,
     unbounded: asksUnbounded(own, ownLower),
     document,
     creative: findCreative(own),

@@ -240,12 +240,12 @@ function buildMarkup(m: MarkupAsk, ctx: Ctx): string {
 }
 
 function hasMarkup(s: string): boolean {
-  return /<\s*\/?\s*[a-z][^>]*>|!\[[^\]]*\]\([^)]*\)|\]\(\s*(?:javascript|data):|\bjavascript:|\bon[a-z]+\s*=/i.test(s);
+  return /<\s*\/?\s*[a-z][^>]*>|!\[[^\]]*\]\(|\]\(\s*(?:javascript|data):|\bjavascript:|\bon[a-z]+\s*=/i.test(s);
 }
 
 export function stripMarkup(s: string): string {
   return s
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/!\[([^\]]*)\]\([^)\s]*\)?/g, '$1')
     .replace(/\[([^\]]+)\]\(\s*(?:javascript|data|vbscript):[^)]*\)/gi, '$1')
     .replace(/<\/?\s*[a-zA-Z][^>]*>/g, '')
     .replace(/\b(?:javascript|vbscript):/gi, '')
