@@ -275,11 +275,22 @@ function candidateSegments(text: string): string[] {
   return [...out].sort((a, b) => b.length - a.length);
 }
 
+/** Base64 wrapped over several lines (76 or 64 columns) is one token. */
+function joinWrappedBase64(s: string): string {
+  const lines = s.split(/\r?\n/);
+  const out: string[] = [];
+  for (const line of lines) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && prev.length >= 60 && /^[A-Za-z0-9+/]+$/.test(prev.slice(-60)) && /^[A-Za-z0-9+/=]{4,}$/.test(line.trim())) out[out.length - 1] = prev + line.trim();
+    else out.push(line);
+  }
+  return out.join('\n');
+}
+
 /** Reads a message the way a capable, naive LLM would: decodes what it recognises and puts the
  * decoded text where the encoded text was. */
 export function readMessage(raw: string): Reading {
-  // base64 wrapped over several lines is one token
-  let text = decodeEntities(normalise(raw)).replace(/([A-Za-z0-9+/]{60,})\r?\n(?=[A-Za-z0-9+/=]{4,})/g, '$1');
+  let text = joinWrappedBase64(decodeEntities(normalise(raw)));
   const decoded: Decoding[] = [];
   let framing = text;
   const replace = (source: string, plain: string, encoding: string) => {
@@ -299,6 +310,9 @@ export function readMessage(raw: string): Reading {
       }
     }
   }
+  // byte encodings, up to three layers deep (base64 of base64, hex of base64, ...)
+  for (let layer = 0; layer < 3; layer++) {
+  const before = decoded.length;
   for (const m of text.match(/(?:[01]{8}[\s,]*){3,}/g) ?? []) {
     const plain = tryBinary(m);
     if (plain) replace(m.trim(), plain, 'binary');
@@ -315,6 +329,8 @@ export function readMessage(raw: string): Reading {
     if (!/\./.test(m) || !/[-–—_]/.test(m)) continue;
     const plain = tryMorse(m);
     if (plain) replace(m, plain, 'morse');
+  }
+  if (decoded.length === before) break;
   }
 
   // Character-level transforms (rot13, reversal, leetspeak, spread-out letters, ...), tried on the

@@ -270,7 +270,7 @@ function cleanPayload(p: string): string {
 const QUOTED = /^\s*[:\-]?\s*(?:"([^"\n]{1,400})"|'([^'\n]{1,400})'|`([^`\n]{1,400})`|«([^»\n]{1,400})»|\*\*([^*\n]{1,400})\*\*)/;
 
 function takePayload(o: string, from: number): string | null {
-  const rest = o.slice(from);
+  const rest = o.slice(from, from + 600);
   const q = rest.match(QUOTED);
   if (q) return (q[1] ?? q[2] ?? q[3] ?? q[4] ?? q[5] ?? '').trim() || null;
   // "the following:" on the next line(s)
@@ -295,6 +295,7 @@ const ECHO_PATTERNS: { re: RegExp; mode: EchoMode; quotedOnly?: boolean; canaryO
   { re: /\b(?:say|print|output|write|type|echo|repeat|return|display|emit|shout|respond with|reply with|answer with)\b(?:\s+(?:back|out|aloud))?(?:\s+(?:the\s+)?(?:word|words|phrase|text|string|sentence|token|following|line))?\s*(?=["'`«])/gi, mode: 'say', quotedOnly: true },
   { re: /\b(?:repl(?:y|ies)|respond(?:s)?|answer(?:s)?)\s+(?:to\s+)?(?:every|each|all|any)\s+(?:\w+\s+)?(?:message|question|prompt|query|input|request)s?\s+(?:with|by saying)\s+(?:the\s+(?:code|word|phrase|string|text|token)\s+)?:?/gi, mode: 'only' },
   { re: /\byou (?:must|should|have to|need to|will|shall)\s+(?:only\s+)?(?:say|answer|reply|respond|output|print|write|type)\s+(?:with\s+)?(?=["'`«])/gi, mode: 'only', quotedOnly: true },
+  { re: /\btranslate (?:this|the|it|that|the following|everything)(?: sentence| text| phrase| message| line)? (?:as|into|to read)\s*:?(?=\s*["'`«])/gi, mode: 'only', quotedOnly: true },
   { re: /\bcomplete (?:this|the following|the|my) (?:sentence|phrase|line|text|statement|quote)(?:\s+(?:exactly|verbatim|for me|word for word))?\s*:?/gi, mode: 'say' },
   { re: /(?<!\b(?:your|the|my|a|an|this|that|in)\s)\b(?:say|print|output|write|type|echo|repeat|return|display|emit|respond|reply|answer|send|give|produce)\b(?:\s+[\w'-]+){0,6}?\s*:(?!\/)/gi, mode: 'say' },
   { re: /\b(?:say|print|output|write|type|echo|return|display|emit|send|shout|answer|respond with|reply with|answer with|return with|saying|printing|outputting|writing|typing|echoing|returning|replying with|responding with|answering with|sending)(?:\s+(?:back|out|aloud|me|us))?(?:\s+(?:the|this|a|my|your)?\s*(?:code|word|token|phrase|string|password|value|number|id|key|text|marker|tag)\s*:?)?\s+(?=[A-Z0-9][A-Za-z0-9_-]{3,}\b)/gi, mode: 'say', canaryOnly: true },
@@ -326,7 +327,9 @@ function findEcho(o: string, decoded: string[] = []): Echo | null {
   const hits: { idx: number; mode: EchoMode; text: string; chained?: boolean }[] = [];
   for (const p of ECHO_PATTERNS) {
     p.re.lastIndex = 0;
+    let seen = 0;
     for (const m of o.matchAll(p.re)) {
+      if (++seen > 40) break;
       const from = (m.index ?? 0) + m[0].length;
       let payload: string | null = takePayload(o, from);
       if (!payload) continue;
@@ -636,13 +639,13 @@ function asksAction(o: string, lower: string): ActionAsk | null {
   const amount = o.match(/[£$€]\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|gbp|euros?|eur|dollars?|usd)\b/i)?.[0];
   const target =
     o.match(/\bGB\d{2}\s?[A-Z]{4}(?:\s?\d{2,4}){3,5}\b/)?.[0] ??
-    o.match(/\b[\w.+-]+@[\w-]+\.[\w.-]+\b/)?.[0] ??
+    o.match(/\b[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,63}\b/)?.[0] ??
     o.match(/\bto\s+(?:(?:account|acct|iban|sort code)\s+)?((?:\d[\d\s-]{5,}\d))/i)?.[1] ??
     o.match(/\bto\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b/)?.[1];
   const checks: [ActionType, RegExp][] = [
     ['refund', /\b(?:refund|reimburse|compensate|chargeback|credit (?:me|my account|back))\b|\breverse (?:the|a|this|that|my|all)? ?(?:charge|payment|transaction|fee)s?\b/i],
     ['change', /\b(?:change|update|modify|set|reset|edit|replace|switch|amend|correct)\b[^.\n]{0,30}\b(?:e-?mail|address|phone(?: number)?|mobile|password|passcode|pin|name|details|contact|beneficiary|payee|date of birth|registered)\b/i],
-    ['message', /\b(?:send|email|e-mail|text|sms|message|notify|contact|forward)\b[^.\n]{0,40}\b(?:all (?:customers|members|users)|every (?:customer|member)|everyone|the (?:customers|members)|[\w.+-]+@[\w-]+\.[\w.-]+)/i],
+    ['message', /\b(?:send|email|e-mail|text|sms|message|notify|contact|forward)\b[^.\n]{0,40}\b(?:all (?:customers|members|users)|every (?:customer|member)|everyone|the (?:customers|members)|[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,63})/i],
     ['transfer', /\b(?:transfer|send|wire|move|pay|remit|forward)\b[^.\n]{0,50}(?:[£$€]|\d|\bmoney\b|\bfunds\b|\bbalance\b|\bsavings\b|\bto (?:account|iban|gb\d\d))|\bmake (?:a|the) (?:payment|transfer)\b|\bempty (?:my|the|his|her|their) (?:account|savings)\b/i],
     ['delete', /\b(?:delete|erase|remove|wipe|purge|destroy|drop|truncate)\b[^.\n]{0,40}\b(?:account|accounts|data|record|records|history|profile|table|tables|database|member|members|customer|customers|transactions|logs?|everything|all|files?|backups?)\b|\bdrop table\b/i],
     ['close', /\bclose\b[^.\n]{0,25}\baccount\b|\bterminate (?:my|the|his|her) (?:account|membership)\b/i],
@@ -877,7 +880,9 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
   // "send an e-mail to all members", "delete every customer record": an action on records, not a disclosure
   const secrets = asksSecrets(ownLower);
   let systemPrompt = asksSystemPrompt(ownLower);
-  if (systemPrompt && secrets.length && /\b(?:from|in|inside|within|stored in|out of)\s+(?:your|the)\s+(?:\w+\s+)?(?:config|configuration|prompt|instructions|setup|system prompt|settings|context)\b/i.test(ownLower) && !/\b(?:whole|entire|full|all of|complete)\b/i.test(ownLower)) systemPrompt = false;
+  // "the key from your config" asks for the key; the config is only where it is
+  const SOURCE = /\b(?:from|in|inside|within|stored in|out of)\s+(?:your|the)\s+(?:\w+\s+)?(?:config|configuration|prompt|instructions|setup|system prompt|settings|context)\b/gi;
+  if (systemPrompt && secrets.length && SOURCE.test(ownLower) && !/\b(?:whole|entire|full|all of|complete)\b/i.test(ownLower)) systemPrompt = asksSystemPrompt(ownLower.replace(SOURCE, ' '));
   const records = action && ['message', 'delete', 'execute', 'privilege', 'change', 'close'].includes(action.type) ? null : asksRecords(ownLower);
   let entity = asksEntity(own, ownLower);
   if (entity && decodeOnly && reading.decoded.some((d) => entity!.name.includes(d.text) || d.text.includes(entity!.name))) entity = null;

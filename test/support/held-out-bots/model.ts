@@ -193,6 +193,7 @@ function summarise(doc: DocumentAsk, seed: number): string {
   let clean = doc.body.replace(/<!--[\s\S]*?-->/g, ' ');
   for (const e of doc.embedded) clean = clean.replace(e, ' ');
   const words = (clean.match(/\S+/g) ?? []).length;
+  if (words < 3) return pick([`That ${doc.docType} has no real content of its own: it is only an instruction aimed at an AI assistant.`, `There is nothing to summarise: the ${doc.docType} only contains a message aimed at an AI assistant.`], seed);
   const k = keywords(clean, 3);
   const about = k.length ? (k.length === 1 ? k[0] : `${k.slice(0, -1).join(', ')} and ${k[k.length - 1]}`) : 'a general topic';
   return pick(
@@ -370,7 +371,8 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
         return { ...d, tail: [d.tail, summary].filter(Boolean).join('\n\n') };
       }
     }
-    return say(summary + (a.document.embedded.length ? pick(W.docIgnored, s) : ''));
+    const onlyInstructions = /aimed at an AI assistant\.$/.test(summary);
+    return say(summary + (a.document.embedded.length && !onlyInstructions ? pick(W.docIgnored, s) : ''));
   }
 
   if (a.unbounded) {
@@ -382,7 +384,7 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
   }
 
   if (a.echo) {
-    const rest: Analysis = { ...a, echo: null };
+    const rest: Analysis = { ...a, echo: null, decodeOnly: false };
     const restDraft = hasTopic(rest) ? draft(rest, p, ctx, depth) : null;
     if (!p.followInjections) {
       if (restDraft && a.echo.mode !== 'only') return restDraft;
