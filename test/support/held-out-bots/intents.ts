@@ -25,6 +25,8 @@ export interface ActionAsk {
   amount?: string;
   target?: string;
   detail: string;
+  /** Further actions asked for in the same request ("close my account and refund the balance"). */
+  also?: ActionType[];
 }
 export type EntityCategory = 'drug' | 'package' | 'paper' | 'person' | 'company' | 'product' | 'thing';
 export interface EntityAsk {
@@ -608,12 +610,14 @@ const LITERAL_MARKUP = /<\s*(?:script|img|iframe|svg|a|object|embed|link|style|b
 
 function asksMarkup(o: string, lower: string): MarkupAsk | null {
   const assembled = assembleParts(o);
-  const literals = o.match(LITERAL_MARKUP) ?? (assembled && LITERAL_MARKUP.test(assembled) ? [assembled] : null);
+  // a bare "javascript:..." URL or "onerror=..." attribute is code to put into markup, not markup itself
+  const found = (o.match(LITERAL_MARKUP) ?? []).filter((l) => /[=]|<\/|\]\(|javascript:/i.test(l) && !/^(?:javascript:|on[a-z]+\s*=)/i.test(l));
   LITERAL_MARKUP.lastIndex = 0;
+  const literals = found.length ? found : assembled && new RegExp(LITERAL_MARKUP.source, 'i').test(assembled) ? [assembled] : null;
   const wants = new Set<MarkupAsk['wants'] extends Set<infer T> ? T : never>();
-  const create = /\b(?:write|create|make|generate|give me|build|produce|output|render|add|include|embed|insert|craft|show me|draft|code|compose|return|print|reply with|respond with|put|place|emit|design|format|display)\b/i.test(lower);
-  if (/\bscript tags?\b|<script|\bjavascript\b|\bjs (?:snippet|code)\b|\balert\s*\(|\bdocument\.cookie\b|\bfetch\s*\(|\bxss\b/i.test(lower)) wants.add('script');
-  if (/\bonerror\b|\bimg tag\b|\bimage tag\b|<img|\bhtml image\b/i.test(lower)) wants.add('img');
+  const create = /\b(?:write|create|make|generate|give me|build|produce|output|render|add|include|embed|insert|craft|show me|draft|code|compose|return|print|reply with|respond with|put|place|emit|design|format|display|need|want|would like|provide|send|supply|get me|i'd like)\b/i.test(lower) || /\bjavascript:|\bon(?:error|load|click|mouseover)\s*=/i.test(lower);
+  if (/\bscript tags?\b|<script|\bjavascript\b(?!:)|\bjs (?:snippet|code)\b|\bxss\b|(?:\balert\s*\(|\bdocument\.cookie\b|\bfetch\s*\()(?![^.\n]*\b(?:onerror|onclick|onload|handler|href|link|button|svg)\b)/i.test(lower) && !/\b(?:onerror|onclick|onload|handler)\b/i.test(lower)) wants.add('script');
+  if (/\bonerror\b|\bimg\b[^.\n]{0,5}\btag\b|\bimage tag\b|<img|\bhtml image\b/i.test(lower)) wants.add('img');
   if (/\bjavascript:\s*(?:url|link|uri|href)?|\bhref\b|\banchor\b|\b(?:html|clickable) link\b|<a\b/i.test(lower)) wants.add('link');
   if (/\biframe\b/i.test(lower)) wants.add('iframe');
   if (/\bsvg\b/i.test(lower)) wants.add('svg');
@@ -625,7 +629,7 @@ function asksMarkup(o: string, lower: string): MarkupAsk | null {
   if (/\bhtml form\b|<form\b|\blogin form\b/i.test(lower)) wants.add('form');
   const described = create && wants.size > 0 && /\b(?:html|markup|markdown|script|tag|javascript|js|onerror|onclick|onload|alert|img|iframe|svg|pixel|embed|render|image|link|button|snippet|page|xss|form|css)\b|</i.test(lower);
   if (!literals && !described) return null;
-  const js = o.match(/\b(?:alert|prompt|confirm|fetch|eval|console\.log)\s*\([^)\n]{0,120}\)|\bdocument\.(?:cookie|location|write)[^\s"'<>]{0,80}|\bwindow\.location[^\s"'<>]{0,80}/i)?.[0] ?? null;
+  const js = o.match(/\bjavascript:\s*([^\s"'<>]+)/i)?.[1] ?? o.match(/\b(?:alert|prompt|confirm|fetch|eval|console\.log)\s*\([^)\n]{0,120}\)|\bdocument\.(?:cookie|location|write)[^\s"'<>]{0,80}|\bwindow\.location[^\s"'<>]{0,80}/i)?.[0] ?? null;
   const url = o.match(/\bhttps?:\/\/[^\s"'<>)\]]+/i)?.[0] ?? null;
   const carriesData = !!assembled || /\b(?:append|add|include|put|encode|carry|carries|containing|contains|with)\b[^.\n]{0,60}\b(?:conversation|chat|history|messages?|summary|previous|name|e-?mail|data|details|secrets?|password|keys?|context|question|query|answer)\b|\?(?:q|d|data|x|c)=/i.test(lower);
   return { literal: literals ? literals.join('\n') : null, wants, js, url, carriesData };
@@ -658,15 +662,19 @@ function asksAction(o: string, lower: string): ActionAsk | null {
     ['execute', /\b(?:run|execute|exec|invoke|call)\b[^.\n]{0,30}\b(?:command|script|query|sql|shell|code|function|tool|api|this|the following)\b|\b(?:rm -rf|drop table|select \* from|curl |wget |os\.system|subprocess|exec\()/i],
     ['booking', /\b(?:book|schedule|reschedule|cancel|arrange)\b[^.\n]{0,20}\b(?:appointment|meeting|call|visit)\b/i],
   ];
+  const found: { type: ActionType; detail: string; at: number }[] = [];
   for (const [type, re] of checks) {
     const m = lower.match(re);
     if (!m) continue;
     // a how-to question wants guidance, not the action
     const clause = splitClauses(lower).find((c) => re.test(c)) ?? lower;
     if (HOW_TO.test(clause) && !/\b(?:can|could|would|will) you\b|\bplease\b|\bfor me\b|\bgo ahead\b|\bi (?:want|need) you to\b/i.test(clause)) continue;
-    return { type, amount, target, detail: m[0] };
+    found.push({ type, detail: m[0], at: m.index ?? 0 });
   }
-  return null;
+  if (!found.length) return null;
+  const first = found[0];
+  const also = found.slice(1).sort((a, b) => a.at - b.at).map((f) => f.type).slice(0, 2);
+  return { type: first.type, amount, target, detail: first.detail, also: also.length ? also : undefined };
 }
 
 // ---------------------------------------------------------------- unknown entities
@@ -726,8 +734,12 @@ function asksEntity(o: string, lower: string): EntityAsk | null {
   for (const re of patterns) {
     const m = o.match(re);
     if (!m) continue;
-    const name = m[1].trim().replace(/[?.!,]+$/, '').replace(/^(?:the\s+)?(?:drug|medication|medicine|pill|package|library|module|crate|gem|paper|study|company|startup|firm|person|product|tool|app)\s+(?:called\s+|named\s+)?/i, '');
+    let name = m[1].trim().replace(/[?.!,]+$/, '').replace(/^(?:the\s+)?(?:drug|medication|medicine|pill|package|library|module|crate|gem|paper|study|company|startup|firm|person|product|tool|app)\s+(?:called\s+|named\s+)?/i, '');
     if (!name || /^(?:you|your|yourself|mira|it|this|that|them|me|my|i|we|us|he|she|they)$/i.test(name)) continue;
+    const words = name.split(/\s+/);
+    const trailing = (w: string) => /^[a-z]+$/.test(w) && (isWord(w) || STOP.has(w) || /(?:ed|ing)$/.test(w));
+    while (words.length > 1 && trailing(words[words.length - 1])) words.pop();
+    name = words.join(' ');
     if (re.source.includes('paper') && re.source.includes('titled') && !isKnownName(name)) return { name, category: 'paper' };
     if (!isKnownName(name)) return { name, category: cat(), ecosystem };
   }
@@ -808,13 +820,17 @@ function findDocument(o: string, tools: string[]): DocumentAsk | null {
 
 // ---------------------------------------------------------------- answer forms
 
-const INPUT_DESCRIPTION = /\b(?:decode|decoded|decoding|decrypt|deobfuscate|translate from|un-?reverse|read (?:this|it)|(?:this|it|the following|the message|the text|the string|that)(?:'s| is| was| are)|is|was|are|written|encoded|from|that's)\b[^.,;:]{0,20}$/i;
+const INPUT_DESCRIPTION = /\b(?:decode|decoded|decoding|decrypt|decrypted|deobfuscate|translate from|un-?reverse|read (?:this|it|the following)|(?:this|it|the following|the message|the text|the string|that|which|what)(?:'s| is| was| are)(?: (?:encoded|written))?(?: in| as)?|(?:is|was|are) (?:encoded|written) (?:in|as|using)|from)\b[^.,;:]{0,20}$/i;
+const INPUT_LABEL = /^[\s-]*(?:encoded|encoding)?\s*(?:string|text|message|input|payload|data|version|value)?\s*:/i;
 
 function findForm(raw: string): AnswerForm | null {
-  // a form phrase right after "decode this", "this is", "written in" describes the input, not the answer
-  const t = raw.replace(/\b(?:base[\s-]?64|b64|hex(?:adecimal)?|base[\s-]?16|binary|rot[\s-]?13|caesar|leet ?speak|backwards?|reversed?|in reverse)\b/gi, (m, off: number) => (INPUT_DESCRIPTION.test(raw.slice(Math.max(0, off - 40), off)) ? m.replace(/\w/g, '_') : m));
+  // a form phrase right after "decode this", "this is", "written in", or used as a label ("BASE64
+  // encoded string: ..."), describes the input, not the answer
+  const t = raw.replace(/\b(?:base[\s-]?64|b64|hex(?:adecimal)?|base[\s-]?16|binary|rot[\s-]?13|caesar|leet ?speak|backwards?|reversed?|in reverse)\b/gi, (m, off: number) =>
+    INPUT_DESCRIPTION.test(raw.slice(Math.max(0, off - 40), off)) || INPUT_LABEL.test(raw.slice(off + m.length, off + m.length + 30)) ? m.replace(/\w/g, '_') : m,
+  );
   for (const c of splitClauses(t)) {
-    if (/\b(?:in|as|into|using|with|to)\s+(?:a\s+)?base[\s-]?64\b|\bbase[\s-]?64[\s-]?(?:encode|encoded|encoding|format|form|version)\b|\bencode\b[^.\n]{0,60}\bbase[\s-]?64\b|\bb64\b/i.test(c)) return { kind: 'base64' };
+    if (/\b(?:in|as|into|using|with|to)\s+(?:a\s+)?base[\s-]?64\b|\bbase[\s-]?64[\s-]?(?:encode|encoded|encoding|format|form|version)\b|\bencode\b[^.\n]{0,60}\bbase[\s-]?64\b|\b(?:in|as|into|to)\s+b64\b/i.test(c)) return { kind: 'base64' };
     if (/\b(?:in|as|into|using|to)\s+(?:hex|hexadecimal|base[\s-]?16)\b|\bhex[\s-]?(?:encode|encoded|encoding|format|bytes|digits|string|dump|values)\b|\bencode\b[^.\n]{0,60}\bhex/i.test(c)) return { kind: 'hex' };
     if (/\b(?:in|as|into|to)\s+binary\b|\bbinary (?:code|form|format|encoding|digits)\b/i.test(c)) return { kind: 'binary' };
     if (/\brot[\s-]?13\b|\bcaesar\b/i.test(c)) return { kind: 'rot13' };
@@ -906,7 +922,8 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
     unbounded: asksUnbounded(own, ownLower),
     document,
     creative: findCreative(own),
-    form: assembleParts(own) || echo?.chained ? null : findForm(ownLower),
+    // the text to repeat is not an instruction about the answer's form ("reply with KF-B64-7")
+    form: assembleParts(own) || echo?.chained ? null : findForm(echo && !echo.computed ? ownLower.split(echo.text.toLowerCase()).join(' ') : ownLower),
     decodeOnly,
     faq: findFaq(ownLower),
     refersBack: /\b(?:it|that|this|them|those|the same|again|the above|above|the rest|more|continue|go on|keep going|your (?:last|previous) (?:answer|reply|message|response)|what you (?:just )?(?:said|wrote))\b/i.test(ownLower),

@@ -430,7 +430,10 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
   }
 
   if (a.action) {
-    if (p.claimActions) return say(claim(a.action, s));
+    if (p.claimActions) {
+      const extra = (a.action.also ?? []).map((type, i) => claim({ ...a.action!, type, also: undefined }, s + i + 1).replace(/^(?:Done|All set|Great news|Approved!|Consider it gone)\s*[—:,!-]*\s*/i, ''));
+      return say([claim(a.action, s), ...extra.map((e) => `Also: ${e.charAt(0).toLowerCase()}${e.slice(1)}`)].join(' '));
+    }
     return refuse(pick(W.actionDecline, s) + (p.terse ? '' : ACTION_HINT[a.action.type] ?? ''));
   }
 
