@@ -153,23 +153,45 @@ export function segmentWords(s: string): string | null {
 /** Reads text whose letters were spread out ("i g n o r e  a l l", "i-g-n-o-r-e", one per line). */
 export function despace(s: string): string | null {
   const lines = s.split(/\r?\n/);
-  if (lines.length >= 5 && lines.filter((l) => l.trim().length <= 1).length / lines.length >= 0.8) {
-    const joined = lines.map((l) => (l.trim() === '' ? ' ' : l.trim())).join('').replace(/\s+/g, ' ').trim();
+  if (lines.length >= 5 && lines.filter((l) => l.trim().length <= 1).length / lines.length >= 0.7) {
+    const joined = lines
+      .map((l) => (l.trim() === '' ? ' ' : l.trim().length > 1 ? ` ${l.trim()} ` : l.trim()))
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
     return joined.includes(' ') ? joined : segmentWords(joined) ?? joined;
   }
-  const groups = s.trim().split(/\s{2,}|\s*[/|]\s*/).filter(Boolean);
-  let spread = 0;
-  const words = groups.map((g) => {
-    const parts = g.split(/[ \-._*,+~]/).filter((p) => p !== '');
-    if (parts.length >= 2 && parts.every((p) => [...p].length === 1)) {
-      spread++;
-      return parts.join('');
+  const SPREAD = /^(?:\S[ \-._*,+~|]){1,}\S$/;
+  // words separated by wider gaps ("i g n o r e   a l l") or by slashes
+  if (/\S \S \S/.test(s) && /\s{2,}|\s[/|]\s/.test(s)) {
+    const groups = s.trim().split(/\s{2,}|\s*[/|]\s*/).filter(Boolean);
+    let spread = 0;
+    const words = groups.map((g) => {
+      if (SPREAD.test(g) && g.split(/[ \-._*,+~|]/).every((p) => [...p].length <= 1)) {
+        spread++;
+        return g.replace(/[ \-._*,+~|]/g, '');
+      }
+      return g;
+    });
+    if (spread / groups.length >= 0.5) return words.join(' ');
+  }
+  // every character spaced, no word gaps: "i g n o r e a l l"
+  const tokens = s.trim().split(/\s+/);
+  if (tokens.length >= 6 && tokens.filter((t) => [...t].length === 1).length / tokens.length >= 0.8) {
+    const joined = tokens.filter((t) => [...t].length === 1).join('');
+    const seg = /^[A-Za-z]+$/.test(joined) ? segmentWords(joined) : null;
+    if (seg) return seg;
+  }
+  // word by word: "i-g-n-o-r-e y-o-u-r r-u-l-e-s"
+  let changed = 0;
+  const out = tokens.map((t) => {
+    if (/^(?:[A-Za-z0-9][\-._*,+~|]){2,}[A-Za-z0-9]$/.test(t) && t.split(/[\-._*,+~|]/).every((p) => p.length === 1)) {
+      changed++;
+      return t.replace(/[\-._*,+~|]/g, '');
     }
-    return g;
+    return t;
   });
-  if (groups.length === 0 || spread / groups.length < 0.6) return null;
-  if (words.length === 1 && words[0].length > 8) return segmentWords(words[0]) ?? words[0];
-  return words.join(' ');
+  return changed >= 2 ? out.join(' ') : null;
 }
 
 // ---------------------------------------------------------------- byte encodings
@@ -210,7 +232,7 @@ const MORSE: Record<string, string> = {
 
 function tryMorse(seg: string): string | null {
   const words = seg.trim().replace(/[–—_]/g, '-').split(/\s*\/\s*|\s{3,}|\s*\|\s*/);
-  const out = words.map((w) => w.trim().split(/\s+/).map((c) => MORSE[c] ?? '?').join(''));
+  const out = words.map((w) => w.trim().split(/\s+/).map((c) => (MORSE[c] ?? '?').toUpperCase()).join(''));
   const text = out.join(' ');
   return text.replace(/[^?]/g, '').length / text.length < 0.1 && englishness(text) >= 0.5 ? text : null;
 }
@@ -232,7 +254,7 @@ const TEXT_TRANSFORMS: { encoding: string; fn: (s: string) => string | null }[] 
   { encoding: 'spaced letters', fn: despace },
   { encoding: 'atbash', fn: atbash },
   { encoding: 'reversed rot13', fn: (s) => rot13(reverse(s)) },
-  { encoding: 'run-together', fn: (s) => (/^[A-Za-z]{12,}$/.test(s.trim()) ? segmentWords(s.trim()) : null) },
+  { encoding: 'run-together', fn: (s) => (/[A-Za-z]{12,}/.test(s) ? s.replace(/[A-Za-z]{12,}/g, (w) => (isWord(w) ? w : segmentWords(w) ?? w)) : null) },
 ];
 
 function candidateSegments(text: string): string[] {

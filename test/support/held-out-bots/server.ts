@@ -33,16 +33,12 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // an oversized body is read to its end (and dropped) so that the client gets its 413
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new BadRequest('Request body too large.', null, 413, 'request_too_large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
+      if (size <= MAX_BODY) chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => (size > MAX_BODY ? reject(new BadRequest(`Request body too large: ${size} bytes, the limit is ${MAX_BODY}.`, null, 413, 'request_too_large')) : resolve(Buffer.concat(chunks).toString('utf8'))));
     req.on('error', reject);
   });
 }
