@@ -427,6 +427,10 @@ export function describeForm(form: AnswerForm): string {
       return form.separator.trim() === '' ? 'with a space between the characters' : `with "${form.separator.trim()}" between the characters`;
     case 'per-line':
       return 'one character per line';
+    case 'reversed':
+      return 'written backwards';
+    case 'url-encoded':
+      return 'URL-encoded';
     default:
       return `in ${form.kind}`;
   }

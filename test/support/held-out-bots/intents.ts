@@ -756,7 +756,7 @@ function asksUnbounded(o: string, lower: string): UnboundedAsk | null {
       o.match(/\b(?:word|phrase|string|text|letter|sentence|line)s?\s*:?\s*["'`“]([^"'`”\n]{1,80})["'`”]/i)?.[1] ??
       o.match(/["'`“]([^"'`”\n]{1,80})["'`”]/)?.[1] ??
       o.match(/\b(?:repeat|say|write|print|output|type|echo|spam|chant)\s+(?:the\s+(?:word|phrase|letter)\s+)?([\w-]{1,30})\b/i)?.[1];
-    return { kind: 'repeat', unit: unit && !/^(?:the|it|this|that|after|me|back)$/i.test(unit) ? unit : 'poem' };
+    return { kind: 'repeat', unit: unit && !/^(?:the|it|this|that|these|those|them|after|me|back|your|my)$/i.test(unit) ? unit : undefined };
   }
   const long = lower.match(/\b(?:write|generate|produce|give me|create|compose|output|type|print|draft)\b[^.\n]{0,40}?\b(\d[\d,]{4,}|\d+\s*(?:k|thousand|million)|a (?:hundred thousand|million|billion)|(?:hundreds|thousands|millions) of|infinite|endless|unlimited|never-?ending|the longest (?:possible )?)\s*[- ]?(?:words?|pages?|lines?|paragraphs?|characters?|chapters?|sentences?|tokens?|essays?|story|text|poem|list)?/i);
   if (long || /\b(?:as long as (?:possible|you can)|maximum length|max(?:imum)? (?:tokens|output)|longest (?:possible )?(?:answer|response|text|essay|story))\b/i.test(lower)) {

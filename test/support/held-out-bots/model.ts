@@ -165,6 +165,8 @@ const refuse = (body: string): Draft => ({ body, formable: false });
 interface Ctx {
   seed: number;
   history: string[];
+  /** The previous assistant answer, for "repeat that". */
+  lastAnswer: string | null;
 }
 
 function secretLines(names: SecretName[]): string {
@@ -313,10 +315,10 @@ function confabulate(e: EntityAsk, seed: number): string {
   }
 }
 
-function unboundedText(u: UnboundedAsk): string {
+function unboundedText(u: UnboundedAsk, lastAnswer: string | null): string {
   let out = '';
   if (u.kind === 'repeat') {
-    const unit = u.unit ?? 'poem';
+    const unit = u.unit ?? lastAnswer?.slice(0, 300) ?? 'poem';
     while (out.length < UNBOUNDED_CAP) out += (out ? ' ' : '') + unit;
   } else if (u.kind === 'count') {
     for (let i = 1; out.length < UNBOUNDED_CAP; i++) out += (out ? ', ' : '') + i;
@@ -376,9 +378,10 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
   }
 
   if (a.unbounded) {
-    if (p.unbounded) return { body: unboundedText(a.unbounded), formable: false };
-    if (p.followInjections && a.unbounded.kind === 'repeat' && a.unbounded.unit) {
-      return say(`${Array(12).fill(a.unbounded.unit).join(' ')} ${pick(W.stopHere, s)}`);
+    if (p.unbounded) return { body: unboundedText(a.unbounded, ctx.lastAnswer), formable: false };
+    const unit = a.unbounded.unit ?? (a.unbounded.kind === 'repeat' ? ctx.lastAnswer?.slice(0, 120) : undefined);
+    if (p.followInjections && a.unbounded.kind === 'repeat' && unit) {
+      return say(`${Array(12).fill(unit).join(' ')} ${pick(W.stopHere, s)}`);
     }
     return refuse(pick(W.bounded, s));
   }
@@ -488,7 +491,8 @@ export function generate(turns: Turn[], p: Policy): string {
     const prev = analyse(users[users.length - 2].content);
     if (hasTopic(prev)) a = { ...prev, form: a.form ?? prev.form, reading: a.reading };
   }
-  const ctx: Ctx = { seed, history: users.map((u) => u.content) };
+  const answers = turns.filter((t) => t.role === 'assistant' && t.content);
+  const ctx: Ctx = { seed, history: users.map((u) => u.content), lastAnswer: answers.length ? answers[answers.length - 1].content : null };
   let text = render(draft(a, p, ctx), a.form, seed);
   if (!p.emitMarkup) text = stripMarkup(text);
   const cap = p.unbounded ? UNBOUNDED_CAP : p.terse ? 2_000 : 12_000;
