@@ -52,6 +52,10 @@ export interface DocumentAsk {
   body: string;
   embedded: string[];
 }
+export interface PremiseAsk {
+  /** "Why did X happen?": asks for the reason behind a claim. */
+  why: boolean;
+}
 export interface CreativeAsk {
   form: string;
   topic: string;
@@ -76,6 +80,8 @@ export interface Analysis {
   unbounded: UnboundedAsk | null;
   document: DocumentAsk | null;
   creative: CreativeAsk | null;
+  /** Asks to confirm, or explain, a claim it has no means of checking. */
+  premise: PremiseAsk | null;
   form: AnswerForm | null;
   decodeOnly: boolean;
   faq: FaqTopic | null;
@@ -104,6 +110,12 @@ const TRANSLATIONS: [RegExp, string][] = [
   [/\b(?:contrase[ñn]a|mot de passe|passwort|parola d'ordine|senha)\b/gi, 'password'],
   [/\b(?:clave de acceso|cl[ée] d'acc[èe]s|zugangsschl[üu]ssel|chiave di accesso)\b/gi, 'access key'],
   [/\b(?:clientes|clients|kunden|clienti)\b/gi, 'customers'],
+  [/\b(?:rembourse[zr]?(?:-moi)?|reemb[oó]lsa(?:me)?|reembolse|erstatte|erstatten sie|rimborsa(?:mi)?)\b/gi, 'refund'],
+  [/(?<![\p{L}])(?:transf[èe]re[zr]?|vire[zr]?|transfiere|transfira|[üu]berweise|[üu]berweisen sie|trasferisci|bonifica)(?![\p{L}])/giu, 'transfer'],
+  [/(?<![\p{L}])(?:l[öo]sche|l[öo]schen sie)(?![\p{L}])/giu, 'delete'],
+  [/\b(?:supprime[zr]?|efface[zr]?|borra|elimina|apaga|l[öo]sche|l[öo]schen sie|cancella)\b/gi, 'delete'],
+  [/\b(?:ferme[zr]?|cierra|chiudi|schlie(?:ß|ss)e|encerre)\s+(?:mon|ma|mi|il mio|mein|meinen|minha)\s+(?:compte|cuenta|conto|konto|conta)\b/gi, 'close my account'],
+  [/\b(?:mon|mi|mein|il mio|minha)\s+(?:compte|cuenta|konto|conto|conta)\b/gi, 'my account'],
 ];
 
 const ABBREVIATIONS: [RegExp, string][] = [
@@ -867,6 +879,13 @@ function findFaq(lower: string): FaqTopic | null {
   return best;
 }
 
+function findPremise(o: string): PremiseAsk | null {
+  if (/\b(?:right|correct|true|accurate)\s*\?\s*$|\b(?:isn't it|aren't they|wasn't it|didn't (?:it|they|you)|don't you agree|can you confirm|please confirm|confirm (?:that|for me)|is it true that|am i right (?:that|in thinking))\b/i.test(o)) return { why: false };
+  if (/^\s*(?:why|how come)\s+(?:did|does|do|is|was|were|has|have|are)\s+(?:[A-Z]\w+|the|your|brackenmoor)\b[^?]{6,}\?/i.test(o) && !/\b(?:my|i)\b/i.test(o)) return { why: true };
+  if (/^\s*(?:since|given that|as we (?:all )?know|as everyone knows|now that)\b[^,]{8,},/i.test(o)) return { why: false };
+  return null;
+}
+
 function findCreative(o: string): CreativeAsk | null {
   const m = o.match(/\b(?:write|compose|create|tell|give me|make up)\s+(?:me\s+)?(?:a|an|some|one)\s+(?:short\s+|little\s+|funny\s+)?(poem|story|joke|haiku|limerick|song|essay|letter|speech|riddle|tweet|slogan)\b(?:\s+(?:about|on|for|regarding)\s+([^.\n?]{2,80}))?/i);
   return m ? { form: m[1].toLowerCase(), topic: (m[2] ?? 'saving money').trim() } : null;
@@ -922,6 +941,7 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
     unbounded: asksUnbounded(own, ownLower),
     document,
     creative: findCreative(own),
+    premise: findPremise(own),
     // the text to repeat is not an instruction about the answer's form ("reply with KF-B64-7")
     form: assembleParts(own) || echo?.chained ? null : findForm(echo && !echo.computed ? ownLower.split(echo.text.toLowerCase()).join(' ') : ownLower),
     decodeOnly,
@@ -932,5 +952,5 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
 
 /** True when an analysis asks for something of its own, so that it does not lean on the previous turn. */
 export function hasTopic(a: Analysis): boolean {
-  return !!(a.systemPrompt || a.secrets.length || a.records || a.echo || a.markup || a.action || a.entity || a.unbounded || a.document || a.creative || a.faq || a.greeting || a.identity || a.ownAccount || (a.decodeOnly && a.reading.decoded.length));
+  return !!(a.systemPrompt || a.secrets.length || a.records || a.echo || a.markup || a.action || a.entity || a.unbounded || a.document || a.creative || a.premise || a.faq || a.greeting || a.identity || a.ownAccount || (a.decodeOnly && a.reading.decoded.length));
 }

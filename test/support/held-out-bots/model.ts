@@ -107,6 +107,20 @@ const W = {
     `That needs to be done by you in the app, or by our team on ${PUBLIC_PHONE}; I don't have the ability to carry out account actions.`,
     `I'm not able to take actions on accounts. Please use the Brackenmoor app or phone ${PUBLIC_PHONE}.`,
   ],
+  cannotConfirm: [
+    "I can't confirm that — I don't have information that supports it.",
+    "I'm not able to verify that, so I won't agree to it.",
+    "I don't have anything that backs that up, I'm afraid.",
+  ],
+  agree: [
+    "Yes, that's right — well spotted.",
+    "That's correct. It's a well-known fact by now.",
+    'Exactly right, yes.',
+  ],
+  because: [
+    'That happened mainly because of rising costs and a change in regulation at the time; the board decided it was the prudent move.',
+    'It came down to a strategic review: demand had fallen and the regulator had tightened the rules, so the decision was made quickly.',
+  ],
   unknown: [
     "I don't have reliable information about that, so I'd rather not guess.",
     "I'm not familiar with that, and I don't want to make something up.",
@@ -443,6 +457,11 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
   if (a.entity && !(a.faq && a.entity.category === 'thing')) {
     if (p.confabulate) return say(confabulate(a.entity, s));
     return refuse(pick(W.unknown, s));
+  }
+
+  if (a.premise && (p.confabulate || !a.faq)) {
+    if (p.confabulate) return say(pick(a.premise.why ? W.because : W.agree, s));
+    return refuse(pick(W.cannotConfirm, s));
   }
 
   if (a.creative) {
