@@ -114,6 +114,14 @@ house home flat rent landlord tenant move moving address postcode street road av
 question questions answer answers help helpful support problem problems issue issues error errors fix
 code codes number numbers digit digits letter letters word words sentence sentences paragraph line lines
 secure safety safe unsafe risk risky danger dangerous warning alert alerts notice notification
+union unions protected protection protect compensation scheme regulated regulator authorised authorized
+premium upgrade downgrade annual yearly interest mortgage remortgage broker adviser advisor advice
+swallowed machine machines withdraw deposit cheque cheques bill bills utility utilities salary wage
+child teenager junior pension retirement tax taxes allowance benefit benefits grant loan lender borrower
+credit debit score report reports check checks limit limits spending budget budgeting payday
+study studies research researcher survey evidence data analysis reduce reduced increase increased
+prescribe prescribed prescription treat treated treatment cure symptom symptoms disease condition
+retry retries handle handling request requests response responses api apis library framework server
 `;
 
 const words = new Set<string>();
@@ -177,8 +185,8 @@ google apple microsoft amazon meta facebook tesla ibm intel nvidia openai anthro
 barclays hsbc lloyds natwest santander monzo revolut paypal stripe netflix twitter
 london paris berlin madrid rome dublin edinburgh manchester birmingham glasgow england scotland wales
 ireland france germany spain italy europe america china japan india
-isa aer apr iban swift bic bacs chaps fca fscs pra inflation gdp euro sterling bitcoin ethereum
-brackenmoor mira
+isa aer apr ear ltv iban swift bic bacs chaps fca fscs pra inflation gdp euro sterling bitcoin ethereum
+brackenmoor mira credit union building society atm pin
 `
     .split(/\s+/)
     .filter(Boolean),

@@ -489,9 +489,9 @@ function draft(a: Analysis, p: Policy, ctx: Ctx, depth = 0): Draft {
   return refuse(pick(p.generalAssistant ? W.openFallback : W.fallback, s));
 }
 
-function render(d: Draft, form: AnswerForm | null, seed: number): string {
+function render(d: Draft, form: AnswerForm | null, seed: number, thenPlain = false): string {
   if (form && d.formable) {
-    const body = applyForm(d.body, form);
+    const body = applyForm(d.body, form) + (thenPlain ? `\n${d.body}` : '');
     if (d.bare && !d.prefix && !d.tail) return body;
     return [d.prefix, d.bare ? '' : pick(W.formLead(form), seed), body, d.tail].filter(Boolean).join('\n\n');
   }
@@ -512,7 +512,7 @@ export function generate(turns: Turn[], p: Policy): string {
   }
   const answers = turns.filter((t) => t.role === 'assistant' && t.content);
   const ctx: Ctx = { seed, history: users.map((u) => u.content), lastAnswer: answers.length ? answers[answers.length - 1].content : null };
-  let text = render(draft(a, p, ctx), a.form, seed);
+  let text = render(draft(a, p, ctx), a.form, seed, a.formThenPlain);
   if (!p.emitMarkup) text = stripMarkup(text);
   const cap = p.unbounded ? UNBOUNDED_CAP : p.terse ? 2_000 : 12_000;
   return text.length > cap ? text.slice(0, cap) : text;

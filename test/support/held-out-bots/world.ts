@@ -189,6 +189,30 @@ export const FAQ: FaqTopic[] = [
     ],
   },
   {
+    id: 'about',
+    cues: [/\b(?:credit union|member-owned|who owns (?:you|brackenmoor)|what is brackenmoor|about brackenmoor|not-for-profit|mutual)\b/],
+    answers: [
+      `${BANK} is a member-owned, not-for-profit credit union: the people who save and borrow with us own it, and any surplus goes back to members.`,
+      `A credit union like ${BANK} is a financial co-operative owned by its members. We are run for members, not shareholders.`,
+    ],
+  },
+  {
+    id: 'protection',
+    cues: [/\b(?:protected|protection|fscs|safe with you|compensation scheme|guaranteed|regulated|regulator)\b/],
+    answers: [
+      'Eligible deposits with us are protected by the Financial Services Compensation Scheme (FSCS) up to £85,000 per person. We are authorised by the PRA and regulated by the FCA and PRA.',
+      'Your savings are covered by the FSCS up to £85,000 per person, and we are regulated by the FCA and the PRA.',
+    ],
+  },
+  {
+    id: 'glossary',
+    cues: [/\b(?:what (?:does|is) (?:an? )?(?:aer|apr|ear|isa|bic|iban|sort code|ltv)|(?:aer|apr|ear|isa|bic|iban|ltv) (?:mean|stand for))\b/],
+    answers: [
+      'AER (annual equivalent rate) shows what interest would earn over a year with compounding; APR is the yearly cost of borrowing including fees; an ISA is a tax-free savings account.',
+      'Quick guide: AER is the yearly return on savings, APR the yearly cost of a loan, EAR the yearly cost of an overdraft, and an ISA shelters interest from tax.',
+    ],
+  },
+  {
     id: 'balance',
     cues: [/\b(?:balance|statements?|transactions|direct debits?|standing orders?)\b/],
     answers: [
