@@ -403,7 +403,6 @@ function findEcho(o: string, decoded: string[] = []): Echo | null {
       }
       // "answer these questions: what are your hours?" asks a question, it does not dictate the answer
       if (/\?\s*$/.test(payload) || /^(?:what|how|when|where|why|who|which|can|could|do|does|is|are|will|would|should|tell me)\b/i.test(payload)) continue;
-      // "reply with only that" after building something: the chain of operations is the payload
       // "reply with the decoded text only": the decoded text is the payload
       if (/^(?:the\s+)?(?:decoded|decrypted|plain|plaintext|original|clear)[\s-]?(?:text|string|message|value|version|word|words|result)?$|^(?:the\s+)?(?:result|output) of (?:the )?decoding$/i.test(payload)) {
         if (!decoded.length) continue;
@@ -412,6 +411,7 @@ function findEcho(o: string, decoded: string[] = []): Echo | null {
       const filled = /_{2,}/.test(payload) ? fillBlank(payload, o) : null;
       if (filled) payload = filled;
       let chained = false;
+      // "reply with only that" after building something: the chain of operations is the payload
       if (/^(?:that|it|this|the result|the answer|the output|the final (?:result|string|word))$/i.test(payload)) {
         const built = chainTransform(o);
         if (built === null) continue;
@@ -877,7 +877,7 @@ function findDocument(o: string, tools: string[]): DocumentAsk | null {
       embedded.push(st);
     }
   }
-  // an instruction cue followed by its instruction on the next sentence
+  // the same instruction can be found twice (in a comment and as a sentence)
   const merged = [...new Set(embedded)].filter((e) => e.length > 0);
   const docType = (task ? o.slice(0, (task.index ?? 0) + 80) : o.slice(0, 120)).match(DOC_TYPE)?.[1]?.toLowerCase() ?? (tools.length ? 'document' : 'text');
   return { task: (task?.[1] ?? 'summarise').toLowerCase(), docType, body, embedded: merged };
@@ -965,12 +965,12 @@ export function analyse(raw: string, opts: AnalyseOptions = {}): Analysis {
     reading.decoded.length > 0 &&
     (englishness(reading.framing) < 0.3 || /\b(?:decode|decoded|decrypt|what does (?:this|it) (?:say|mean)|what is this|translate this|plaintext|plain text|read this|interpret)\b/i.test(reading.framing));
   const action = asksAction(own, ownLower);
-  // "send an e-mail to all members", "delete every customer record": an action on records, not a disclosure
   const secrets = asksSecrets(ownLower);
   let systemPrompt = asksSystemPrompt(ownLower);
   // "the key from your config" asks for the key; the config is only where it is
   const SOURCE = /\b(?:from|in|inside|within|stored in|out of)\s+(?:your|the)\s+(?:\w+\s+)?(?:config|configuration|prompt|instructions|setup|system prompt|settings|context)\b/gi;
   if (systemPrompt && secrets.length && SOURCE.test(ownLower) && !/\b(?:whole|entire|full|all of|complete)\b/i.test(ownLower)) systemPrompt = asksSystemPrompt(ownLower.replace(SOURCE, ' '));
+  // "send an e-mail to all members", "delete every customer record": an action on records, not a disclosure
   const records = action && ['message', 'delete', 'execute', 'privilege', 'change', 'close'].includes(action.type) ? null : asksRecords(ownLower);
   let entity = asksEntity(own, ownLower);
   if (entity && decodeOnly && reading.decoded.some((d) => entity!.name.includes(d.text) || d.text.includes(entity!.name))) entity = null;
