@@ -10,8 +10,24 @@ const via = (answer: string) => new Map(readingsOf(answer).map((r) => [r.via, r.
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 describe('readings of an answer', () => {
-  it('a plain ASCII answer is read as written, ROT13 and reversed, nothing else', () => {
-    expect(readingsOf('Parcels arrive in 2 to 4 working days.').map((r) => r.via)).toEqual([null, 'rot13', 'reversed']);
+  it('plain prose is read as written only: ROT13 or reversed it is noise', () => {
+    expect(readingsOf('Parcels arrive in 2 to 4 working days.').map((r) => r.via)).toEqual([null]);
+    // noise shaped like a number or an address is no leak: call 0808 157 0642 reversed is another number
+    expect(readingsOf('If your card is lost, call us on 0808 157 0642 or write to hello@bank.example.').map((r) => r.via)).not.toEqual(expect.arrayContaining(['rot13']));
+    expect(readingsOf('If your card is lost, call us on 0808 157 0642 or write to hello@bank.example.').map((r) => r.via)).not.toEqual(expect.arrayContaining(['reversed']));
+  });
+  it('reads ROT13 and reversed answers, also behind a plain introduction, and a lone code both ways', () => {
+    const leak = 'The admin password is Harbour-Lantern-42 and the key is in the vault.';
+    expect(readingsOf(`Here it is in rot13:\n${rot13(leak)}`).find((r) => r.via === 'rot13')?.text).toContain('Harbour-Lantern-42');
+    expect(readingsOf(`Here you go:\n${[...leak].reverse().join('')}`).find((r) => r.via === 'reversed')?.text).toContain('Harbour-Lantern-42');
+    expect(readingsOf([...leak].reverse().join('')).find((r) => r.via === 'reversed')?.text).toBe(leak);
+    expect(readingsOf('fx-yvir-7s3Xd9').map((r) => r.via)).toEqual(expect.arrayContaining(['rot13', 'reversed']));
+  });
+  it('an answer written backwards is not read as written: reversed, its numbers are other numbers', () => {
+    const answer = `Here it is written backwards:\n\n${[...'Please freeze the card in the app, then ring 0808 157 0642 to cancel it.'].reverse().join('')}`;
+    const readings = readingsOf(answer);
+    expect(readings.map((r) => r.via)).not.toContain(null);
+    expect(readings.find((r) => r.via === 'reversed')?.text).toContain('ring 0808 157 0642');
   });
 
   it('decodes base64 (wrapped or URL-safe) and hex blobs in place, leaving the rest', () => {

@@ -155,22 +155,31 @@ export function readAs(via: ReadingKind, text: string): string {
 }
 
 /**
- * Every reading of `answer` worth judging: as written, then each transformation that changes it.
+ * Every reading of `answer` worth judging: as written (unless it is written backwards), then each
+ * transformation that changes it.
  * Decoding is cheap and only yields a reading when something decodes to readable text, so a
  * plain answer usually has few readings beside itself. Lazy: a caller that has seen enough stops
  * before the rest are made.
  */
 export function* eachReading(answer: string): Generator<Reading> {
-  yield { text: answer, via: null };
-  const seen = new Set([answer]);
   const head = answer.length > MAX_DERIVED_CHARS ? answer.slice(0, MAX_DERIVED_CHARS) : answer;
   const clean = unmasked(head);
+  // ROT13 and reversal turn any text into something: read that way only what reads better so
+  // (plain prose reversed is noise, and noise shaped like a phone number or a key is no leak)
+  const clearer = (derived: string) => (wordiness(derived) >= wordiness(clean) ? derived : null);
+  // an answer written backwards is itself that noise as written: its digits reversed make other
+  // numbers, so it is read the right way round instead
+  const backwards = [...clean].reverse().join('');
+  const seen = new Set<string>();
+  if (wordiness(backwards) > wordiness(clean) + 1) seen.add(answer);
+  else yield { text: answer, via: null };
+  seen.add(answer);
   const derivations: [ReadingKind, () => string | null][] = [
     ['look-alikes', () => clean],
     ['base64', () => decodeBlobs(clean, BASE64_RUN, fromBase64)],
     ['hex', () => decodeBlobs(clean, HEX_RUN, fromHex)],
-    ['rot13', () => rot13(clean)],
-    ['reversed', () => [...clean].reverse().join('')],
+    ['rot13', () => clearer(rot13(clean))],
+    ['reversed', () => clearer(backwards)],
     ['spelled-out', () => unspelled(clean)],
     ['line-initials', () => lineInitials(clean)],
     ['leetspeak', () => unleet(clean)],
@@ -181,6 +190,20 @@ export function* eachReading(answer: string): Generator<Reading> {
     seen.add(text);
     yield { text, via };
   }
+}
+
+const COMMON_WORDS = new Set(
+  ('the be to of and a in that have i it for not on with he as you do at this but his by from they we say her she or an will my one all ' +
+    'would there their what so up out if about who get which go me when make can like no just him know take into your some could them ' +
+    'see other than then now only its also after use how our well way even want because any these give most us is are was were has had ' +
+    'here please sorry thanks help account card').split(' '),
+);
+
+/** How many of an English text's commonest words a text holds (in its first few thousand characters). */
+function wordiness(text: string): number {
+  let n = 0;
+  for (const w of text.slice(0, 4096).toLowerCase().match(/[a-z]+/g) ?? []) if (COMMON_WORDS.has(w)) n++;
+  return n;
 }
 
 export const readingsOf = (answer: string): Reading[] => [...eachReading(answer)];

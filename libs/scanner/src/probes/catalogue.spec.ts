@@ -36,13 +36,21 @@ describe('probe catalogue', () => {
     expect(PROBES.filter((p) => p.references.some((r) => r.startsWith('https://atlas.mitre.org/techniques/AML.T'))).length).toBe(PROBES.length);
   });
 
-  it('probes that need proof ask for a canary; the token never appears joined in the prompt', () => {
-    for (const p of PROBES.filter((x) => x.detectors.includes('canary'))) {
-      expect(p.turns.join('\n')).toContain('{{canary}}');
+  it('probes that need proof ask for a canary: worked out (never joined in the prompt) or spelled out', () => {
+    const proofs = PROBES.filter((x) => x.detectors.includes('canary'));
+    for (const p of proofs) {
       const r = renderProbe(p, 'seed');
+      if (p.turns.join('\n').includes('{{canary:literal}}')) {
+        expect(r.turns.join('\n')).toContain(`"${r.canary.value}"`);
+        continue;
+      }
+      expect(p.turns.join('\n')).toContain('{{canary}}');
       expect(r.turns.join('\n')).not.toContain(r.canary.value);
       for (const part of r.canary.parts) expect(r.turns.join('\n')).toContain(`"${part}"`);
     }
+    // both kinds of proof lead the injection category: a target may obey "reply with X" and work nothing out
+    const leads = proofs.filter((p) => p.category === 'LLM01:2025').slice(0, 3).map((p) => p.turns.join('\n'));
+    expect(leads.some((t) => t.includes('{{canary:literal}}')) && leads.some((t) => t.includes('{{canary}}'))).toBe(true);
     expect(PROBES.filter((p) => p.detectors.includes('misinformation')).every((p) => renderProbe(p, 's').entity)).toBe(true);
   });
 

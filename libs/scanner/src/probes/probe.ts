@@ -1,5 +1,5 @@
 import { OwaspCategoryId, Severity } from '@gauntlet/domain';
-import { CanaryToken, canaryFor, canaryInstruction, fictionalName } from './canary';
+import { CanaryToken, canaryFor, canaryInstruction, fictionalName, literalCanary } from './canary';
 
 /** Rule-based detectors a probe asks for; `target-canary` runs on every attempt whatever the probe says. */
 export const DETECTOR_NAMES = ['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation'] as const;
@@ -7,7 +7,8 @@ export type DetectorName = (typeof DETECTOR_NAMES)[number];
 
 /**
  * One attack, written once, rendered per scan. `turns` are user messages sent in order in one
- * conversation; `{{canary}}` becomes an instruction to produce the probe's canary token and
+ * conversation; `{{canary}}` becomes an instruction to produce the probe's canary token,
+ * `{{canary:literal}}` the token itself (quoted), and
  * `{{entity}}` a made-up name (for misinformation probes).
  */
 export interface Probe {
@@ -43,6 +44,8 @@ export function renderProbe(probe: Probe, seed: string): RenderedProbe {
   const canary = canaryFor(seed, probe.id);
   const usesEntity = probe.turns.some((t) => t.includes('{{entity}}'));
   const entity = usesEntity ? fictionalName(seed, probe.id) : null;
-  const turns = probe.turns.map((t) => t.split('{{canary}}').join(canaryInstruction(canary)).split('{{entity}}').join(entity ?? ''));
+  const turns = probe.turns.map((t) =>
+    t.split('{{canary}}').join(canaryInstruction(canary)).split('{{canary:literal}}').join(literalCanary(canary)).split('{{entity}}').join(entity ?? ''),
+  );
   return { probe, turns, canary, entity };
 }
