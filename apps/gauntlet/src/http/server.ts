@@ -11,7 +11,8 @@ import { createRequestLogger, NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { serveDashboard } from './dashboard';
-import { ProblemDetailsFilter, sendProblem } from './problem';
+import { registerJsonBody } from './json-body';
+import { answerClientError, ProblemDetailsFilter, sendProblem } from './problem';
 import { validationPipe } from './validation';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -36,16 +37,24 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     logger: false,
+    // what fastify answers itself, before any route (a bad or over-long address, headers too large), is problem+json too
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
+      sendProblem(reply, request, err, log);
+    },
+    clientErrorHandler: answerClientError,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
     logger: new NestPinoLogger(log),
     bufferLogs: false,
+    bodyParser: false,
   });
   app.useGlobalFilters(new ProblemDetailsFilter(log));
   app.useGlobalPipes(validationPipe());
-  await serveDashboard(app.getHttpAdapter().getInstance());
-
   const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBody(fastify, BODY_LIMIT_BYTES);
+  await serveDashboard(fastify);
+
   // callback hooks, not async ones: they run on every request, and a promise each is measurable
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
