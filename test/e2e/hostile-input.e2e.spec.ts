@@ -29,7 +29,7 @@ describe('hostile input answers 4xx problem+json and changes nothing', () => {
   };
   /** a body sent as these exact bytes */
   const bytes = async (path: string, body: Buffer) => {
-    const res = await fetch(svc.url + path, { method: 'POST', body, headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } });
+    const res = await fetch(svc.url + path, { method: 'POST', body: new Uint8Array(body), headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' } });
     const text = await res.text();
     return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
   };
@@ -71,7 +71,9 @@ describe('hostile input answers 4xx problem+json and changes nothing', () => {
     expectProblem(await user.api.raw('POST', '/api/targets', '{"name": '), 400);
     expectProblem(await user.api.raw('POST', '/api/targets', `"${'x'.repeat(1024 * 1024 + 10)}"`), 413);
     expectProblem(await user.api.get('/api/no-such-route'), 404);
-    expectProblem(await user.api.raw('PATCH', '/api/scans'), 404);
+    const wrongMethod = await user.api.raw('PATCH', '/api/scans');
+    expectProblem(wrongMethod, 405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, POST');
     await nothingChanged();
   });
 

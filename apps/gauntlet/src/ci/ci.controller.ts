@@ -35,7 +35,11 @@ export class CiController {
 
   @Get(':scan_id')
   @ApiOperation({ summary: 'The gate for a CI scan: 202 while running, then 200 / 422 / 424' })
-  @ApiOkResponse({ type: CiResultView })
+  @ApiOkResponse({ type: CiResultView, description: 'passed' })
+  @ApiAcceptedResponse({ type: CiPendingView, description: 'still pending or running' })
+  @ApiResponse({ status: 422, type: CiResultView, description: 'security score below fail_threshold: the same body with passed false' })
+  @ApiResponse({ status: 424, description: 'the scan failed or was cancelled (or ended partial without allow_partial)' })
+  @ApiResponse({ status: 504, description: 'wait_seconds passed before the scan ended' })
   async status(@CurrentPrincipal() p: Principal, @Param('scan_id', new ParseUUIDPipe()) id: string, @Query() q: CiWaitQuery, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
     return this.answer(reply, p.account_id, id, q.wait_seconds ?? 0);

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsOptional, IsString, validateSync } from 'class-validator';
-import { CleanText, textProblem } from './clean-text';
+import { CleanText, isRfc3339, textProblem } from './clean-text';
 
 class Named {
   @IsString() @CleanText()
@@ -41,5 +41,14 @@ describe('names and free text are clean', () => {
     expect(check({ name: ' \u3000 ' }).errors).toEqual(['name: name must not be blank']);
     expect(check({ name: 'ok', tags: ['fine', 'evil\u202e'] }).errors).toEqual(['tags: tags must not contain bidirectional control characters']);
     expect(check({ name: 5 }).errors).toEqual(['name: name must be a string']);
+  });
+});
+
+describe('timestamps are RFC 3339 instants', () => {
+  it('takes RFC 3339 forms, any year, any offset', () => {
+    for (const ok of ['2026-11-21T10:00:00Z', '2026-11-21t10:00:00.123456z', '0020-02-19T23:33:46.9Z', '2024-02-29T00:00:00+05:30', '1036-04-22T03:40:31.8-11:38']) expect(isRfc3339(ok)).toBe(true);
+  });
+  it('refuses other forms and days that do not exist', () => {
+    for (const bad of ['2026-11-21', '2026-11-21T10:00Z', '2026-11-21 10:00:00Z', '2023-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-04-31T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-21T10:60:00Z', '2026-11-21T10:00:00+24:00', '20261121T100000Z']) expect(isRfc3339(bad)).toBe(false);
   });
 });

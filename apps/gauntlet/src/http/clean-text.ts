@@ -46,6 +46,7 @@ export function CleanText(rules: TextRules & { each?: boolean } = {}): PropertyD
     ValidateBy(
       {
         name: 'cleanText',
+        constraints: [rules],
         validator: {
           validate: (value: unknown) => problemOf(value) === null,
           defaultMessage: (args?: ValidationArguments) => `${args?.property ?? 'text'} ${problemOf(args?.value) ?? 'must be clean text'}`,
@@ -54,4 +55,32 @@ export function CleanText(rules: TextRules & { each?: boolean } = {}): PropertyD
       { each: rules.each },
     ),
   );
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * An RFC 3339 date-time (what OpenAPI's `date-time` means) that names a real instant: the
+ * fields in range, the day in its month. (class-validator's strict ISO 8601 check refuses years
+ * before 100, and its loose one takes forms that are not RFC 3339.)
+ */
+export function isRfc3339(text: string): boolean {
+  const m = RFC3339.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  if (m[8].length > 1 && (Number(m[10]) > 23 || Number(m[11]) > 59)) return false;
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && date.getUTCHours() === hour && date.getUTCMinutes() === minute && second < 60;
+}
+
+/** an RFC 3339 date-time: see isRfc3339 */
+export function IsRfc3339(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isRfc3339',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isRfc3339(value),
+      defaultMessage: (args?: ValidationArguments) => `${args?.property ?? 'value'} must be an RFC 3339 date-time, e.g. 2026-11-21T10:00:00Z`,
+    },
+  });
 }

@@ -88,6 +88,15 @@ export function jsonBodyText(body: Buffer, contentType: string | undefined): str
   return text;
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Replaces fastify's (and Nest's) body parsers: JSON is the only body this api takes (form and
  * plain-text bodies answer 415). The text checked above goes on to fastify's own JSON parser,
@@ -103,6 +112,12 @@ export function registerJsonBody(fastify: FastifyInstance, bodyLimit: number): v
     } catch (err) {
       return done(err as Error, undefined);
     }
-    parse(request, text, done);
+    parse(request, text, (err, value) => {
+      // the text is JSON, so what fastify's parser refused is a key that would poison a prototype
+      if (err && isJson(text)) {
+        return done(new ProblemException(400, 'The body has a key named __proto__, or constructor with prototype: such keys are refused.', { slug: 'validation', title: 'Invalid request' }), undefined);
+      }
+      done(err, value);
+    });
   });
 }

@@ -74,6 +74,20 @@ function frameworkCodeOf(message: string, status: number): string | undefined {
   return FRAMEWORK_MESSAGES.find((m) => m.status === status && m.prefix.length > 2 && message.startsWith(m.prefix))?.code;
 }
 
+/** the store and bus drivers' ways of saying they cannot be reached (or are busy) right now */
+const UNAVAILABLE_ERRORS = new Set([
+  'MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError', 'MongoNotConnectedError', 'MongoTopologyClosedError', 'MongoPoolClearedError',
+  'UnavailableError', 'DeadlineExceededError', 'TimeoutError', 'NotLeaderError',
+  'KafkaJSConnectionError', 'KafkaJSBrokerNotFound', 'KafkaJSNumberOfRetriesExceeded', 'KafkaJSRequestTimeoutError',
+]);
+const UNAVAILABLE_SQLITE = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|CANTOPEN)/;
+
+function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  return UNAVAILABLE_ERRORS.has(err.constructor.name) || UNAVAILABLE_ERRORS.has(err.name) || (typeof code === 'string' && UNAVAILABLE_SQLITE.test(code));
+}
+
 const DOMAIN_STATUS: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 };
 
 export function toProblem(err: unknown): { problem: Problem; headers: Record<string, string> } {
@@ -115,12 +129,15 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
     const [status, detail] = known ?? [fst.statusCode, fst.code?.startsWith('FST_ERR_CTP') ? 'The body could not be read.' : 'Bad request.'];
     return { problem: make(status, detail), headers: {} };
   }
+  if (isUnavailable(err)) {
+    return { problem: make(503, 'A store the service depends on is unreachable or busy; retry after the time in Retry-After.'), headers: { 'Retry-After': '5' } };
+  }
   return { problem: make(HttpStatus.INTERNAL_SERVER_ERROR, 'The service could not complete the request.'), headers: {} };
 }
 
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, err: unknown, log: Logger): void {
   const { problem, headers } = toProblem(err);
-  if (problem.status >= 500) log.error({ err, url: request.url, method: request.method }, 'request failed');
+  if (problem.status >= 500) log[problem.status === 503 ? 'warn' : 'error']({ err, url: request.url, method: request.method }, 'request failed');
   // the path, not the query; an address too long to be useful back (414) is left out
   const path = request.url.split('?')[0];
   if (path.length <= 512) problem.instance = path;

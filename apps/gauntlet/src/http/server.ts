@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -12,12 +12,14 @@ import { Runtime } from '../runtime';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { serveDashboard } from './dashboard';
 import { registerJsonBody } from './json-body';
+import { answerMethodNotAllowed } from './method-not-allowed';
+import { completeOpenApi, routeFacts } from './openapi';
 import { answerClientError, ProblemDetailsFilter, sendProblem } from './problem';
 import { validationPipe } from './validation';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export function openApiDocument(app: NestFastifyApplication, baseUrl: string) {
+export function openApiDocument(app: NestFastifyApplication, baseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Gauntlet API')
     .setDescription('Scans AI targets (chatbots and model APIs) for vulnerabilities, scores them, maps them to OWASP LLM Top 10, NIST AI RMF and SOC 2 CC7, renders reports, gates CI and sends signed webhooks. Every error is application/problem+json (RFC 9457).')
@@ -26,7 +28,8 @@ export function openApiDocument(app: NestFastifyApplication, baseUrl: string) {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api_key')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const facts = routeFacts(app);
+  return completeOpenApi(SwaggerModule.createDocument(app, config), (operationId) => facts.operations.get(operationId), facts.dtos);
 }
 
 export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplication> {
@@ -53,6 +56,7 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   app.useGlobalPipes(validationPipe());
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonBody(fastify, BODY_LIMIT_BYTES);
+  answerMethodNotAllowed(fastify, log);
   await serveDashboard(fastify);
 
   // callback hooks, not async ones: they run on every request, and a promise each is measurable

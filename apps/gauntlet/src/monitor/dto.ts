@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { AGENT_EVENT_KINDS, AgentEventKind } from '@gauntlet/domain';
-import { CleanText } from '../http/clean-text';
+import { CleanText, IsRfc3339 } from '../http/clean-text';
+import { FREE_JSON_REF } from '../http/openapi';
 
 export const MAX_EVENTS_PER_BATCH = 500;
 
@@ -11,7 +12,7 @@ export class ToolCallBody {
   @IsString() @CleanText() @MinLength(1) @MaxLength(200)
   name: string;
 
-  @ApiPropertyOptional({ description: 'the arguments as the agent sent them (any JSON)' })
+  @ApiPropertyOptional({ description: 'the arguments as the agent sent them', allOf: [{ $ref: FREE_JSON_REF }] })
   @IsOptional() @IsDefined()
   arguments?: unknown;
 }
@@ -36,7 +37,7 @@ export class AgentEventBody {
   tool?: ToolCallBody;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional() @IsRfc3339()
   occurred_at?: string;
 }
 

@@ -5,6 +5,7 @@ import {
 } from 'class-validator';
 import { API_FORMATS, ApiFormat, SCAN_MODES, ScanMode } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
+import { SchemaRules } from '../http/openapi';
 import { PageQuery } from '../http/pagination';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true };
@@ -24,7 +25,7 @@ export class BrowserSelectorsBody {
 }
 
 export class HttpFormatBody {
-  @ApiProperty({ description: 'JSON body with {{prompt}} and/or {{messages}} placeholders', example: '{"input": {{prompt}}}', maxLength: 10000 })
+  @ApiProperty({ description: 'JSON body with {{prompt}} and/or {{messages}} placeholders', example: '{"input": {{prompt}}}', maxLength: 10000, pattern: '\\{\\{(prompt|messages)\\}\\}' })
   @IsString() @CleanText({ multiline: true }) @MinLength(2) @MaxLength(10000)
   body_template: string;
 
@@ -59,6 +60,14 @@ class TargetFields {
   api_key?: string;
 }
 
+/** the decider's rules between fields (libs/domain target.ts checkSettings), stated in the document */
+@SchemaRules({
+  anyOf: [
+    { description: 'a chat page', properties: { scan_mode: { enum: ['browser'] } }, not: { required: ['api_format'] } },
+    { description: 'a model API', properties: { scan_mode: { enum: ['api'] }, api_format: { not: { enum: ['http'] } } }, required: ['api_format'] },
+    { description: 'any HTTP API, shaped by http', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['http'] } }, required: ['api_format', 'http'] },
+  ],
+})
 export class RegisterTargetBody extends TargetFields {
   @ApiProperty({ example: 'Support chatbot', maxLength: 200 })
   @IsString() @CleanText() @MinLength(1) @MaxLength(200)
@@ -77,6 +86,8 @@ export class RegisterTargetBody extends TargetFields {
   api_format?: ApiFormat;
 }
 
+/** what of the decider's rules a change alone can break (the rest depends on the target it changes) */
+@SchemaRules({ not: { description: 'a chat page has no api_format', properties: { scan_mode: { enum: ['browser'] } }, required: ['scan_mode', 'api_format'] } })
 export class UpdateTargetBody extends TargetFields {
   @ApiPropertyOptional({ maxLength: 200 })
   @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(200)
