@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { accountIdFor, hashPassword } from '@gauntlet/auth';
+import { accountDecider, streams } from '@gauntlet/domain';
 import { client, removeDir, RunningService, signUp, startService } from '../support/service';
 
 const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -55,6 +57,32 @@ describe('credentials, secrets at rest and the metrics endpoint', () => {
     expect(both.status).toBe(401);
     expect(both.body.detail).toMatch(/not both/);
     expect((await client(svc.url, { token: user.token, apiKey: 'gk_bad' }).get('/api/targets')).status).toBe(401);
+  });
+
+  it('gives accounts random ids and keeps each email to one account, old accounts with derived ids included', async () => {
+    const anon = client(svc.url);
+    for (let i = 0; i < 3; i++) {
+      const { id, email } = await signUp(svc.url);
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(id).not.toBe(accountIdFor(email));
+    }
+
+    // several registrations of one email at once: exactly one account
+    const email = 'race@example.com';
+    const answers = await Promise.all(Array.from({ length: 6 }, () => anon.post('/api/auth/register', { email, password: 'long-enough-pass' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect(answers.find((a) => a.status === 201)!.body.id).not.toBe(accountIdFor(email));
+
+    // an account from before reservations: its id derived from the email, no reservation stream
+    const legacyEmail = 'legacy@example.com';
+    const legacyId = accountIdFor(legacyEmail);
+    await svc.runtime.commit(accountDecider, streams.account(legacyId), {
+      type: 'RegisterAccount', account_id: legacyId, email: legacyEmail, password_hash: await hashPassword('legacy-password-1'), plan: 'free', role: 'member', now: new Date().toISOString(),
+    }, { actor: 'system', correlationId: 'legacy' });
+    const login = await anon.post('/api/auth/login', { email: legacyEmail, password: 'legacy-password-1' });
+    expect(login.status).toBe(200);
+    expect((await client(svc.url, { token: login.body.access_token }).get('/api/account')).body).toMatchObject({ id: legacyId, email: legacyEmail });
+    expect((await anon.post('/api/auth/register', { email: 'LEGACY@example.com', password: 'long-enough-pass' })).status).toBe(409);
   });
 
   it('keeps DATA_DIR to its owner: the directory 0700, every file in it 0600', async () => {
