@@ -47,7 +47,11 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     },
     clientErrorHandler: answerClientError,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
+  const budgets = await runtime.infra.budgets();
+  // windows that have ended are forgotten by the store once a minute (the process's own leases go with them)
+  const sweep = setInterval(() => budgets.sweep(Date.now()).catch((err) => log.warn({ err }, 'budget sweep failed')), 60_000).unref();
+  runtime.onClose(async () => clearInterval(sweep));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, budgets), adapter, {
     logger: new NestPinoLogger(log),
     bufferLogs: false,
     bodyParser: false,

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { buildScanReport, ChainEvent, toAuditNdjson } from '@gauntlet/assessment';
@@ -11,7 +11,7 @@ import { ProblemException } from '../http/problem';
 import { RUNTIME, Runtime } from '../runtime';
 import { ScanReader } from '../scans/scan-reader';
 import { CategoryScoreView, ComplianceEvidenceView, ReportQuery, ScoreView } from './dto';
-import { ReportDownloadLimit } from './report-download-limit.guard';
+import { ReportDownloads } from './report-downloads';
 
 /**
  * What a finished scan yields. The score is the one recorded when the scan ended; compliance
@@ -23,7 +23,7 @@ import { ReportDownloadLimit } from './report-download-limit.guard';
 @ApiExtraModels(CategoryScoreView)
 @Controller('api/scans/:id')
 export class ResultsController {
-  constructor(private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime, private readonly downloads: ReportDownloads) {}
 
   private async finished(p: Principal, id: string, what: string): Promise<ScanDoc> {
     const scan = await this.reader.owned(p.account_id, id);
@@ -77,7 +77,6 @@ export class ResultsController {
   }
 
   @Get('report')
-  @UseGuards(ReportDownloadLimit)
   @ApiOperation({ summary: 'The report in pdf, json, csv, markdown or html (free plan: json only; 30 downloads per hour)' })
   @ApiOkResponse({
     description: 'the report, as an attachment, in the content type of the requested format',
@@ -103,7 +102,15 @@ export class ResultsController {
       });
     }
     const scan = await this.finished(p, id, 'report');
-    const rendered = await renderReport(q.format, await this.report(scan));
+    // only a download that happens spends the budget: claimed now, given back if it fails
+    const slot = await this.downloads.claim(p.account_id, reply);
+    let rendered;
+    try {
+      rendered = await renderReport(q.format, await this.report(scan));
+    } catch (err) {
+      await slot.giveBack().catch(() => undefined);
+      throw err;
+    }
     return reply
       .header('content-type', rendered.contentType)
       .header('content-disposition', `attachment; filename="${rendered.filename}"`)
