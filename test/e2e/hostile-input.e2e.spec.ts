@@ -114,6 +114,10 @@ describe('hostile input answers 4xx problem+json and changes nothing', () => {
     expect(created.body.name).toBe('Zoë’s bot 🤖');
     expectProblem(await user.api.patch(`/api/targets/${created.body.id}`, { name: '\u202e' }), 400, 'name');
     expect((await user.api.get(`/api/targets/${created.body.id}`)).body.name).toBe('Zoë’s bot 🤖');
+    // null clears only what can be cleared; a name cannot be
+    expectProblem(await user.api.patch(`/api/targets/${created.body.id}`, { name: null }), 400, 'name');
+    expect((await user.api.patch(`/api/targets/${created.body.id}`, { model: 'm-1', max_requests_per_second: 5 })).body).toMatchObject({ model: 'm-1', max_requests_per_second: 5 });
+    expect((await user.api.patch(`/api/targets/${created.body.id}`, { model: null, max_requests_per_second: null })).body).toMatchObject({ name: 'Zoë’s bot 🤖', model: null, max_requests_per_second: null });
     expect((await user.api.delete(`/api/targets/${created.body.id}`)).status).toBe(204);
   });
 });

@@ -9,6 +9,7 @@ import type { MetadataStorage as TransformMetadata } from 'class-transformer/typ
 import { getMetadataStorage } from 'class-validator';
 import { IS_PUBLIC } from '../auth/principal';
 import type { TextRules } from './clean-text';
+import { isClearable } from './validation';
 import { RATE_LIMIT_THROTTLER } from './rate-limit';
 
 /** What the code says about one operation that the document cannot tell by itself. */
@@ -159,7 +160,11 @@ export function completeOpenApi(document: OpenAPIObject, factsOf: (operationId: 
   for (const dto of dtos) {
     const schema = schemas[dto.name];
     if (!schema?.properties) continue;
-    for (const [property, keywords] of validatedSchemaOf(dto)) if (schema.properties[property]) constrain(schema.properties[property], keywords);
+    for (const [property, keywords] of validatedSchemaOf(dto)) {
+      if (!schema.properties[property]) continue;
+      constrain(schema.properties[property], keywords);
+      if (isClearable(dto, property)) schema.properties[property].nullable = true;
+    }
     schema.additionalProperties = false;
     Object.assign(schema, Reflect.getMetadata(SCHEMA_RULES, dto) ?? {});
   }

@@ -13,6 +13,17 @@ function flatten(errors: ValidationError[], parent = ''): { field: string; messa
   });
 }
 
+const CLEARABLE = 'gauntlet:clearable';
+
+/**
+ * An optional field whose null is a value: "clear it" (PATCH {"model": null} removes the model).
+ * Every other optional field refuses null (nullOptionals below); the OpenAPI document marks
+ * these nullable.
+ */
+export const Clearable = (): PropertyDecorator => (target, property) => Reflect.defineMetadata(CLEARABLE, true, target, property);
+
+export const isClearable = (dto: Function, property: string): boolean => Reflect.getMetadata(CLEARABLE, dto.prototype, property) === true;
+
 /**
  * Optional fields of a request body that were sent as null. @IsOptional() lets null through
  * as if the field were absent, and a handler reading `body.x !== undefined` would then store the
@@ -27,7 +38,7 @@ export function nullOptionals(value: unknown, path = ''): ValidationError[] {
   const optional = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).filter((m) => m.name === IS_OPTIONAL).map((m) => m.propertyName));
   return Object.entries(value).flatMap(([key, v]) => {
     const field = path ? `${path}.${key}` : key;
-    if (v === null && optional.has(key)) {
+    if (v === null && optional.has(key) && !isClearable(dto, key)) {
       return [{ property: field, constraints: { notNull: `${key} must not be null (leave it out instead)` }, children: [] } satisfies ValidationError];
     }
     return nullOptionals(v, field);

@@ -6,6 +6,7 @@ import {
 import { API_FORMATS, ApiFormat, SCAN_MODES, ScanMode } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
+import { Clearable } from '../http/validation';
 import { PageQuery } from '../http/pagination';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true };
@@ -47,12 +48,12 @@ class TargetFields {
   @IsOptional() @ValidateNested() @Type(() => HttpFormatBody)
   http?: HttpFormatBody;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, description: 'upper bound on requests per second sent to the target' })
-  @IsOptional() @IsInt() @Min(1) @Max(100)
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, description: 'upper bound on requests per second sent to the target; null removes it' })
+  @Clearable() @IsOptional() @IsInt() @Min(1) @Max(100)
   max_requests_per_second?: number;
 
-  @ApiPropertyOptional({ description: 'model name sent to the target API', maxLength: 200 })
-  @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(200)
+  @ApiPropertyOptional({ description: 'model name sent to the target API; null removes it', maxLength: 200 })
+  @Clearable() @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(200)
   model?: string;
 
   @ApiPropertyOptional({ description: 'credential of the target API; stored encrypted, never returned', maxLength: 4096 })
