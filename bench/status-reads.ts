@@ -1,9 +1,12 @@
 // GET /api/scans/{id}/status on the running service (embedded engines) beside a bare node:http
 // server answering the same JSON, each in its own process, loaded by autocannon from this one.
-// Default settings (LOG_LEVEL info) except the per-IP limit, which is off (RATE_LIMIT_PER_MINUTE=0):
-// at 120 a minute from the one benchmarking IP it would measure the limiter.
+// Default settings (LOG_LEVEL info) except the per-IP limit, off unless a limit is given: at 120 a
+// minute from the one benchmarking IP it would measure the limiter's 429s.
 //
-//   npm run build && node dist/bench/status-reads.js [seconds=10] [connections=32]
+//   npm run build && node dist/bench/status-reads.js [seconds=10] [connections=32] [limit=0]
+//
+// A limit above 0 turns the per-IP limit on at that many requests a minute (e.g. 100000000, never
+// reached): every request then spends the shared budget (DATA_DIR/limits.db), as in production.
 //
 // Three alternating runs per server after a warm-up of each; the median run of each is compared.
 import autocannon from 'autocannon';
@@ -14,6 +17,7 @@ import { join } from 'node:path';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 32);
+const rateLimit = Number(process.argv[4] ?? 0);
 const ROUNDS = 3;
 const dist = join(__dirname, '..');
 
@@ -43,7 +47,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-bench-'));
   const port = 23000 + Math.floor(Math.random() * 1000);
   const base = `http://127.0.0.1:${port}`;
-  const service = await launch([join(dist, 'apps/gauntlet/src/main.js'), 'api,projector'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', OUTBOUND_ALLOW_PRIVATE: 'true' }, `${base}/healthz`);
+  const service = await launch([join(dist, 'apps/gauntlet/src/main.js'), 'api,projector'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: String(rateLimit), OUTBOUND_ALLOW_PRIVATE: 'true' }, `${base}/healthz`);
   try {
     const email = 'bench@example.com';
     const password = 'bench-password-123';
@@ -71,8 +75,9 @@ async function main() {
       const median = <T extends { rps: number }>(xs: T[]) => [...xs].sort((a, b) => a.rps - b.rps)[Math.floor(xs.length / 2)];
       const gauntlet = median(runs.map((r) => r.gauntlet));
       const plain = median(runs.map((r) => r.plain));
-      console.log(`command: node dist/bench/status-reads.js ${seconds} ${connections}`);
-      console.log(`GET /api/scans/{id}/status (bearer token, account and scan looked up per request, embedded engines, default settings but no rate limit), ${connections} connections, median of ${ROUNDS} alternating runs of ${seconds} s`);
+      console.log(`command: node dist/bench/status-reads.js ${seconds} ${connections}${rateLimit ? ` ${rateLimit}` : ''}`);
+      const limitNote = rateLimit ? `the per-IP limit on (${rateLimit}/min, spent in the shared budget store)` : 'no rate limit';
+      console.log(`GET /api/scans/{id}/status (bearer token, account and scan looked up per request, embedded engines, default settings but ${limitNote}), ${connections} connections, median of ${ROUNDS} alternating runs of ${seconds} s`);
       console.log(`  gauntlet   ${gauntlet.rps.toFixed(0).padStart(7)} req/s  p50 ${gauntlet.p50} ms  p99 ${gauntlet.p99} ms  errors ${gauntlet.errors}  (runs: ${runs.map((r) => r.gauntlet.rps.toFixed(0)).join(', ')})`);
       console.log(`  bare http  ${plain.rps.toFixed(0).padStart(7)} req/s  p50 ${plain.p50} ms  p99 ${plain.p99} ms  errors ${plain.errors}  (runs: ${runs.map((r) => r.plain.rps.toFixed(0)).join(', ')})`);
       console.log(`  ratio      ${((gauntlet.rps / plain.rps) * 100).toFixed(0)}% of the bare server's throughput (aim: 50% or more, p99 under 10 ms)`);

@@ -3,8 +3,8 @@
 # Installs and starts what the tests need (Debian's chromium, poppler-utils and rsyslog; Kafka 3.9
 # in KRaft mode from Maven Central jars; FerretDB 1.24 built from the Go module proxy),
 # idempotently: binaries land in .infra/ (git-ignored) and come from the machine's Maven and Go
-# caches after the first time. Then it type-checks and runs every jest project (unit, int, e2e);
-# jest's global setup builds dist/ once.
+# caches after the first time; Schemathesis comes from PyPI into a virtualenv there. Then it
+# type-checks and runs every jest project (unit, int, e2e); jest's global setup builds dist/ once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +29,9 @@ if [ -z "${MONGODB_URL:-}" ] && [ -z "${FERRETDB_URL:-}" ]; then
 fi
 export KAFKA_BROKERS FERRETDB_URL
 [ -n "${EVENTSTORE_URL:-}" ] || echo "EVENTSTORE_URL is not set: EventStoreDB is tested through its client against the gRPC stand-in only (no server here speaks its protocol)."
+
+step "Schemathesis (PyPI) for the OpenAPI fuzz test"
+bash infra/schemathesis.sh >/dev/null
 
 step "type check"
 npm run -s typecheck

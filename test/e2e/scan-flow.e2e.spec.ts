@@ -141,11 +141,22 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(log.every((d: any) => d.status === 'succeeded' && d.attempts.length === 1 && d.attempts[0].status === 204)).toBe(true);
   }, 180_000);
 
-  it('answers the 31st report download in an hour with 429 and Retry-After', async () => {
+  it('answers the 31st report download in an hour with 429 and Retry-After; refused downloads spend nothing', async () => {
     const { api } = await signUp(svc.url);
     const target = (await api.post('/api/targets', labTarget(lab))).body;
-    const scan = (await api.post('/api/scans', { target_id: target.id, profile: 'quick' })).body;
+    const running = (await api.post('/api/scans', { target_id: target.id, profile: 'quick' })).body;
+    // refused before the scan ends (409), for a format the plan lacks (403), a bad format (400), a scan that is not there (404)
+    expect((await api.get(`/api/scans/${running.id}/report?format=json`)).status).toBe(409);
+    const scan = running;
     await eventually(async () => ((await api.get(`/api/scans/${scan.id}/status`)).body.status === 'completed' ? true : undefined), 120_000, 100);
+    for (let i = 0; i < 5; i++) {
+      expect((await api.get(`/api/scans/${scan.id}/report?format=pdf`)).status).toBe(403);
+      expect((await api.get(`/api/scans/${scan.id}/report?format=docx`)).status).toBe(400);
+      expect((await api.get('/api/scans/6f1c1d2e-8a7b-4c3d-9e8f-0a1b2c3d4e5f/report?format=json')).status).toBe(404);
+    }
+    // the budget counts in clock hours: keep the 31 downloads inside one (waits at most a minute, rarely)
+    const leftOfHour = 3_600_000 - (Date.now() % 3_600_000);
+    if (leftOfHour < 60_000) await new Promise((r) => setTimeout(r, leftOfHour + 200));
     for (let i = 1; i <= 30; i++) {
       const r = await api.get(`/api/scans/${scan.id}/report?format=json`);
       expect([i, r.status]).toEqual([i, 200]);
@@ -154,7 +165,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     const limited = await api.get(`/api/scans/${scan.id}/report?format=json`);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('content-type')).toMatch(/problem\+json/);
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     // the limit is per account: another account is not affected
     const other = await signUp(svc.url);
     expect((await other.api.get(`/api/scans/${scan.id}/report?format=json`)).status).toBe(404);

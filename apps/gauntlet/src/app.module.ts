@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import type { BudgetStore } from '@gauntlet/auth';
 import { AuthController } from './auth/auth.controller';
 import { ChangePlanHandler } from './auth/changing-plan/change-plan';
 import { CredentialsGuard } from './auth/credentials.guard';
@@ -13,13 +14,13 @@ import { RegisterAccountHandler } from './auth/registering-account/register-acco
 import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
 import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
-import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker } from './http/rate-limit';
+import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker, SharedThrottlerStorage } from './http/rate-limit';
 import { ConfigureAlertWebhookHandler } from './monitor/configuring-alert-webhook/configure-alert-webhook';
 import { IngestAgentEventsHandler } from './monitor/ingesting-events/ingest-agent-events';
 import { MonitorController } from './monitor/monitor.controller';
 import { RemoveAlertWebhookHandler } from './monitor/removing-alert-webhook/remove-alert-webhook';
 import { ResultsController } from './results/results.controller';
-import { ReportDownloadLimit } from './results/report-download-limit.guard';
+import { ReportDownloads } from './results/report-downloads';
 import { RUNTIME, Runtime } from './runtime';
 import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
 import { RequestScanHandler } from './scans/requesting-scan/request-scan';
@@ -47,7 +48,8 @@ class RuntimeModule {
 /** Thin glue: routes, command handlers and guards; every object with state comes from the runtime. */
 @Module({})
 export class AppModule {
-  static forRuntime(runtime: Runtime): DynamicModule {
+  /** `budgets`: the shared store the limits count in (runtime.infra.budgets()) */
+  static forRuntime(runtime: Runtime, budgets: BudgetStore): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -60,6 +62,7 @@ export class AppModule {
           throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: RATE_LIMIT_WINDOW_MS, limit: runtime.config.rateLimitPerMinute }],
           getTracker: (request) => rateLimitTracker(request.ip),
           generateKey: (_context, tracker, throttler) => rateLimitKey(tracker, throttler),
+          storage: new SharedThrottlerStorage(budgets),
         }),
       ],
       controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],
@@ -68,7 +71,7 @@ export class AppModule {
         { provide: APP_GUARD, useClass: CredentialsGuard },
         JwtStrategy,
         ScanReader,
-        ReportDownloadLimit,
+        { provide: ReportDownloads, useValue: new ReportDownloads(budgets, runtime.config.reportDownloadsPerHour) },
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
         RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
         RequestScanHandler, CancelScanHandler, TriageFindingHandler,

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/** the key of an email's reservation stream: the email itself stays out of stream names */
+export const emailHashFor = (email: string) => createHash('sha256').update(`gauntlet:email:${normaliseEmail(email)}`).digest('hex');
+
 /**
- * An account's id is derived from its email, so "this email is taken" is enforced by the event
- * store itself (append with expected revision no_stream) without a second, non-atomic
- * reservation stream. Shaped as an RFC 9562 version 8 (custom) UUID.
+ * The id accounts registered before email reservations got: derived from the email (predictable,
+ * which is why new accounts get a random one). Still needed to find those accounts, whose ids
+ * do not change, when an email is registered again. An RFC 9562 version 8 (custom) UUID.
  */
 export function accountIdFor(email: string): string {
   const h = createHash('sha256').update(`gauntlet:account:${normaliseEmail(email)}`).digest();

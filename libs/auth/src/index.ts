@@ -4,3 +4,4 @@ export * from './api-keys';
 export * from './identity';
 export * from './plans';
 export * from './verified-tokens';
+export * from './budgets';

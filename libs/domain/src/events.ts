@@ -22,6 +22,8 @@ export function event<Type extends string, Data>(type: Type, data: Data, schemaV
 /** Stream names, one place (design.md section 3). */
 export const streams = {
   account: (id: string) => `account-${id}`,
+  /** keyed by the hash of the normalised email: what makes an email unique */
+  emailReservation: (emailHash: string) => `email-${emailHash}`,
   target: (id: string) => `target-${id}`,
   scan: (id: string) => `scan-${id}`,
   webhook: (id: string) => `webhook-${id}`,

@@ -1,6 +1,7 @@
 export * from './decider';
 export * from './events';
 export * from './account/account';
+export * from './account/email-reservation';
 export * from './target/target';
 export * from './scan/scan';
 export * from './scan/vulnerability';

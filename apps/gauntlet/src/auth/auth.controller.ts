@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Put } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { JwtService } from '@nestjs/jwt';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { decoyPasswordHash, normaliseEmail, verifyPassword } from '@gauntlet/auth';
 import type { AccountDoc, ApiKeyDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
@@ -24,6 +24,7 @@ export class AuthController {
   @Post('auth/register')
   @ApiOperation({ summary: 'Create an account (plan free)' })
   @ApiCreatedResponse({ type: AccountView })
+  @ApiConflictResponse({ description: 'an account with this email already exists' })
   register(@Body() body: RegisterBody, @Ctx() ctx: CommandContext): Promise<RegisteredAccount> {
     return this.commands.execute(new RegisterAccount(body.email, body.password, { ...ctx, actor: 'anonymous' }));
   }
@@ -33,6 +34,7 @@ export class AuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Exchange email and password for a bearer token' })
   @ApiOkResponse({ type: TokenView })
+  @ApiUnauthorizedResponse({ description: 'email or password is wrong (the same answer for an unknown email)' })
   async login(@Body() body: LoginBody): Promise<TokenView> {
     const [account] = await this.runtime.infra.documents.collection<AccountDoc>('accounts').find({ email: normaliseEmail(body.email) }, { limit: 1 });
     // an unknown email costs as much as a wrong password: no account enumeration by timing

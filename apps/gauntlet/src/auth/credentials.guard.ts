@@ -29,6 +29,10 @@ export class CredentialsGuard implements CanActivate {
     const apiKey: string | undefined = request.headers['x-api-key'];
 
     let principal: Principal | null = null;
+    if (authorization !== undefined && apiKey !== undefined) {
+      // which one would be meant is a guess, and a guess is how a bad key slips by on a good token
+      throw new ProblemException(401, 'Send one credential: a bearer token or an API key, not both.');
+    }
     if (authorization) {
       principal = await this.fromBearer(authorization, context);
     } else if (apiKey) {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
 import { PLANS, Plan } from '@gauntlet/domain';
+import { CleanText } from '../http/clean-text';
 
 export class RegisterBody {
   @ApiProperty({ example: 'ada@example.com', maxLength: 254 })
@@ -40,7 +41,7 @@ export class TokenView {
 
 export class CreateApiKeyBody {
   @ApiProperty({ example: 'ci-pipeline', minLength: 1, maxLength: 100 })
-  @IsString() @MinLength(1) @MaxLength(100)
+  @IsString() @CleanText() @MinLength(1) @MaxLength(100)
   name: string;
 }
 

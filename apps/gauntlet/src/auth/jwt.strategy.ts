@@ -27,8 +27,14 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  /** plan and role are read fresh on every request, so a plan change applies at once */
+  /**
+   * Plan and role are read fresh on every request, so a plan change applies at once. A token
+   * without an expiry is refused even when its signature holds: jsonwebtoken checks `exp` only
+   * when there is one, and every token this service signs has one, so such a token was not made
+   * here, or was made to live forever.
+   */
   async validate(claims: TokenClaims): Promise<Principal | false> {
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string') return false;
     const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(claims.sub);
     return account ? principalOf(account, 'bearer') : false;
   }

@@ -1,4 +1,5 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiForbiddenResponse } from '@nestjs/swagger';
 import type { Plan, Role } from '@gauntlet/domain';
 import type { AccountDoc } from '@gauntlet/read-models';
 
@@ -32,7 +33,7 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
 
 export const BEARER_ONLY = 'gauntlet:bearer-only';
 /** an API key is not enough: managing keys and accounts needs a signed-in person */
-export const BearerOnly = () => SetMetadata(BEARER_ONLY, true);
+export const BearerOnly = () => applyDecorators(SetMetadata(BEARER_ONLY, true), ApiForbiddenResponse({ description: 'called with an API key: this operation needs a bearer token' }));
 
 export const ADMIN_ONLY = 'gauntlet:admin-only';
-export const AdminOnly = () => SetMetadata(ADMIN_ONLY, true);
+export const AdminOnly = () => applyDecorators(SetMetadata(ADMIN_ONLY, true), ApiForbiddenResponse({ description: 'for administrators only (or called with an API key)' }));

@@ -40,9 +40,11 @@ export class CiController {
 
   @Get(':scan_id')
   @ApiOperation({ summary: 'The gate for a CI scan: 202 while running, then 200 / 422 / 424 (fail_on and allow_partial default to what the scan was started with)' })
-  @ApiOkResponse({ type: CiResultView })
-  @ApiResponse({ status: 422, type: CiResultView, description: 'below fail_threshold (after triage), or with fail_on new a finding new since the previous scan' })
+  @ApiOkResponse({ type: CiResultView, description: 'passed' })
+  @ApiAcceptedResponse({ type: CiPendingView, description: 'still pending or running' })
+  @ApiResponse({ status: 422, type: CiResultView, description: 'below fail_threshold (after triage), or with fail_on new a finding new since the previous scan: the same body with passed false' })
   @ApiResponse({ status: 424, description: 'the scan failed, was cancelled, or is completed_partial without allow_partial' })
+  @ApiResponse({ status: 504, description: 'wait_seconds passed before the scan ended' })
   async status(@CurrentPrincipal() p: Principal, @Param('scan_id', new ParseUUIDPipe()) id: string, @Query() q: CiWaitQuery, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
     return this.answer(reply, p.account_id, id, q.wait_seconds ?? 0, { fail_on: q.fail_on, allow_partial: q.allow_partial });

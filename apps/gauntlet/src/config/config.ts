@@ -40,6 +40,8 @@ export interface Config {
   scannerConcurrency: number;
   /** a scanner renews its lease on a running scan this often x3; an unrenewed scan is ended partial */
   scanLeaseMs: number;
+  /** a bearer token /metrics asks for (METRICS_TOKEN); null: /metrics is open */
+  metricsToken: string | null;
   /** an LLM judge consulted where the rules are unsure (JUDGE_*); null: none, nothing contacted */
   judge: ModelEndpoint | null;
   /** an attacker model rewriting refused attacks (ATTACKER_*); null: none, nothing contacted */
@@ -114,7 +116,7 @@ function namespace(env: Env): string {
 function generatedSecrets(dataDir: string): { jwtSecret: string; secretsKey: string } {
   const file = join(dataDir, 'secrets.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secrets = { jwtSecret: randomBytes(48).toString('base64url'), secretsKey: randomBytes(32).toString('base64') };
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
@@ -146,6 +148,9 @@ export function loadConfig(env: Env = process.env): Config {
 
   const kafka = env.KAFKA_BROKERS?.split(',').map((s) => s.trim()).filter(Boolean) ?? null;
   if (kafka && kafka.some((b) => !/^[\w.-]+:\d+$/.test(b))) throw new ConfigError('KAFKA_BROKERS', 'must be host:port[,host:port...]');
+
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken !== null && (metricsToken.length < 16 || /\s/.test(metricsToken))) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters without spaces');
 
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
@@ -181,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     scannerConcurrency: int(env, 'SCANNER_CONCURRENCY', 2, 1, 64),
     scanLeaseMs: int(env, 'SCAN_LEASE_MS', 15_000, 300, 600_000),
+    metricsToken,
     judge: modelEndpoint(env, 'JUDGE'),
     attacker: modelEndpoint(env, 'ATTACKER'),
   };

@@ -1,12 +1,18 @@
-import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
+import { Controller, Get, Header, Headers, Inject, Res } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../auth/principal';
+import { bearerToken, Public } from '../auth/principal';
+import { ProblemException } from '../http/problem';
 import { RUNTIME, Runtime } from '../runtime';
 
 const within = <T>(p: Promise<T>, ms: number) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+
+/** compared as digests, in constant time: nothing about the token leaks through timing */
+const sameSecret = (given: string, expected: string) =>
+  timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 
 /** Probes for orchestrators and scrapers: not rate limited, no credentials. */
 @ApiExcludeController()
@@ -55,9 +61,14 @@ export class HealthController {
     return { status: up ? 'ready' : 'unavailable', checks, projection };
   }
 
+  /** with METRICS_TOKEN set, only a scraper sending it as a bearer token reads the metrics */
   @Get('metrics')
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')
-  metrics() {
+  metrics(@Headers('authorization') authorization: string | undefined) {
+    const expected = this.runtime.config.metricsToken;
+    if (expected !== null && !sameSecret(bearerToken(authorization) ?? '', expected)) {
+      throw new ProblemException(401, 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.');
+    }
     return this.runtime.metrics.registry.metrics();
   }
 }

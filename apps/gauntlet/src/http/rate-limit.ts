@@ -1,4 +1,7 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { normalizeIp } from '@nestjs/throttler';
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import { BudgetStore, LeasedBudget } from '@gauntlet/auth';
 
 /** The api's one rate limit window (api-spec.md section 8: requests per minute per client IP). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
@@ -12,3 +15,28 @@ export const rateLimitTracker = (ip: string): string => normalizeIp(ip);
  * names the controller and handler, which gives every route a budget of its own.
  */
 export const rateLimitKey = (tracker: string, throttler = RATE_LIMIT_THROTTLER): string => `${throttler}:${tracker}`;
+
+/**
+ * @nestjs/throttler's storage on the shared budgets: the per-IP limit holds across every api
+ * process and survives a restart, without a store round trip per request (LeasedBudget says
+ * what bound holds). The ThrottlerGuard and the status fast lane both count through it.
+ */
+export class SharedThrottlerStorage implements ThrottlerStorage {
+  private readonly budgets = new Map<string, LeasedBudget>();
+
+  constructor(private readonly store: BudgetStore) {}
+
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const id = `${ttl}:${limit}`;
+    let budget = this.budgets.get(id);
+    if (!budget) this.budgets.set(id, (budget = new LeasedBudget(this.store, limit, ttl)));
+    const spent = await budget.spend(key);
+    const seconds = Math.max(1, Math.ceil(spent.resetMs / 1000));
+    return {
+      totalHits: spent.allowed ? limit - spent.remaining : limit + 1,
+      timeToExpire: seconds,
+      isBlocked: !spent.allowed,
+      timeToBlockExpire: spent.allowed ? 0 : seconds,
+    };
+  }
+}

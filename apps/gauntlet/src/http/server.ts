@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -11,12 +11,15 @@ import { createRequestLogger, NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { serveDashboard } from './dashboard';
-import { ProblemDetailsFilter, sendProblem } from './problem';
+import { registerJsonBody } from './json-body';
+import { answerMethodNotAllowed } from './method-not-allowed';
+import { completeOpenApi, routeFacts } from './openapi';
+import { answerClientError, ProblemDetailsFilter, sendProblem } from './problem';
 import { validationPipe } from './validation';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export function openApiDocument(app: NestFastifyApplication, baseUrl: string) {
+export function openApiDocument(app: NestFastifyApplication, baseUrl: string): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Gauntlet API')
     .setDescription('Scans AI targets (chatbots and model APIs) for vulnerabilities, scores them, maps them to OWASP LLM Top 10, NIST AI RMF and SOC 2 CC7, renders reports, gates CI and sends signed webhooks. Every error is application/problem+json (RFC 9457).')
@@ -25,7 +28,8 @@ export function openApiDocument(app: NestFastifyApplication, baseUrl: string) {
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'api_key')
     .build();
-  return SwaggerModule.createDocument(app, config);
+  const facts = routeFacts(app);
+  return completeOpenApi(SwaggerModule.createDocument(app, config), (operationId) => facts.operations.get(operationId), facts.dtos);
 }
 
 export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplication> {
@@ -36,16 +40,29 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     logger: false,
+    // what fastify answers itself, before any route (a bad or over-long address, headers too large), is problem+json too
+    frameworkErrors: (err: Error, request: FastifyRequest, reply: FastifyReply) => {
+      reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
+      sendProblem(reply, request, err, log);
+    },
+    clientErrorHandler: answerClientError,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime), adapter, {
+  const budgets = await runtime.infra.budgets();
+  // windows that have ended are forgotten by the store once a minute (the process's own leases go with them)
+  const sweep = setInterval(() => budgets.sweep(Date.now()).catch((err) => log.warn({ err }, 'budget sweep failed')), 60_000).unref();
+  runtime.onClose(async () => clearInterval(sweep));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRuntime(runtime, budgets), adapter, {
     logger: new NestPinoLogger(log),
     bufferLogs: false,
+    bodyParser: false,
   });
   app.useGlobalFilters(new ProblemDetailsFilter(log));
   app.useGlobalPipes(validationPipe());
-  await serveDashboard(app.getHttpAdapter().getInstance());
-
   const fastify = app.getHttpAdapter().getInstance();
+  registerJsonBody(fastify, BODY_LIMIT_BYTES);
+  answerMethodNotAllowed(fastify, log);
+  await serveDashboard(fastify);
+
   // callback hooks, not async ones: they run on every request, and a promise each is measurable
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);

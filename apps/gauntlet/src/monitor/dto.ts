@@ -1,30 +1,34 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { AGENT_EVENT_KINDS, AgentEventKind } from '@gauntlet/domain';
+import { CleanText, IsRfc3339 } from '../http/clean-text';
+import { FREE_JSON_REF } from '../http/openapi';
 
 export const MAX_EVENTS_PER_BATCH = 500;
 
 export class ToolCallBody {
   @ApiProperty({ maxLength: 200 })
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString() @CleanText() @MinLength(1) @MaxLength(200)
   name: string;
 
-  @ApiPropertyOptional({ description: 'the arguments as the agent sent them (any JSON)' })
+  @ApiPropertyOptional({ description: 'the arguments as the agent sent them', allOf: [{ $ref: FREE_JSON_REF }] })
   @IsOptional() @IsDefined()
   arguments?: unknown;
 }
 
 export class AgentEventBody {
   @ApiProperty({ maxLength: 200 })
-  @IsString() @MinLength(1) @MaxLength(200)
+  @IsString() @CleanText() @MinLength(1) @MaxLength(200)
   session_id: string;
 
   @ApiProperty({ enum: AGENT_EVENT_KINDS })
   @IsIn(AGENT_EVENT_KINDS)
   kind: AgentEventKind;
 
-  @ApiProperty({ maxLength: 100_000 })
+  // the agent's traffic as it was: hidden characters in it are what the detectors look for, so
+  // content is not cleaned like names are
+  @ApiProperty({ maxLength: 100_000, description: 'the text as the agent saw or said it (not cleaned: the detectors read hidden characters too)' })
   @IsString() @MaxLength(100_000)
   content: string;
 
@@ -33,7 +37,7 @@ export class AgentEventBody {
   tool?: ToolCallBody;
 
   @ApiPropertyOptional({ format: 'date-time' })
-  @IsOptional() @IsISO8601({ strict: true })
+  @IsOptional() @IsRfc3339()
   occurred_at?: string;
 }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { EventStore, openSqlite, SqliteEventStore, EventStoreDbEventStore } from '@gauntlet/eventstore';
 import { DocumentStore, SqliteDocumentStore, connectMongoDocumentStore } from '@gauntlet/read-models';
 import { Bus, EmbeddedBus, KafkaBus, namespaced } from '@gauntlet/messaging';
+import { BudgetStore, connectMongoBudgetStore, SqliteBudgetStore } from '@gauntlet/auth';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 
@@ -11,6 +12,11 @@ export interface Infrastructure {
   events: EventStore;
   documents: DocumentStore;
   bus: Bus;
+  /**
+   * The limits' counters, shared by every api process: in MongoDB when MONGODB_URL is set, else
+   * in DATA_DIR/limits.db. Opened on first use (only the api counts).
+   */
+  budgets(): Promise<BudgetStore>;
   close(): Promise<void>;
 }
 
@@ -29,6 +35,10 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
     config.busNamespace,
   );
 
+  let budgets: Promise<BudgetStore> | null = null;
+  const openBudgets = () =>
+    (budgets ??= config.mongodbUrl ? connectMongoBudgetStore(config.mongodbUrl, config.mongodbDatabase) : Promise.resolve(new SqliteBudgetStore(join(config.dataDir, 'limits.db'))));
+
   log.info(
     { events: config.eventstoreUrl ? 'eventstoredb' : 'sqlite', documents: config.mongodbUrl ? 'mongodb' : 'sqlite', bus: config.kafkaBrokers ? 'kafka' : 'embedded', dataDir: config.dataDir },
     'infrastructure opened',
@@ -42,7 +52,9 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
     events,
     documents,
     bus,
+    budgets: openBudgets,
     async close() {
+      if (budgets) await (await budgets.catch(() => null))?.close().catch(() => undefined);
       await bus.close().catch(() => undefined);
       await events.close().catch(() => undefined);
       await documents.close().catch(() => undefined);

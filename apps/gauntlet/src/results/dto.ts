@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { REPORT_FORMATS, ReportFormat } from '@gauntlet/reports';
 
@@ -51,3 +51,43 @@ export class ScoreView {
 }
 
 export { CategoryScoreView };
+
+class ControlEvidenceView {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['pass', 'fail', 'not_tested'] }) status: string;
+  @ApiProperty({ type: [String], description: 'ids of the vulnerabilities that make this control fail' }) findings: string[];
+  @ApiProperty() probes_run: number;
+  @ApiPropertyOptional({ type: [String] }) aliases?: string[];
+  @ApiPropertyOptional({ type: [String] }) categories?: string[];
+  @ApiPropertyOptional() evidence?: string;
+}
+
+class OwaspEvidenceView {
+  @ApiProperty() edition: string;
+  @ApiProperty({ type: [String] }) editions: string[];
+  @ApiProperty({ type: [ControlEvidenceView] }) controls: ControlEvidenceView[];
+}
+
+class FrameworkEvidenceView {
+  @ApiProperty() version: string;
+  @ApiProperty({ type: [ControlEvidenceView] }) controls: ControlEvidenceView[];
+}
+
+class FrameworksView {
+  @ApiProperty({ type: OwaspEvidenceView }) owasp_llm_top10: OwaspEvidenceView;
+  @ApiProperty({ type: FrameworkEvidenceView }) nist_ai_rmf: FrameworkEvidenceView;
+  @ApiProperty({ type: FrameworkEvidenceView }) soc2_cc7: FrameworkEvidenceView;
+}
+
+class IntegrityView {
+  @ApiProperty({ description: 'events in the scan history' }) event_count: number;
+  @ApiProperty({ description: 'SHA-256 chain over the history; recompute it from GET /api/scans/{id}/events' }) chain_sha256: string;
+}
+
+export class ComplianceEvidenceView {
+  @ApiProperty({ format: 'uuid' }) scan_id: string;
+  @ApiProperty({ format: 'date-time' }) generated_at: string;
+  @ApiProperty({ type: FrameworksView }) frameworks: FrameworksView;
+  @ApiProperty({ type: IntegrityView }) integrity: IntegrityView;
+}

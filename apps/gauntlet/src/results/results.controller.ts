@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
 import { reportFormatsFor } from '@gauntlet/auth';
@@ -10,8 +10,8 @@ import { CurrentPrincipal, Principal } from '../auth/principal';
 import { ProblemException } from '../http/problem';
 import { RUNTIME, Runtime } from '../runtime';
 import { ScanReader } from '../scans/scan-reader';
-import { CategoryScoreView, ReportQuery, ScoreView } from './dto';
-import { ReportDownloadLimit } from './report-download-limit.guard';
+import { CategoryScoreView, ComplianceEvidenceView, ReportQuery, ScoreView } from './dto';
+import { ReportDownloads } from './report-downloads';
 
 /**
  * What a finished scan yields. The score is the one recorded when the scan ended; compliance
@@ -23,7 +23,7 @@ import { ReportDownloadLimit } from './report-download-limit.guard';
 @ApiExtraModels(CategoryScoreView)
 @Controller('api/scans/:id')
 export class ResultsController {
-  constructor(private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime, private readonly downloads: ReportDownloads) {}
 
   private async finished(p: Principal, id: string, what: string): Promise<ScanDoc> {
     const scan = await this.reader.owned(p.account_id, id);
@@ -62,7 +62,7 @@ export class ResultsController {
   @Get('score')
   @ApiOperation({ summary: 'Security score and grade as recorded when the scan ended ("as scanned"), and after_triage beside it' })
   @ApiOkResponse({ type: ScoreView })
-  @ApiResponse({ status: 409, description: 'the scan has not ended, or ended without a score (failed, cancelled)' })
+  @ApiConflictResponse({ description: 'the scan has not ended, or ended without a score (failed, cancelled)' })
   async score(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScoreView> {
     const scan = await this.finished(p, id, 'score');
     if (!scan.score) throw new ProblemException(409, `The scan ended ${scan.status} without a score${scan.reason ? `: ${scan.reason}` : ''}.`, { extensions: { scan_status: scan.status } });
@@ -71,7 +71,8 @@ export class ResultsController {
 
   @Get('compliance-evidence')
   @ApiOperation({ summary: 'OWASP LLM Top 10, NIST AI RMF and SOC 2 CC7 evidence, with the SHA-256 chain over the scan history' })
-  @ApiOkResponse({ description: 'see docs/compliance.md' })
+  @ApiOkResponse({ type: ComplianceEvidenceView, description: 'see docs/compliance.md' })
+  @ApiConflictResponse({ description: 'the scan has not ended' })
   async compliance(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string) {
     const scan = await this.finished(p, id, 'compliance evidence');
     return (await this.report(scan)).compliance;
@@ -79,7 +80,11 @@ export class ResultsController {
 
   @Get('events')
   @ApiOperation({ summary: 'The scan history as NDJSON, one event a line with its chain link, for replay and verification' })
-  @ApiProduces('application/x-ndjson')
+  @ApiOkResponse({
+    description: 'one JSON event a line, as an attachment',
+    content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+    headers: { 'Content-Disposition': { description: 'attachment; filename="scan-<id>-events.ndjson"', schema: { type: 'string' } } },
+  })
   async events(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
     const ndjson = toAuditNdjson(await this.history(id));
@@ -87,10 +92,23 @@ export class ResultsController {
   }
 
   @Get('report')
-  @UseGuards(ReportDownloadLimit)
   @ApiOperation({ summary: 'The report in pdf, json, csv, markdown or html (free plan: json only; 30 downloads per hour)' })
-  @ApiProduces('application/pdf', 'application/json', 'text/csv', 'text/markdown', 'text/html')
+  @ApiOkResponse({
+    description: 'the report, as an attachment, in the content type of the requested format',
+    content: {
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
+      'application/json': { schema: { type: 'object', description: 'the report model: scan, target, score, vulnerabilities, compliance' } },
+      'text/csv': { schema: { type: 'string' } },
+      'text/markdown': { schema: { type: 'string' } },
+      'text/html': { schema: { type: 'string' } },
+    },
+    headers: {
+      'Content-Disposition': { description: 'attachment; filename="gauntlet-scan-<id>.<ext>"', schema: { type: 'string' } },
+      'X-RateLimit-Remaining-Reports': { description: 'downloads left in this hour', schema: { type: 'integer' } },
+    },
+  })
   @ApiResponse({ status: 403, description: 'format not in the plan' })
+  @ApiConflictResponse({ description: 'the scan has not ended' })
   @ApiResponse({ status: 429, description: 'report download limit reached (Retry-After)' })
   async download(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() q: ReportQuery, @Res() reply: FastifyReply) {
     if (!reportFormatsFor(p.plan).includes(q.format)) {
@@ -99,7 +117,15 @@ export class ResultsController {
       });
     }
     const scan = await this.finished(p, id, 'report');
-    const rendered = await renderReport(q.format, await this.report(scan));
+    // only a download that happens spends the budget: claimed now, given back if it fails
+    const slot = await this.downloads.claim(p.account_id, reply);
+    let rendered;
+    try {
+      rendered = await renderReport(q.format, await this.report(scan));
+    } catch (err) {
+      await slot.giveBack().catch(() => undefined);
+      throw err;
+    }
     return reply
       .header('content-type', rendered.contentType)
       .header('content-disposition', `attachment; filename="${rendered.filename}"`)

@@ -1,7 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { accountIdFor, hashPassword, normaliseEmail } from '@gauntlet/auth';
-import { accountDecider, DomainError, Plan, Role, streams } from '@gauntlet/domain';
+import { randomUUID } from 'node:crypto';
+import { accountIdFor, emailHashFor, hashPassword, normaliseEmail } from '@gauntlet/auth';
+import { accountDecider, DomainError, emailReservationDecider, Plan, Role, streams } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
 import { RUNTIME, Runtime } from '../../runtime';
 
@@ -19,10 +20,28 @@ export interface RegisteredAccount {
 export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, RegisteredAccount> {
   constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
 
+  /**
+   * A random account id (an id derived from the email could be guessed); the email reserved
+   * first, in its own stream, which is what keeps it unique (email-reservation.ts).
+   */
   async execute(c: RegisterAccount): Promise<RegisteredAccount> {
     const email = normaliseEmail(c.email);
-    const account_id = accountIdFor(email);
+    const account_id = randomUUID();
     const password_hash = await hashPassword(c.password);
+    const { aggregates } = this.runtime;
+    const exists = async (id: string) => (await this.runtime.infra.events.readStream(streams.account(id))).length > 0;
+    const reservation = streams.emailReservation(emailHashFor(email));
+    const { state } = await aggregates.load(emailReservationDecider, reservation);
+    await aggregates.handle(
+      emailReservationDecider,
+      reservation,
+      {
+        type: 'ReserveEmail', email_hash: emailHashFor(email), account_id, now: new Date().toISOString(),
+        holder_registered: state.holder !== null && (await exists(state.holder)),
+        legacy_account_exists: await exists(accountIdFor(email)),
+      },
+      c.context,
+    );
     const { events } = await this.runtime.commit(
       accountDecider,
       streams.account(account_id),
