@@ -72,6 +72,8 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     expect(bad.headers.get('content-type')).toMatch(/problem\+json/);
     expect((await api.post(triageUrl, { state: 'false_positive', reason: 'x', expires_at: '2099-01-01T00:00:00Z' })).status).toBe(400);
     expect((await api.post(triageUrl, { state: 'false_positive', reason: '' })).status).toBe(400);
+    expect((await api.post(triageUrl, { state: 'false_positive', reason: '   ' })).status).toBe(400);
+    expect((await api.post(triageUrl, { state: 'false_positive', reason: 'fine\u202eexe.txt' })).status).toBe(400);
     expect((await api.post(`/api/scans/${first.id}/vulnerabilities/no-such-finding/triage`, { state: 'fixed', reason: 'x' })).status).toBe(404);
     const other = await signUp(svc.url);
     expect((await other.api.post(triageUrl, { state: 'false_positive', reason: 'mine now' })).status).toBe(404);

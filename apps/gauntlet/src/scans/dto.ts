@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
@@ -147,7 +148,7 @@ export class TriageBody {
   state: TriageState;
 
   @ApiProperty({ minLength: 1, maxLength: MAX_TRIAGE_REASON, description: 'why: kept with the decision for whoever reads the finding next' })
-  @IsString() @MinLength(1) @MaxLength(MAX_TRIAGE_REASON)
+  @IsString() @CleanText({ multiline: true }) @MinLength(1) @MaxLength(MAX_TRIAGE_REASON)
   reason: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'accepted_risk only: the acceptance lapses then and the finding is open again' })
