@@ -1,6 +1,7 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import type { Severity } from '@gauntlet/domain';
-import { Color, PDFDocument, PDFFont, PDFPage, rgb } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
+import { Color, PDFContentStream, PDFDocument, PDFFont, PDFName, PDFPage, PDFRawStream, rgb } from 'pdf-lib';
 import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
 import { FontStack, shapingFontkit } from './pdf-fonts';
 import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
@@ -333,7 +334,21 @@ export async function toPdf(r: ScanReport): Promise<Uint8Array> {
     page.drawText(footerId, { x: MARGIN, y: MARGIN - 6, size: 8, font: fonts.regular.font, color: MUTED });
     page.drawText(label, { x: MARGIN + WIDTH - fonts.regular.width(label) * 8, y: MARGIN - 6, size: 8, font: fonts.regular.font, color: MUTED });
   });
+  deflatePageContents(doc);
   return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * pdf-lib deflates page content with pako, in JavaScript: on a report of a few hundred pages that
+ * was the largest single cost of rendering. Node's zlib does the same job natively, so each page
+ * content stream is swapped for the same bytes deflated there (still FlateDecode, same content).
+ */
+function deflatePageContents(doc: PDFDocument): void {
+  const { context } = doc;
+  for (const [ref, object] of context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFContentStream) || !object.dict.has(PDFName.of('Filter'))) continue;
+    context.assign(ref, PDFRawStream.of(object.dict, deflateSync(object.getUnencodedContents())));
+  }
 }
 
 export async function renderPdf(report: ScanReport): Promise<RenderedReport> {
