@@ -2,6 +2,7 @@ export * from './decider';
 export * from './events';
 export * from './account/account';
 export * from './target/target';
+export * from './target/endpoint';
 export * from './scan/scan';
 export * from './scan/vulnerability';
 export * from './webhook/webhook';

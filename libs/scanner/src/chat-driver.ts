@@ -8,6 +8,11 @@ import type { PageObservation } from '@gauntlet/domain';
 export interface ChatDriver {
   /** a fresh conversation with no memory of earlier ones */
   openConversation(): Promise<Conversation>;
+  /**
+   * Conversations worth having in flight now, as the driver's pacing has learnt the target
+   * (its latency and limits); absent: the engine keeps its profile's number.
+   */
+  concurrency?(): number;
   /** releases everything (browser, sockets); idempotent */
   close(): Promise<void>;
 }
@@ -20,8 +25,25 @@ export interface Conversation {
    * page: the markup it rendered, scripts that ran, requests it made); null when nothing showed.
    */
   observe?(): PageObservation | null;
+  /** a picture of the conversation as the target shows it (chat pages: PNG of the viewport) */
+  screenshot?(): Promise<Buffer | null>;
   close(): Promise<void>;
 }
+
+/**
+ * What went wrong, as data, so a preflight can say what to change without parsing messages.
+ * `looksLike` is the API format (or a web page) the answer resembled, when it was not the one
+ * the driver speaks.
+ */
+export type TargetFailure =
+  | { kind: 'refused'; detail: string }
+  | { kind: 'http'; status: number; contentType: string }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'network'; code: string }
+  | { kind: 'tls'; code: string }
+  | { kind: 'unreadable'; contentType: string; looksLike: string | null }
+  | { kind: 'streamed-error'; detail: string }
+  | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' };
 
 /**
  * The target did not answer (connection refused, timed out, 5xx after retries, browser
@@ -29,7 +51,7 @@ export interface Conversation {
  * `completed_partial` (stopped answering after probing began).
  */
 export class TargetUnavailableError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(message: string, readonly cause?: unknown, readonly failure?: TargetFailure) {
     super(message);
     this.name = 'TargetUnavailableError';
   }
@@ -37,7 +59,7 @@ export class TargetUnavailableError extends Error {
 
 /** The target answered, but not in a form the driver can read (misconfigured format/selectors). */
 export class TargetProtocolError extends Error {
-  constructor(message: string) {
+  constructor(message: string, readonly failure?: TargetFailure) {
     super(message);
     this.name = 'TargetProtocolError';
   }
