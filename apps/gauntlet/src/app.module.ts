@@ -25,6 +25,8 @@ import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
 import { RequestScanHandler } from './scans/requesting-scan/request-scan';
 import { ScanReader } from './scans/scan-reader';
 import { ScansController } from './scans/scans.controller';
+import { CheckTargetHandler } from './targets/checking-target/check-target';
+import { TargetChecker } from './targets/checking-target/target-checker';
 import { DeleteTargetHandler } from './targets/deleting-target/delete-target';
 import { RegisterTargetHandler } from './targets/registering-target/register-target';
 import { TargetsController } from './targets/targets.controller';
@@ -69,7 +71,7 @@ export class AppModule {
         ScanReader,
         ReportDownloadLimit,
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
-        RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
+        RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler, CheckTargetHandler, TargetChecker,
         RequestScanHandler, CancelScanHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
         ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,

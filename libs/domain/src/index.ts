@@ -3,6 +3,8 @@ export * from './events';
 export * from './account/account';
 export * from './target/target';
 export * from './target/endpoint';
+export * from './target/headers';
+export * from './target/diagnosis';
 export * from './scan/scan';
 export * from './scan/vulnerability';
 export * from './webhook/webhook';

@@ -1,4 +1,4 @@
-import type { PageObservation } from '@gauntlet/domain';
+import type { PageObservation, TargetFailure } from '@gauntlet/domain';
 
 /**
  * The ChatDriver port: how the engine talks to a target, whatever it is (a model API or a
@@ -30,20 +30,8 @@ export interface Conversation {
   close(): Promise<void>;
 }
 
-/**
- * What went wrong, as data, so a preflight can say what to change without parsing messages.
- * `looksLike` is the API format (or a web page) the answer resembled, when it was not the one
- * the driver speaks.
- */
-export type TargetFailure =
-  | { kind: 'refused'; detail: string }
-  | { kind: 'http'; status: number; contentType: string }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'network'; code: string }
-  | { kind: 'tls'; code: string }
-  | { kind: 'unreadable'; contentType: string; looksLike: string | null }
-  | { kind: 'streamed-error'; detail: string }
-  | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' };
+/** What went wrong, as data, so a preflight can say what to change without parsing messages. */
+export type { TargetFailure };
 
 /**
  * The target did not answer (connection refused, timed out, 5xx after retries, browser
@@ -51,6 +39,8 @@ export type TargetFailure =
  * `completed_partial` (stopped answering after probing began).
  */
 export class TargetUnavailableError extends Error {
+  /** chat pages, when asked for: what the page looked like when it failed */
+  screenshot?: Buffer;
   constructor(message: string, readonly cause?: unknown, readonly failure?: TargetFailure) {
     super(message);
     this.name = 'TargetUnavailableError';
@@ -59,6 +49,7 @@ export class TargetUnavailableError extends Error {
 
 /** The target answered, but not in a form the driver can read (misconfigured format/selectors). */
 export class TargetProtocolError extends Error {
+  screenshot?: Buffer;
   constructor(message: string, readonly failure?: TargetFailure) {
     super(message);
     this.name = 'TargetProtocolError';

@@ -65,9 +65,9 @@ describe('target decider', () => {
   });
 
   it('switching to browser mode drops what only an API has: format, headers, streaming', () => {
-    const withHeaders: TargetEvent = { ...registered, data: { ...registered.data, headers_encrypted: 'v1.sealed-headers', stream: true } } as TargetEvent;
+    const withHeaders: TargetEvent = { ...registered, data: { ...registered.data, headers_encrypted: 'v1.sealed-headers', header_names: ['x-gw'], stream: true } } as TargetEvent;
     const [e] = spec(targetDecider).given([withHeaders]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { scan_mode: 'browser' }, now }).thenEvents();
-    expect(e).toMatchObject({ data: { changes: { scan_mode: 'browser', api_format: null, headers_encrypted: null, stream: false } } });
+    expect(e).toMatchObject({ data: { changes: { scan_mode: 'browser', api_format: null, headers_encrypted: null, header_names: [], stream: false } } });
   });
 
   it("answers another account's target as not found", () => {

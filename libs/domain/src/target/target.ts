@@ -37,6 +37,8 @@ export interface TargetSettings {
   max_requests_per_second: number | null;
   /** absent from events recorded before custom headers existed: read as null */
   headers_encrypted?: string | null;
+  /** the names of those headers, in clear so the api can say which are set (values stay sealed) */
+  header_names?: string[];
   /** ask the API to stream its answers (they are read either way); absent before: false */
   stream?: boolean;
 }
@@ -102,12 +104,18 @@ export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
         if (changes.scan_mode === 'browser') {
           // what only an API has goes with the switch, unless the same command sets it
           if (command.changes.api_format === undefined) next.api_format = null;
-          if (command.changes.headers_encrypted === undefined && next.headers_encrypted) next.headers_encrypted = null;
+          if (command.changes.headers_encrypted === undefined && next.headers_encrypted) {
+            next.headers_encrypted = null;
+            next.header_names = [];
+          }
           if (command.changes.stream === undefined && next.stream) next.stream = false;
         }
         checkSettings(next);
         if (next.api_format !== state.settings.api_format) changes.api_format = next.api_format;
-        if ((next.headers_encrypted ?? null) !== (state.settings.headers_encrypted ?? null)) changes.headers_encrypted = next.headers_encrypted;
+        if ((next.headers_encrypted ?? null) !== (state.settings.headers_encrypted ?? null)) {
+          changes.headers_encrypted = next.headers_encrypted;
+          changes.header_names = next.header_names ?? [];
+        }
         if ((next.stream ?? false) !== (state.settings.stream ?? false)) changes.stream = next.stream;
         return [event('TargetUpdated', { target_id, account_id: command.account_id, updated_at: command.now, changes })];
       }

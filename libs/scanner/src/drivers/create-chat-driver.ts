@@ -42,6 +42,8 @@ export interface ChatDriverOptions {
   retry?: Partial<RetryPolicy>;
   /** api targets: conversations in flight at first and at most, as the pacing learns the target */
   concurrency?: { initial: number; max: number };
+  /** browser targets: a page that fails to open comes with a screenshot on the error */
+  screenshotOnFailure?: boolean;
 }
 
 /** the endpoint a driver for `target` calls (the chat page for browser targets) */
@@ -58,7 +60,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     return new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure },
     );
   }
   const url = targetEndpoint(target);
