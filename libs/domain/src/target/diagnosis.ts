@@ -10,7 +10,7 @@ export type TargetFailure =
   | { kind: 'timeout'; ms: number }
   | { kind: 'network'; code: string }
   | { kind: 'tls'; code: string }
-  | { kind: 'unreadable'; contentType: string; looksLike: string | null }
+  | { kind: 'unreadable'; contentType: string; looksLike: string | null; status?: number }
   | { kind: 'streamed-error'; detail: string }
   | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' };
 

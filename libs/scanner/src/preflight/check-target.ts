@@ -83,7 +83,7 @@ async function once(
     const screenshot = known?.screenshot ?? (browser && conversation ? ((await conversation.screenshot?.()) ?? null) : null);
     return {
       outcome: { kind: 'failed', failure, message: err instanceof Error ? err.message : String(err) },
-      status: failure?.kind === 'http' ? failure.status : null,
+      status: failure?.kind === 'http' ? failure.status : failure?.kind === 'unreadable' ? (failure.status ?? null) : null,
       screenshot,
     };
   } finally {

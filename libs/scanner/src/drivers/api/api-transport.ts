@@ -101,6 +101,10 @@ export class ApiTransport {
             const answer = await read({ headers: res.headers, contentType, chunks: this.bounded(res.body) });
             this.pacer.record({ kind: 'answered', sentAt, latencyMs: Date.now() - sentAt });
             return answer;
+          } catch (err) {
+            // the status it came with belongs to what the check reports
+            if (err instanceof TargetProtocolError && err.failure?.kind === 'unreadable') throw new TargetProtocolError(err.message, { ...err.failure, status: res.statusCode });
+            throw err;
           } finally {
             res.body.destroy();
           }
