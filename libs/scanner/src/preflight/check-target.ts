@@ -105,9 +105,9 @@ export function alternativeUrls(target: Pick<ChatTarget, 'api_format' | 'url' | 
     return [];
   }
   const path = url.pathname.replace(/\/+$/, '');
-  const tails = ['/chat/completions', '/messages', '/responses', '/api/chat', '/api'];
-  const base = tails.reduce((p, t) => (p.endsWith(t) ? p.slice(0, -t.length) : p), path);
-  const candidates = [`${base}/v1`, base.replace(/\/v1$/, ''), ''].map((p) => {
+  const tail = { openai: /\/chat\/completions$/, anthropic: /\/messages$/, 'openai-responses': /\/responses$/, ollama: /\/api(\/chat)?$/ }[target.api_format];
+  const base = path.replace(tail, '');
+  const candidates = [...(base.endsWith('/v1') ? [] : [`${base}/v1`]), base.replace(/\/v1$/, ''), ''].map((p) => {
     const u = new URL(url);
     u.pathname = p || '/';
     return u.toString();
