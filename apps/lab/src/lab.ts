@@ -178,7 +178,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
         return res.end(chatPage(config.weaknesses.has('output_handling')));
       }
       if (route === 'GET /v1/models') return json(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'gauntlet-lab' }] });
-      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses, defenses: describeGuardrails(defenses) });
+      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses, defenses: describeGuardrails(defenses), stats: { answered, limited: limiter?.refused ?? 0 } });
       if (route === 'POST /v1/chat/completions') return chat(req, res, 'openai');
       if (route === 'POST /v1/messages') return chat(req, res, 'anthropic');
       throw new HttpError(404, `no route for ${route}`);

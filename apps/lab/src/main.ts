@@ -5,7 +5,7 @@ import { parseWeaknesses, startLab } from './lab';
 /**
  * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
  * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N] [--rate-limit N]
- * [--api-key KEY]`; env LAB_* too.
+ * [--rate-burst N] [--api-key KEY]`; env LAB_* too.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,6 +47,7 @@ async function main() {
     failAfter: int('LAB_FAIL_AFTER', arg('fail-after') ?? process.env.LAB_FAIL_AFTER) ?? null,
     streamDelayMs: int('LAB_STREAM_DELAY_MS', process.env.LAB_STREAM_DELAY_MS) ?? 25,
     rateLimit: int('LAB_RATE_LIMIT', arg('rate-limit') ?? process.env.LAB_RATE_LIMIT) || null,
+    rateBurst: int('LAB_RATE_BURST', arg('rate-burst') ?? process.env.LAB_RATE_BURST) || 1,
     apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null,
   });
   console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);

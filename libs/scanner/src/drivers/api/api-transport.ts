@@ -114,7 +114,7 @@ export class ApiTransport {
         const retryAfterMs = retryAfterOf(res.headers, Date.now());
         if (res.statusCode === 429 || (res.statusCode === 503 && retryAfterMs !== null)) {
           // the target says when to come back: everyone waits, and the pace drops to what it admits
-          this.pacer.record({ kind: 'throttled', retryAfterMs });
+          this.pacer.record({ kind: 'throttled', sentAt, retryAfterMs });
           if (++throttled < this.retry.maxThrottledAttempts) {
             await sleep(Math.min(this.retry.maxRetryAfterMs, retryAfterMs ?? retryDelay(throttled, this.retry, null)), signal);
             continue;

@@ -19,30 +19,42 @@ describe('PacingPolicy', () => {
   it('sends unpaced until the target refuses; a refusal in the first second only pauses everyone', () => {
     const policy = new PacingPolicy({ ceilingRate: null, initialConcurrency: 4, maxConcurrency: 16 });
     expect([policy.reserve(0), policy.reserve(0), policy.reserve(0)]).toEqual([0, 0, 0]);
-    policy.record({ kind: 'throttled', retryAfterMs: 100 }, 2);
+    policy.record({ kind: 'throttled', sentAt: 0, retryAfterMs: 100 }, 2);
     expect(policy.state.rate).toBeNull();
     expect(policy.reserve(3)).toBe(102);
   });
 
-  it('after a refusal, paces just under what the target admitted lately', () => {
+  it('after a first refusal, drops under the limit it reveals and climbs back to just under it within a second', () => {
     const policy = new PacingPolicy({ ceilingRate: null, initialConcurrency: 4, maxConcurrency: 16 });
-    // 10 per second admitted for three seconds, each answered in 200 ms
-    const now = admit(policy, 0, 30, 100, 200);
-    policy.record({ kind: 'throttled', retryAfterMs: 50 }, now);
-    expect(policy.state.rate).toBeGreaterThan(9);
-    expect(policy.state.rate).toBeLessThan(10);
+    // 10 per second admitted for three seconds, each answered in 200 ms; the next one, 95 ms on, is refused
+    let now = admit(policy, 0, 30, 100, 200);
+    const refused = policy.reserve(now - 5);
+    policy.record({ kind: 'throttled', sentAt: refused, retryAfterMs: 50 }, now);
+    // the lower of the two readings: 10 admitted per second (the spacing said 10.5)
+    expect(policy.state.rate).toBeCloseTo(9.5, 5);
     const first = policy.reserve(now);
     expect(first).toBe(now + 50);
-    expect(policy.reserve(now) - first).toBeCloseTo(1000 / policy.state.rate!, 5);
+    expect(policy.reserve(now) - first).toBeCloseTo(1000 / 9.5, 5);
+    now = admit(policy, now + 100, 12, 100, 200);
+    expect(policy.state.rate).toBeCloseTo(9.7, 5);
+  });
+
+  it('a refusal at about the pace already kept steps the rate down 1 %, not by half', () => {
+    const policy = new PacingPolicy({ ceilingRate: 10, initialConcurrency: 4, maxConcurrency: 16 });
+    const now = admit(policy, 0, 30, 100, 200);
+    expect(policy.state.rate).toBe(10);
+    const refused = policy.reserve(now);
+    policy.record({ kind: 'throttled', sentAt: refused, retryAfterMs: 0 }, now + 1);
+    expect(policy.state.rate).toBeCloseTo(9.9, 5);
   });
 
   it('creeps back up while nothing is refused, never past the ceiling', () => {
     const policy = new PacingPolicy({ ceilingRate: 12, initialConcurrency: 4, maxConcurrency: 16 });
     let now = admit(policy, 0, 30, 100, 200);
-    policy.record({ kind: 'throttled', retryAfterMs: 0 }, now);
+    policy.record({ kind: 'throttled', sentAt: 0, retryAfterMs: 0 }, now);
     const after = policy.state.rate!;
     now = admit(policy, now, 50, 100, 200);
-    expect(policy.state.rate!).toBeGreaterThan(after * 1.05);
+    expect(policy.state.rate!).toBeGreaterThan(after * 1.02);
     admit(policy, now, 2000, 100, 200);
     expect(policy.state.rate).toBe(12);
   });
@@ -66,7 +78,7 @@ describe('PacingPolicy', () => {
 
     const refused = new PacingPolicy({ ceilingRate: null, initialConcurrency: 4, maxConcurrency: 6 });
     refused.reserve(0);
-    refused.record({ kind: 'throttled', retryAfterMs: null }, 10);
+    refused.record({ kind: 'throttled', sentAt: 0, retryAfterMs: null }, 10);
     expect(refused.concurrency()).toBe(2);
   });
 });

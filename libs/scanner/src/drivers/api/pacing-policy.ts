@@ -2,11 +2,14 @@
  * How hard to push one target: when the next request may leave and how many conversations may
  * be in flight. Pure: it is told what happened (with the time) and answers from that alone.
  *
- * - Rate. Unknown targets start unpaced. A 429 (or a 503 with Retry-After) means "too fast": the
- *   rate becomes what the target admitted over the last two seconds, a little under it, and every
- *   request waits out the Retry-After (the limit is on the client, not on one request). Without
- *   a refusal the rate creeps up 2 % every two seconds, so a limit that rises is found again: an
- *   additive-increase, multiplicative-decrease saw-tooth that sits just under the real limit.
+ * - Rate. Unknown targets start unpaced. A 429 (or a 503 with Retry-After) means "too fast": every
+ *   request waits out the Retry-After (the limit is on the client, not on one request). The
+ *   refusal reveals a limit: the refused request left too close to the one before, and the
+ *   target admitted only so many over the last two seconds (the lower of the two). Far over it, the
+ *   rate drops to 95 % of it and climbs back to 97 % within a second; refused at about the pace
+ *   already kept (the limit itself, or jitter bringing two requests close), the rate steps down
+ *   1 %. Without refusals it creeps up 1 % every three seconds, so a limit that rises is found
+ *   again (CUBIC's shape: fast back to the last known limit, slow beyond it).
  *   `max_requests_per_second`, when set, is a ceiling it never crosses.
  * - Concurrency. With a rate known, Little's law: rate × latency conversations keep the target
  *   busy, plus a margin. Without one, the policy grows one at a time while answers come back as
@@ -24,17 +27,23 @@ export interface PacingOptions {
 
 export type PacingOutcome =
   | { kind: 'answered'; sentAt: number; latencyMs: number }
-  | { kind: 'throttled'; retryAfterMs: number | null }
+  | { kind: 'throttled'; sentAt: number; retryAfterMs: number | null }
   | { kind: 'failed' };
 
 /** how far back admitted requests are counted to measure a limit */
 const WINDOW_MS = 2_000;
-/** the rate grows once per this long without a refusal */
-const GROWTH_EVERY_MS = 1_000;
-/** the share of the measured limit paced at after a refusal */
+/** beyond the plateau, the rate grows once per this long without a refusal */
+const GROWTH_EVERY_MS = 3_000;
+/** the share of the measured limit paced at right after a refusal */
 const BACKOFF = 0.95;
-/** growth of the rate per quiet period */
-const PROBE = 1.02;
+/** the share of the last refused rate the pace climbs back to quickly, and then holds */
+const PLATEAU = 0.97;
+/** growth of the rate per quiet period: fast back to the plateau, slow beyond it */
+const RECOVER = 1.05;
+const PROBE = 1.01;
+const RECOVER_EVERY_MS = 250;
+/** a refusal at about the pace already kept: a step down, not a drop */
+const STEP_DOWN = 0.99;
 const MIN_RATE = 0.2;
 
 export class PacingPolicy {
@@ -50,6 +59,12 @@ export class PacingPolicy {
   private answeredSinceGrowth = 0;
   private throttles = 0;
   private firstSentAt: number | null = null;
+  /** when requests left lately, in order (slots handed out: some may lie ahead) */
+  private sends: number[] = [];
+  /** counts refusals: a request that waited for its slot across one waits again */
+  private pauses = 0;
+  /** the rate the target last refused at: the limit, give or take */
+  private refusedAt: number | null = null;
 
   constructor(private readonly options: PacingOptions) {
     this.rate = options.ceilingRate;
@@ -61,6 +76,8 @@ export class PacingPolicy {
     this.firstSentAt ??= now;
     const at = Math.max(now, this.pausedUntil, this.nextSlot);
     if (this.rate !== null) this.nextSlot = at + 1000 / this.rate;
+    this.sends.push(at);
+    if (this.sends.length > 64) this.sends.shift();
     return at;
   }
 
@@ -69,7 +86,7 @@ export class PacingPolicy {
       case 'answered':
         return this.answered(outcome.sentAt, outcome.latencyMs, now);
       case 'throttled':
-        return this.throttled(outcome.retryAfterMs, now);
+        return this.throttled(outcome.sentAt, outcome.retryAfterMs, now);
       case 'failed':
         // a time-out or a dropped connection: ease off, the rate stays as it was
         this.concurrencyLimit = Math.max(1, Math.floor(this.concurrencyLimit * 0.75));
@@ -84,6 +101,15 @@ export class PacingPolicy {
     return Math.max(1, Math.min(this.options.maxConcurrency, needed));
   }
 
+  /** true when a refusal came after `pausesSeen` was read: a slot handed out before it no longer holds */
+  pausedSince(pausesSeen: number): boolean {
+    return this.pauses !== pausesSeen;
+  }
+
+  get pauseCount(): number {
+    return this.pauses;
+  }
+
   /** for figures and tests */
   get state() {
     return { rate: this.rate, concurrency: this.concurrency(), throttles: this.throttles, pausedUntil: this.pausedUntil };
@@ -94,10 +120,19 @@ export class PacingPolicy {
     this.forget(now);
     this.fastestMs = Math.min(this.fastestMs, Math.max(1, latencyMs));
     this.smoothedLatencyMs = this.smoothedLatencyMs === null ? latencyMs : this.smoothedLatencyMs * 0.8 + latencyMs * 0.2;
-    // rate: probe upwards while nothing is refused
-    if (this.rate !== null && now - this.lastGrowth >= GROWTH_EVERY_MS) {
-      this.lastGrowth = now;
-      this.rate = this.capped(this.rate * PROBE);
+    // rate: back to just under the last refusal quickly, then probe beyond it slowly, so a
+    // limit that was raised is found again
+    if (this.rate !== null) {
+      const plateau = this.refusedAt === null ? null : this.refusedAt * PLATEAU;
+      if (plateau !== null && this.rate < plateau) {
+        if (now - this.lastGrowth >= RECOVER_EVERY_MS) {
+          this.lastGrowth = now;
+          this.rate = this.capped(Math.min(plateau, this.rate * RECOVER));
+        }
+      } else if (now - this.lastGrowth >= GROWTH_EVERY_MS) {
+        this.lastGrowth = now;
+        this.rate = this.capped(this.rate * PROBE);
+      }
     }
     // concurrency without a known rate: grow while the target answers as fast as it can
     if (latencyMs > this.fastestMs * 2 + 50) {
@@ -109,17 +144,34 @@ export class PacingPolicy {
     }
   }
 
-  private throttled(retryAfterMs: number | null, now: number): void {
+  private throttled(sentAt: number, retryAfterMs: number | null, now: number): void {
     this.throttles++;
+    this.pauses++;
     this.forget(now);
-    const measured = this.admittedRate(now);
-    // too little history to measure (the first second): wait as told, learn on the next refusal
-    if (measured !== null) {
-      this.rate = this.capped(Math.max(MIN_RATE, Math.min(this.rate ?? Infinity, measured) * BACKOFF));
+    // what the refusal says about the limit: the refused request left `gap` after the one before,
+    // and that was too close (a limit that spaces requests); and the target admitted only so
+    // many lately (a limit that allows bursts, where the gap says little)
+    const before = this.sends.filter((t) => t <= sentAt);
+    before.splice(before.lastIndexOf(sentAt), 1); // the refused request itself
+    const gap = before.length ? sentAt - before[before.length - 1] : 0;
+    const admitted = this.admittedRate(now);
+    const spacing = gap >= 5 ? 1000 / gap : null;
+    const bound = spacing === null ? admitted : admitted === null ? spacing : Math.min(spacing, admitted);
+    if (this.rate !== null && (bound === null || bound >= this.rate * 0.9)) {
+      // refused at about our own pace: the limit is here (or jitter put two requests close): a
+      // small step down, and no climbing past this rate for a while
+      this.refusedAt = this.rate;
+      this.rate = this.capped(Math.max(MIN_RATE, this.rate * STEP_DOWN));
+      this.lastGrowth = now;
+    } else if (bound !== null) {
+      // well over the limit, or the first refusal: drop under what the refusal reveals
+      this.refusedAt = bound;
+      this.rate = this.capped(Math.max(MIN_RATE, bound * BACKOFF));
       this.lastGrowth = now;
     }
     this.pausedUntil = Math.max(this.pausedUntil, now + (retryAfterMs ?? (this.rate ? 1000 / this.rate : 1000)));
-    this.nextSlot = Math.max(this.nextSlot, this.pausedUntil);
+    // slots handed out beyond the pause are given up: their holders take new ones (RequestPacer)
+    this.nextSlot = this.pausedUntil;
     this.concurrencyLimit = Math.max(1, Math.floor(this.concurrencyLimit / 2));
     this.answeredSinceGrowth = 0;
   }

@@ -20,10 +20,14 @@ export class RequestPacer {
   /** resolves with the time the caller may send (now or later); rejects with the signal's reason when aborted first */
   async take(signal?: AbortSignal): Promise<number> {
     signal?.throwIfAborted();
-    const now = this.clock();
-    const at = this.policy.reserve(now);
-    if (at > now) await sleep(at - now, signal);
-    return at;
+    // a refusal while waiting for a slot pauses everyone: the slot is given up and another taken
+    for (let tries = 0; ; tries++) {
+      const seen = this.policy.pauseCount;
+      const now = this.clock();
+      const at = this.policy.reserve(now);
+      if (at > now) await sleep(at - now, signal);
+      if (!this.policy.pausedSince(seen) || tries >= 10) return at;
+    }
   }
 
   record(outcome: PacingOutcome): void {
