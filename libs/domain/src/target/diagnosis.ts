@@ -12,7 +12,8 @@ export type TargetFailure =
   | { kind: 'tls'; code: string }
   | { kind: 'unreadable'; contentType: string; looksLike: string | null; status?: number }
   | { kind: 'streamed-error'; detail: string }
-  | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' };
+  | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' }
+  | { kind: 'settings'; field: string };
 
 /** One attempt at a harmless message, as the check saw it. */
 export type CheckOutcome = { kind: 'answered'; answer: string } | { kind: 'failed'; failure: TargetFailure | null; message: string };
@@ -83,7 +84,7 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
     return { ok: true, diagnosis: `${what} ${how} in ${latencyMs} ms.`, hint: null };
   }
   const f = outcome.failure;
-  if (!f) return { ok: false, diagnosis: `${what} could not be reached: ${outcome.message}`, hint: null };
+  if (!f) return { ok: false, diagnosis: `The check could not complete: ${outcome.message}`, hint: null };
   const format = subject.api_format;
   switch (f.kind) {
     case 'refused': {
@@ -136,6 +137,8 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
       return { ok: false, diagnosis: `${what} answered with an error: ${f.detail.slice(0, 200)}`, hint: 'Check model and the account behind api_key; the message above is the target\'s own.' };
     case 'page':
       return pageDiagnosis(f.step, outcome.message);
+    case 'settings':
+      return { ok: false, diagnosis: `The target's settings do not work: ${outcome.message.replace(/^target \S+ /, '')}.`, hint: `Fix ${f.field}.` };
   }
 }
 

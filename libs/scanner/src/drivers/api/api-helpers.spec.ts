@@ -57,6 +57,10 @@ describe('fillBodyTemplate and answerAtPath', () => {
     const turns = [{ role: 'user' as const, content: 'say "hi"\n' }];
     expect(JSON.parse(fillBodyTemplate('{"q": "{{prompt}}", "all": {{messages}}}', turns))).toEqual({ q: 'say "hi"\n', all: turns });
   });
+  it('fills a bare {{prompt}} standing for a value as a whole JSON string', () => {
+    const turns = [{ role: 'user' as const, content: 'say "hi"' }];
+    expect(JSON.parse(fillBodyTemplate('{"input": {{prompt}}, "list": [{{prompt}}], "q": "Q: {{prompt}}"}', turns))).toEqual({ input: 'say "hi"', list: ['say "hi"'], q: 'Q: say "hi"' });
+  });
   it('refuses a template that does not give JSON', () => {
     expect(() => fillBodyTemplate('q={{prompt}}', [{ role: 'user', content: 'x' }])).toThrow(TargetProtocolError);
   });
