@@ -259,6 +259,21 @@ describe('API chat drivers against a local fake target', () => {
       expect(received[0].body.stream).toBe(true);
     });
 
+    it('waits out a 429 with Retry-After and then answers', async () => {
+      handler = (_r, res, n) =>
+        n === 1 ? json(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '1' }) : json(res, 200, { type: 'message', content: [{ type: 'text', text: 'later' }] });
+      expect(await (await anthropic().openConversation()).send('hi')).toBe('later');
+      expect(received[1].at - received[0].at).toBeGreaterThanOrEqual(950);
+    });
+
+    it('a refused key is a protocol error naming the status, never the key', async () => {
+      handler = (_r, res) => json(res, 401, { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key ${KEY}` } });
+      const err = await failure(anthropic().openConversation().then((c) => c.send('hi')));
+      expect(err).toBeInstanceOf(TargetProtocolError);
+      expect(err.message).toMatch(/HTTP 401 \(check api_key\)/);
+      expect(err.message).not.toContain(KEY);
+    });
+
     it('treats a streamed overloaded_error as the target being unavailable', async () => {
       handler = (_r, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
