@@ -75,6 +75,26 @@ describe('connecting a target: base URLs, the connection check, why a scan faile
     expect(got.body).not.toHaveProperty('api_key');
   });
 
+  it('refuses settings that cannot make a request, as problem details, and records nothing', async () => {
+    const { api } = await signUp(base);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [labTarget(`${lab.url}/v1`, { headers: { Host: 'elsewhere.example' } }), 'headers'],
+      [labTarget(`${lab.url}/v1`, { headers: { 'X-A': 'one\r\nX-B: two' } }), 'headers'],
+      [labTarget(lab.url, { api_format: 'ollama', model: undefined }), 'model'],
+      [labTarget(lab.url, { api_format: 'gemini', model: undefined }), 'model'],
+      [labTarget(lab.url, { api_format: 'bedrock' }), 'api_format'],
+      [labTarget(lab.url, { stream: 'yes' }), 'stream'],
+      [{ name: 'page', url: `${lab.url}/`, scan_mode: 'browser', headers: { 'X-A': '1' } }, 'headers'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await api.post('/api/targets', body);
+      expect([field, res.status, res.headers.get('content-type')]).toEqual([field, 400, expect.stringMatching(/^application\/problem\+json/)]);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+      expect(res.text).not.toContain(GATEWAY_SECRET);
+    }
+    expect((await api.get('/api/targets')).body.targets).toEqual([]);
+  });
+
   it('says what to change on a wrong path, a refused key, a web page and nothing listening', async () => {
     const { api } = await signUp(base);
     const check = async (body: Record<string, unknown>) => {
