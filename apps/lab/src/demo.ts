@@ -94,7 +94,7 @@ async function main() {
       console.log(`           ...&format=pdf, csv, markdown or html: the demo account is on the pro plan (this demo's admin ${admin.email} moved it)`);
     } else {
       console.log('           pdf, csv, markdown and html need the pro plan: start Gauntlet with ADMIN_EMAIL and ADMIN_PASSWORD, sign in as that admin,');
-      console.log('           then PUT /api/admin/accounts/{account id}/plan {"plan":"pro"} (see README, "Report formats on your own machine")');
+      console.log('           then PUT /api/admin/accounts/{account id}/plan {"plan":"pro"} (the first scan in the README shows the commands)');
     }
     console.log(`evidence:  ${base}/api/scans/${scan.id}/compliance-evidence`);
     console.log(`(reports and the dashboard need a bearer token: sign in at ${base}/app, or POST /api/auth/login)`);
