@@ -3,18 +3,21 @@
  * be in flight. Pure: it is told what happened (with the time) and answers from that alone.
  *
  * - Rate. Unknown targets start unpaced. A 429 (or a 503 with Retry-After) means "too fast": every
- *   request waits out the Retry-After (the limit is on the client, not on one request). The
+ *   request waits out the Retry-After (the limit is on the client, not on one request). The first
  *   refusal reveals a limit: the refused request left too close to the one before, and the
- *   target admitted only so many over the last two seconds (the lower of the two). Far over it, the
- *   rate drops to 95 % of it and climbs back to 97 % within a second; refused at about the pace
- *   already kept (the limit itself, or jitter bringing two requests close), the rate steps down
- *   1 %. Without refusals it creeps up 1 % every three seconds, so a limit that rises is found
- *   again (CUBIC's shape: fast back to the last known limit, slow beyond it).
- *   `max_requests_per_second`, when set, is a ceiling it never crosses.
+ *   target admitted only so many over the last two seconds (the lower of the two); the rate
+ *   drops to 95 % of it and climbs back to 97 % within a second. Once paced, a refusal now and
+ *   then means the limit is about here (or jitter brought two requests close): the rate steps
+ *   down 1 %. A fifth of the last two seconds' requests refused means well over it: the rate
+ *   drops to 85 % of what the target admitted. Without refusals it creeps up 1 % every three seconds, so a limit that rises is
+ *   found again (CUBIC's shape: fast back to the last known limit, slow beyond it).
+ *   `max_requests_per_second`, when set, is a ceiling it never crosses; pacing starts at 97 % of
+ *   it and climbs from there.
  * - Concurrency. With a rate known, Little's law: rate × latency conversations keep the target
  *   busy, plus a margin. Without one, the policy grows one at a time while answers come back as
  *   fast as the fastest seen (the target is not queueing us) and shrinks when they slow down to
- *   twice that or requests are refused or time out.
+ *   twice that or time out. A refusal is answered by the rate, not here: fewer conversations
+ *   would only keep the target from its limit.
  */
 export interface PacingOptions {
   /** `max_requests_per_second` of the target, or null */
@@ -44,6 +47,8 @@ const PROBE = 1.01;
 const RECOVER_EVERY_MS = 250;
 /** a refusal at about the pace already kept: a step down, not a drop */
 const STEP_DOWN = 0.99;
+/** a fifth of the requests of the last two seconds refused while paced: a drop under what the target admitted */
+const DROP = 0.85;
 const MIN_RATE = 0.2;
 
 export class PacingPolicy {
@@ -61,13 +66,19 @@ export class PacingPolicy {
   private firstSentAt: number | null = null;
   /** when requests left lately, in order (slots handed out: some may lie ahead) */
   private sends: number[] = [];
+  /** when requests started being refused before a rate was known */
+  private saturatedSince: number | null = null;
+  /** refusals in the last two seconds */
+  private refusals: number[] = [];
   /** counts refusals: a request that waited for its slot across one waits again */
   private pauses = 0;
   /** the rate the target last refused at: the limit, give or take */
   private refusedAt: number | null = null;
 
   constructor(private readonly options: PacingOptions) {
-    this.rate = options.ceilingRate;
+    // a little under a ceiling, where a target limiting to exactly it would refuse two requests
+    // that jitter brought close; it is approached from there
+    this.rate = options.ceilingRate === null ? null : options.ceilingRate * PLATEAU;
     this.concurrencyLimit = Math.max(1, Math.min(options.initialConcurrency, options.maxConcurrency));
   }
 
@@ -148,43 +159,57 @@ export class PacingPolicy {
     this.throttles++;
     this.pauses++;
     this.forget(now);
-    // what the refusal says about the limit: the refused request left `gap` after the one before,
-    // and that was too close (a limit that spaces requests); and the target admitted only so
-    // many lately (a limit that allows bursts, where the gap says little)
-    const before = this.sends.filter((t) => t <= sentAt);
-    before.splice(before.lastIndexOf(sentAt), 1); // the refused request itself
-    const gap = before.length ? sentAt - before[before.length - 1] : 0;
-    const admitted = this.admittedRate(now);
-    const spacing = gap >= 5 ? 1000 / gap : null;
-    const bound = spacing === null ? admitted : admitted === null ? spacing : Math.min(spacing, admitted);
-    if (this.rate !== null && (bound === null || bound >= this.rate * 0.9)) {
-      // refused at about our own pace: the limit is here (or jitter put two requests close): a
-      // small step down, and no climbing past this rate for a while
+    this.refusals.push(now);
+    while (this.refusals.length && this.refusals[0] < now - WINDOW_MS) this.refusals.shift();
+    const recentSends = this.sends.filter((t) => t > now - WINDOW_MS && t <= now).length;
+    if (this.rate === null) {
+      // from the first refusal on, more is asked than admitted: what is admitted is the limit
+      this.saturatedSince ??= now;
+      // the first refusal: the refused request left `gap` after the one before and that was too
+      // close (a limit that spaces requests), and the target admitted only so many lately (a
+      // limit that allows bursts, where the gap says little): the lower of the two
+      const before = this.sends.filter((t) => t <= sentAt);
+      before.splice(before.lastIndexOf(sentAt), 1); // the refused request itself
+      const gap = before.length ? sentAt - before[before.length - 1] : 0;
+      const admitted = this.admittedRate(now);
+      const spacing = gap >= 5 ? 1000 / gap : null;
+      const bound = spacing === null ? admitted : admitted === null ? spacing : Math.min(spacing, admitted);
+      if (bound !== null) {
+        this.refusedAt = bound;
+        this.rate = this.capped(Math.max(MIN_RATE, bound * BACKOFF));
+        this.lastGrowth = now;
+      }
+    } else if (this.refusals.length >= Math.max(3, recentSends / 5)) {
+      // refused often while paced: well over the limit, and asking for more than it
+      // admits, so what it admitted is the limit
+      this.refusedAt = Math.min(this.rate, this.admittedRate(now) ?? this.rate);
+      this.rate = this.capped(Math.max(MIN_RATE, this.refusedAt * DROP));
+      this.refusals.length = 0;
+      this.lastGrowth = now;
+    } else {
+      // refused now and then at the pace kept: the limit is about here (or jitter brought two
+      // requests close): a small step down, and no climbing past this rate for a while
       this.refusedAt = this.rate;
       this.rate = this.capped(Math.max(MIN_RATE, this.rate * STEP_DOWN));
-      this.lastGrowth = now;
-    } else if (bound !== null) {
-      // well over the limit, or the first refusal: drop under what the refusal reveals
-      this.refusedAt = bound;
-      this.rate = this.capped(Math.max(MIN_RATE, bound * BACKOFF));
       this.lastGrowth = now;
     }
     this.pausedUntil = Math.max(this.pausedUntil, now + (retryAfterMs ?? (this.rate ? 1000 / this.rate : 1000)));
     // slots handed out beyond the pause are given up: their holders take new ones (RequestPacer)
     this.nextSlot = this.pausedUntil;
-    this.concurrencyLimit = Math.max(1, Math.floor(this.concurrencyLimit / 2));
+    // the rate answers a refusal; fewer conversations would only keep the target from its limit
     this.answeredSinceGrowth = 0;
   }
 
   /**
-   * Requests per second the target admitted lately, by the time they were sent. The last
+   * Requests per second the target admitted lately, by the time they were sent, counted from
+   * when it started refusing (before that, demand set the pace, not the limit). The last
    * latency's worth is left out: what was sent then has not been answered yet, and counting
    * that stretch as empty would under-measure the limit.
    */
   private admittedRate(now: number): number | null {
     if (this.firstSentAt === null || now - this.firstSentAt < 1000) return null;
     const end = now - Math.min(this.smoothedLatencyMs ?? 0, WINDOW_MS / 2);
-    const start = Math.max(now - WINDOW_MS, this.firstSentAt);
+    const start = Math.max(now - WINDOW_MS, this.saturatedSince ?? this.firstSentAt);
     if (end - start < 500) return null;
     const count = this.admitted.filter((t) => t >= start && t < end).length;
     return (count * 1000) / (end - start);
