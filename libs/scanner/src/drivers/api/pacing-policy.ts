@@ -9,8 +9,8 @@
  *   drops to 95 % of it and climbs back to 97 % within a second. Once paced, a refusal now and
  *   then means the limit is about here (or jitter brought two requests close): the rate steps
  *   down 1 %. A fifth of the last two seconds' requests refused means well over it: the rate
- *   drops to 85 % of what the target admitted. Without refusals it creeps up 1 % every three seconds, so a limit that rises is
- *   found again (CUBIC's shape: fast back to the last known limit, slow beyond it).
+ *   drops to 85 % of what the target admitted. Without refusals it probes up every two seconds, 1 % then twice as far each time
+ *   (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape: fast back to the last known limit, slow beyond it).
  *   `max_requests_per_second`, when set, is a ceiling it never crosses; pacing starts at 97 % of
  *   it and climbs from there.
  * - Concurrency. With a rate known, Little's law: rate × latency conversations keep the target
@@ -36,7 +36,7 @@ export type PacingOutcome =
 /** how far back admitted requests are counted to measure a limit */
 const WINDOW_MS = 2_000;
 /** beyond the plateau, the rate grows once per this long without a refusal */
-const GROWTH_EVERY_MS = 3_000;
+const GROWTH_EVERY_MS = 2_000;
 /** the share of the measured limit paced at right after a refusal */
 const BACKOFF = 0.95;
 /** the share of the last refused rate the pace climbs back to quickly, and then holds */
@@ -66,6 +66,8 @@ export class PacingPolicy {
   private firstSentAt: number | null = null;
   /** when requests left lately, in order (slots handed out: some may lie ahead) */
   private sends: number[] = [];
+  /** how far the next quiet period probes, in PROBE steps; back to 1 at each refusal */
+  private probeStep = 1;
   /** when requests started being refused before a rate was known */
   private saturatedSince: number | null = null;
   /** refusals in the last two seconds */
@@ -141,8 +143,11 @@ export class PacingPolicy {
           this.rate = this.capped(Math.min(plateau, this.rate * RECOVER));
         }
       } else if (now - this.lastGrowth >= GROWTH_EVERY_MS) {
+        // each quiet period probes twice as far as the one before (1 %, 2 %, 4 %, 8 %): a limit
+        // measured low at first is found again within seconds, a right one costs a refusal now and then
         this.lastGrowth = now;
-        this.rate = this.capped(this.rate * PROBE);
+        this.rate = this.capped(this.rate * (1 + (PROBE - 1) * this.probeStep));
+        this.probeStep = Math.min(8, this.probeStep * 2);
       }
     }
     // concurrency without a known rate: grow while the target answers as fast as it can
@@ -159,6 +164,7 @@ export class PacingPolicy {
     this.throttles++;
     this.pauses++;
     this.forget(now);
+    this.probeStep = 1;
     this.refusals.push(now);
     while (this.refusals.length && this.refusals[0] < now - WINDOW_MS) this.refusals.shift();
     const recentSends = this.sends.filter((t) => t > now - WINDOW_MS && t <= now).length;
