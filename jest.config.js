@@ -15,13 +15,8 @@ const swc = [
   },
 ];
 
-// @fastify/static 10 requires content-disposition 3, which ships only as an ES module: node 20
-// loads it (require of ESM), jest's module runtime does not, so jest compiles that one package.
-const ESM_ONLY = ['content-disposition'];
-
 const common = {
-  transform: { '^.+\\.ts$': swc, [`/node_modules/(?:${ESM_ONLY.join('|')})/.+\\.js$`]: swc },
-  transformIgnorePatterns: [`/node_modules/(?!(?:${ESM_ONLY.join('|')})/)`],
+  transform: { '^.+\\.ts$': swc },
   moduleNameMapper: pathsToModuleNameMapper(),
   testEnvironment: 'node',
   rootDir: __dirname,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { scanDecider, streams, ScanCommand, ScanScore, Vulnerability } from '@gauntlet/domain';
 import { DASHBOARD_CSP } from '../../apps/gauntlet/src/http/dashboard';
+import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { client, removeDir, RunningService, startService } from '../support/service';
 import { eventually, startReceiver } from '../support/receiver';
 import { launchChromium, screenshot, watchProblems } from './support/browser';
@@ -18,6 +19,7 @@ describe('dashboard in Chromium', () => {
   let context: BrowserContext;
   let page: Page;
   let problems: string[];
+  let lab: RunningLab;
   const email = `dash-${randomUUID().slice(0, 8)}@example.com`;
   const password = 'a-long-enough-password';
   let targetId = '';
@@ -26,6 +28,7 @@ describe('dashboard in Chromium', () => {
 
   beforeAll(async () => {
     svc = await startService({ RATE_LIMIT_PER_MINUTE: '100000' }, ['api', 'projector', 'relay', 'dispatcher']);
+    lab = await startLab({ mode: 'vulnerable' });
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 720 }, baseURL: svc.url });
     page = await context.newPage();
@@ -34,6 +37,7 @@ describe('dashboard in Chromium', () => {
 
   afterAll(async () => {
     await browser?.close();
+    await lab?.close();
     await svc?.stop();
     if (svc) removeDir(svc.dataDir);
   });
@@ -230,6 +234,62 @@ describe('dashboard in Chromium', () => {
     await page.goto(`/app/targets/${targetId}`);
     await page.locator('svg.line-chart').waitFor();
     expect(await page.locator('svg.line-chart').getAttribute('aria-label')).toContain('latest 62');
+  });
+
+  it('tests the connection from the target page and from the form, and shows why a scan failed', async () => {
+    // the target made above listens nowhere: the check says so and what to change
+    await page.goto(`/app/targets/${targetId}`);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.locator('.conn-failed').waitFor();
+    expect(await page.locator('.conn-verdict').textContent()).toMatch(/Not connected.*ECONNREFUSED/);
+    expect(await page.locator('.conn-hint').textContent()).toMatch(/What to change: .*listening/);
+    expect(await page.locator('.conn-check .url').textContent()).toBe('http://127.0.0.1:9/v1/chat');
+
+    // a new target from its base URL, saved and tested from the form
+    await page.goto('/app/targets/new');
+    await page.getByLabel('Name').fill('Penny (lab)');
+    await page.getByLabel('URL').fill(`${lab.url}/v1`);
+    await page.getByLabel('Model').fill('penny-lab');
+    await page.getByLabel('Custom headers').fill('X-Gateway-Token: gw-dashboard-secret');
+    await page.getByRole('button', { name: 'Save and test connection' }).click();
+    await page.waitForURL(/\/app\/targets\/[0-9a-f-]{36}$/);
+    const labTargetId = page.url().split('/').pop()!;
+    await page.locator('.conn-ok').waitFor();
+    expect(await page.locator('.conn-verdict').textContent()).toMatch(/Connected.*answered as OpenAI chat completions/);
+    expect(await page.locator('.conn-check .url').textContent()).toBe(`${lab.url}/v1/chat/completions`);
+    expect(await page.locator('.conn-answer').textContent()).toBeTruthy();
+    expect(await page.locator('.dl').textContent()).toContain('X-Gateway-Token (values encrypted)');
+    expect(await page.content()).not.toContain('gw-dashboard-secret');
+    await screenshot(page, '07b-connection-check');
+
+    // a scan of it that failed: the reason in the scans table and on the scan page
+    const token = (await page.evaluate(() => sessionStorage.getItem('gauntlet.token')))!;
+    const api = client(svc.url, { token });
+    const failed = (await api.post('/api/scans', { target_id: labTargetId, profile: 'quick' })).body.id as string;
+    const reason = 'The target did not answer the first message. Nothing answers chat requests at http://x/v1/chat/completions (HTTP 404).';
+    const fail = (command: ScanCommand) => svc.runtime.aggregates.handle(scanDecider, streams.scan(failed), command, { actor: 'test', correlationId: randomUUID() });
+    await fail({ type: 'StartScan', worker_id: 'test-worker', now: new Date().toISOString() });
+    await fail({ type: 'FailScan', reason, now: new Date().toISOString() });
+    await eventually(async () => ((await api.get(`/api/scans/${failed}/status`)).body.reason === reason ? true : undefined));
+    await page.goto('/app/scans');
+    await page.locator(`tr[data-scan-id="${failed}"] .reason-line`).waitFor();
+    expect(await page.locator(`tr[data-scan-id="${failed}"] .reason-line`).textContent()).toBe(reason);
+    await page.goto(`/app/scans/${failed}`);
+    await page.locator('.progress-card .badge', { hasText: 'Failed' }).waitFor();
+    await page.getByText(`Reason: ${reason}`).waitFor();
+    expect((await api.delete(`/api/targets/${labTargetId}`)).status).toBe(204);
+
+    // a chat page: the check opens it in Chromium and the page shows what it found
+    const chat = (await api.post('/api/targets', { name: 'Penny (chat page)', url: `${lab.url}/`, scan_mode: 'browser' })).body;
+    await page.goto(`/app/targets/${chat.id}`);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.locator('.conn-ok').waitFor({ timeout: 50_000 });
+    expect(await page.locator('.conn-verdict').textContent()).toMatch(/found the chat input, sent a message and read the answer/);
+    const shot = page.getByRole('img', { name: 'The chat page as the check found it' });
+    await shot.waitFor();
+    expect(await shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1280);
+    await screenshot(page, '07c-chat-page-check');
+    expect((await api.delete(`/api/targets/${chat.id}`)).status).toBe(204);
   });
 
   it('creates an API key shown once with a copy button, then revokes it', async () => {

@@ -41,7 +41,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
 
     const status = await api.get(`/api/scans/${scan.body.id}/status`);
     expect(status.status).toBe(200);
-    expect(status.body).toEqual({ status: 'pending', progress: 0, phase: 'queued', findings_so_far: 0 });
+    expect(status.body).toEqual({ status: 'pending', progress: 0, phase: 'queued', findings_so_far: 0, reason: null });
 
     const detail = await api.get(`/api/scans/${scan.body.id}`);
     expect(detail.body).toMatchObject({ id: scan.body.id, target_name: 'Support bot', vulnerabilities: [] });
@@ -218,7 +218,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
     expect(doc.openapi).toMatch(/^3\./);
     const paths = [
       '/api/auth/register', '/api/auth/login', '/api/account', '/api/api-keys', '/api/api-keys/{id}', '/api/admin/accounts/{id}/plan',
-      '/api/targets', '/api/targets/{id}', '/api/scans', '/api/scans/{id}', '/api/scans/{id}/status', '/api/scans/{id}/cancel',
+      '/api/targets', '/api/targets/{id}', '/api/targets/{id}/check', '/api/scans', '/api/scans/{id}', '/api/scans/{id}/status', '/api/scans/{id}/cancel',
       '/api/scans/{id}/score', '/api/scans/{id}/compliance-evidence', '/api/scans/{id}/report', '/api/scans/{id}/events',
       '/api/scans/{id}/diff', '/api/scans/{id}/vulnerabilities/{vulnerability_id}/triage',
       '/api/ci/scan', '/api/ci/scan/{scan_id}', '/api/webhooks', '/api/webhooks/{id}', '/api/webhooks/{id}/rotate-secret', '/api/webhooks/{id}/test',
@@ -226,6 +226,12 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
       '/api/agent-monitor/target/{id}/webhook', '/api/agent-monitor/target/{id}/events', '/api/agent-monitor/target/{id}/alerts',
     ];
     expect(Object.keys(doc.paths).sort()).toEqual(paths.sort());
+    // the connection check and what a target view says about its URL, from the decorators
+    expect(doc.paths['/api/targets/{id}/check'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/TargetCheckView');
+    expect(Object.keys(doc.components.schemas.TargetCheckView.properties)).toEqual(expect.arrayContaining(['ok', 'endpoint', 'status', 'latency_ms', 'diagnosis', 'hint', 'screenshot']));
+    expect(doc.components.schemas.TargetView.properties).toHaveProperty('endpoint');
+    expect(doc.components.schemas.RegisterTargetBody.properties.api_format.enum).toEqual(['openai', 'anthropic', 'http', 'azure-openai', 'ollama', 'gemini', 'openai-responses']);
+    expect(doc.components.schemas.ScanStatusView.properties).toHaveProperty('reason');
     expect(doc.components.securitySchemes).toHaveProperty('bearer');
     expect(doc.components.securitySchemes).toHaveProperty('api_key');
     expect((await anon.get('/api/docs')).status).toBe(200);

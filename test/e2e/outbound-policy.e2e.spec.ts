@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { hostname } from 'node:os';
 import { removeDir, signUp, startService } from '../support/service';
 
 // its own file: passport keeps one 'jwt' strategy per module registry, so two services alive at
@@ -21,4 +23,24 @@ describe('outbound URL policy at registration', () => {
     }
   });
 
+  it('the connection check names OUTBOUND_ALLOW_PRIVATE when a host name resolves to this machine', async () => {
+    const strict = await startService({ RATE_LIMIT_PER_MINUTE: '100000', OUTBOUND_ALLOW_PRIVATE: 'false' }, ['api', 'projector']);
+    try {
+      const { api } = await signUp(strict.url);
+      // this machine's own name (from /etc/hosts: loopback, or the container's private address)
+      // passes registration; the address it resolves to is refused at connect time
+      const name = hostname();
+      expect((await lookup(name)).address).toMatch(/^(127\.|10\.|172\.(1[6-9]|2\d|3[01])\.|192\.168\.|::1$|f[cd])/);
+      const target = await api.post('/api/targets', { ...apiTarget, url: `http://${name}:8088/v1` });
+      expect(target.status).toBe(201);
+      const check = await api.post(`/api/targets/${target.body.id}/check`);
+      expect(check.status).toBe(200);
+      expect(check.body).toMatchObject({ ok: false, status: null, endpoint: `http://${name}:8088/v1/chat/completions` });
+      expect(check.body.diagnosis).toMatch(/outbound policy refused/);
+      expect(check.body.hint).toMatch(/OUTBOUND_ALLOW_PRIVATE=true/);
+    } finally {
+      await strict.stop();
+      removeDir(strict.dataDir);
+    }
+  });
 });

@@ -27,6 +27,8 @@ import { RequestScanHandler } from './scans/requesting-scan/request-scan';
 import { ScanReader } from './scans/scan-reader';
 import { ScansController } from './scans/scans.controller';
 import { TriageFindingHandler } from './scans/triaging-finding/triage-finding';
+import { CheckTargetHandler } from './targets/checking-target/check-target';
+import { TargetChecker } from './targets/checking-target/target-checker';
 import { DeleteTargetHandler } from './targets/deleting-target/delete-target';
 import { RegisterTargetHandler } from './targets/registering-target/register-target';
 import { TargetsController } from './targets/targets.controller';
@@ -73,7 +75,7 @@ export class AppModule {
         ScanReader,
         { provide: ReportDownloads, useValue: new ReportDownloads(budgets, runtime.config.reportDownloadsPerHour) },
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
-        RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler,
+        RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler, CheckTargetHandler, TargetChecker,
         RequestScanHandler, CancelScanHandler, TriageFindingHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
         ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,

@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../gauntlet/src/config/config';
 import { startRoles } from '../../gauntlet/src/main';
 import { createLogger } from '../../gauntlet/src/platform/logger';
@@ -5,19 +9,50 @@ import { createRuntime } from '../../gauntlet/src/runtime';
 import { startLab } from './lab';
 
 /**
+ * The port to listen on: `preferred` when it is free, else one the system picks. The demo runs
+ * its own Gauntlet and lab beside whatever already listens (an `npm start` left running, the
+ * lab of the README's walkthrough) instead of dying with EADDRINUSE.
+ */
+function freePort(preferred: number, host: string): Promise<number> {
+  const attempt = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        const { port: got } = server.address() as { port: number };
+        server.close(() => resolve(got));
+      });
+    });
+  return attempt(preferred).catch(() => attempt(0));
+}
+
+/**
  * `npm run demo`: Gauntlet (embedded, DATA_DIR ./data-demo) and the vulnerable lab, a standard
  * scan of the lab through the public API, then the grade and where the reports are. Both keep
- * running so the links work; Ctrl-C stops them.
+ * running so the links work; Ctrl-C stops them. Ports already taken are left alone: the demo
+ * takes free ones and says which.
  */
 async function main() {
-  const lab = await startLab({ port: Number(process.env.LAB_PORT ?? 8088), mode: 'vulnerable' });
-  const config = loadConfig({ ...process.env, DATA_DIR: process.env.DATA_DIR ?? './data-demo', OUTBOUND_ALLOW_PRIVATE: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SCAN_QUOTA_FREE: 'unlimited' });
+  const labPort = await freePort(Number(process.env.LAB_PORT ?? 8088), '127.0.0.1');
+  const lab = await startLab({ port: labPort, mode: 'vulnerable' });
+  const host = process.env.HOST ?? '127.0.0.1';
+  const port = await freePort(Number(process.env.PORT ?? 3000), host);
+  // a second demo beside a first keeps its own data: two processes on one embedded store would share its bus
+  const dataDir = process.env.DATA_DIR ?? (port === Number(process.env.PORT ?? 3000) ? './data-demo' : mkdtempSync(join(tmpdir(), 'gauntlet-demo-')));
+  // this demo's own administrator, so the demo account can be moved to the pro plan (every report format)
+  const admin = { email: 'demo-admin@gauntlet.local', password: 'demo-admin-password-123' };
+  const config = loadConfig({
+    ...process.env, PORT: String(port), HOST: host, DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SCAN_QUOTA_FREE: 'unlimited', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password,
+    // links point at this demo's port, whatever the environment says
+    PUBLIC_BASE_URL: `http://localhost:${port}`,
+  });
   const runtime = await createRuntime(config, createLogger(config.logLevel));
   await startRoles(runtime, ['all']);
   const base = config.publicBaseUrl;
-  const call = async (path: string, body?: unknown, token?: string) => {
+  const call = async (path: string, body?: unknown, token?: string, method = body === undefined ? 'GET' : 'POST') => {
     const res = await fetch(base + path, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -28,9 +63,15 @@ async function main() {
   const password = 'demo-password-123';
   await call('/api/auth/register', { email, password }); // 409 on a second run: fine
   const { access_token: token } = await call('/api/auth/login', { email, password });
-  const target = await call('/api/targets', { name: 'Penny, the lab support bot', url: `${lab.url}/v1/chat/completions`, scan_mode: 'api', api_format: 'openai', model: 'penny-lab', canaries: [lab.canaries.system, lab.canaries.data] }, token);
+  const { access_token: adminToken } = await call('/api/auth/login', admin);
+  const me = await call('/api/account', undefined, token).catch(() => null);
+  const accountId: string | undefined = me?.id;
+  const pro = accountId ? await call(`/api/admin/accounts/${accountId}/plan`, { plan: 'pro' }, adminToken, 'PUT').then((r) => r?.plan === 'pro').catch(() => false) : false;
+  const target = await call('/api/targets', { name: 'Penny, the lab support bot', url: `${lab.url}/v1`, scan_mode: 'api', api_format: 'openai', model: 'penny-lab', canaries: [lab.canaries.system, lab.canaries.data] }, token);
   const scan = await call('/api/scans', { target_id: target.id, profile: 'standard' }, token);
-  console.log(`lab:      ${lab.url}  (chat page at /)`);
+  if (labPort !== Number(process.env.LAB_PORT ?? 8088)) console.log(`(port ${process.env.LAB_PORT ?? 8088} is taken: this demo's lab uses ${labPort})`);
+  if (port !== Number(process.env.PORT ?? 3000)) console.log(`(port ${process.env.PORT ?? 3000} is taken, by an npm start perhaps: this demo's Gauntlet uses ${port}, data in ${dataDir})`);
+  console.log(`lab:      ${lab.url}  (chat page at /, OpenAI-compatible API at /v1)`);
   console.log(`gauntlet: ${base}  (dashboard at /app, sign in as ${email} / ${password})`);
   console.log(`scanning ${target.name} (scan ${scan.id})`);
 
@@ -43,13 +84,20 @@ async function main() {
   }
   console.log('');
   if (status.status !== 'completed' && status.status !== 'completed_partial') {
-    console.log(`the scan ended ${status.status}`);
+    console.log(`the scan ended ${status.status}${status.reason ? `: ${status.reason}` : ''}`);
   } else {
     const score = await call(`/api/scans/${scan.id}/score`, undefined, token);
     console.log(`grade ${score.grade} (${score.overall_score}/100): ${score.critical_count} critical, ${score.high_count} high, ${score.medium_count} medium, ${score.low_count} low`);
     console.log(`scan:      ${base}/app/scans/${scan.id}`);
-    console.log(`report:    ${base}/api/scans/${scan.id}/report?format=json   (pdf, csv, markdown, html on the pro plan)`);
+    console.log(`report:    ${base}/api/scans/${scan.id}/report?format=json`);
+    if (pro) {
+      console.log(`           ...&format=pdf, csv, markdown or html: the demo account is on the pro plan (this demo's admin ${admin.email} moved it)`);
+    } else {
+      console.log('           pdf, csv, markdown and html need the pro plan: start Gauntlet with ADMIN_EMAIL and ADMIN_PASSWORD, sign in as that admin,');
+      console.log('           then PUT /api/admin/accounts/{account id}/plan {"plan":"pro"} (the first scan in the README shows the commands)');
+    }
     console.log(`evidence:  ${base}/api/scans/${scan.id}/compliance-evidence`);
+    console.log(`(reports and the dashboard need a bearer token: sign in at ${base}/app, or POST /api/auth/login)`);
   }
   console.log('Ctrl-C to stop.');
   const stop = async () => {

@@ -18,6 +18,15 @@ export interface LabOptions {
   latencyMs?: number;
   /** after this many chat requests the lab answers 503 to every further one */
   failAfter?: number | null;
+  /** the key chat requests must carry (Authorization: Bearer, or x-api-key); none by default */
+  apiKey?: string | null;
+  /**
+   * chat requests admitted per second, as a rate-limited API does it: a request over the limit is
+   * answered 429 at once with Retry-After (seconds, rounded up) and retry-after-ms; none by default
+   */
+  rateLimit?: number | null;
+  /** requests the limit lets through at once (default 1: strictly spaced) */
+  rateBurst?: number;
   canaries?: LabCanaries;
   /** pause between streamed words (the first few hundred), so a person sees the answer arrive */
   streamDelayMs?: number;
@@ -26,6 +35,8 @@ export interface LabOptions {
 
 export interface RunningLab {
   url: string;
+  /** chat requests answered, and refused by the rate limit, so far */
+  stats(): { answered: number; limited: number };
   canaries: LabCanaries;
   weaknesses: Weakness[];
   /** e.g. "input_keywords, crescendo:3", or "none" */
@@ -92,6 +103,8 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   const latency = options.latencyMs ?? 0;
   const streamDelay = options.streamDelayMs ?? 0;
   let chatRequests = 0;
+  let answered = 0;
+  const limiter = options.rateLimit ? tokenBucket(options.rateLimit, options.rateBurst ?? 1) : null;
   const sockets = new Set<import('node:net').Socket>();
 
   async function stream(res: ServerResponse, answer: string, event: (word: string, i: number) => string[], end: string[]) {
@@ -107,12 +120,24 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   }
 
   async function chat(req: IncomingMessage, res: ServerResponse, format: 'openai' | 'anthropic') {
+    if (options.apiKey) {
+      const given = String(req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /i, '') ?? '');
+      if (given !== options.apiKey) throw new HttpError(401, 'Incorrect API key provided.');
+    }
+    if (limiter) {
+      const waitMs = limiter.take(Date.now());
+      if (waitMs > 0) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(waitMs / 1000)), 'retry-after-ms': String(Math.ceil(waitMs)) });
+        return res.end(JSON.stringify({ error: { message: `Rate limit reached: ${options.rateLimit} requests per second.`, type: 'requests', code: 'rate_limit_exceeded' } }));
+      }
+    }
     chatRequests++;
     if (options.failAfter != null && chatRequests > options.failAfter) throw new HttpError(503, 'the lab has stopped answering (LAB_FAIL_AFTER)');
     const body = await readJson(req);
     const messages = toMessages(body.messages);
     if (latency) await sleep(latency);
     const answer = guarded(messages, defenses, config.canaries, (m) => reply(m, config));
+    answered++;
     const id = `lab-${chatRequests}`;
     const created = Math.floor(Date.now() / 1000);
     const sse = (o: unknown, name?: string) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(o)}\n\n`;
@@ -153,7 +178,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
         return res.end(chatPage(config.weaknesses.has('output_handling')));
       }
       if (route === 'GET /v1/models') return json(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'gauntlet-lab' }] });
-      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses, defenses: describeGuardrails(defenses) });
+      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses, defenses: describeGuardrails(defenses), stats: { answered, limited: limiter?.refused ?? 0 } });
       if (route === 'POST /v1/chat/completions') return chat(req, res, 'openai');
       if (route === 'POST /v1/messages') return chat(req, res, 'anthropic');
       throw new HttpError(404, `no route for ${route}`);
@@ -176,6 +201,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
   return {
     url: `http://${host}:${port}`,
+    stats: () => ({ answered, limited: limiter?.refused ?? 0 }),
     canaries: config.canaries,
     weaknesses,
     defenses: describeGuardrails(defenses),
@@ -185,6 +211,29 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The rate limit: a token bucket refilled at `perSecond`, holding `burst` tokens. `take` spends a
+ * token and answers 0, or answers how long until one is free (and spends nothing).
+ */
+function tokenBucket(perSecond: number, burst: number) {
+  let tokens = burst;
+  let at = Date.now();
+  const bucket = {
+    refused: 0,
+    take(now: number): number {
+      tokens = Math.min(burst, tokens + ((now - at) * perSecond) / 1000);
+      at = now;
+      if (tokens >= 1) {
+        tokens -= 1;
+        return 0;
+      }
+      bucket.refused++;
+      return ((1 - tokens) * 1000) / perSecond;
+    },
+  };
+  return bucket;
 }
 
 export function parseWeaknesses(list: string | undefined): Weakness[] | undefined {

@@ -4,7 +4,8 @@ import { parseWeaknesses, startLab } from './lab';
 
 /**
  * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
- * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N]`; env LAB_* too.
+ * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N] [--rate-limit N]
+ * [--rate-burst N] [--api-key KEY]`; env LAB_* too.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,9 +46,13 @@ async function main() {
     latencyMs: int('LAB_LATENCY_MS', arg('latency-ms') ?? process.env.LAB_LATENCY_MS),
     failAfter: int('LAB_FAIL_AFTER', arg('fail-after') ?? process.env.LAB_FAIL_AFTER) ?? null,
     streamDelayMs: int('LAB_STREAM_DELAY_MS', process.env.LAB_STREAM_DELAY_MS) ?? 25,
+    rateLimit: int('LAB_RATE_LIMIT', arg('rate-limit') ?? process.env.LAB_RATE_LIMIT) || null,
+    rateBurst: int('LAB_RATE_BURST', arg('rate-burst') ?? process.env.LAB_RATE_BURST) || 1,
+    apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null,
   });
   console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);
   console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
+  console.log(`OpenAI-compatible API at ${lab.url}/v1 (Anthropic Messages at ${lab.url}/v1/messages); chat page at ${lab.url}/`);
   const stop = () => void lab.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,4 +1,4 @@
-import type { PageObservation } from '@gauntlet/domain';
+import type { PageObservation, TargetFailure } from '@gauntlet/domain';
 
 /**
  * The ChatDriver port: how the engine talks to a target, whatever it is (a model API or a
@@ -8,6 +8,11 @@ import type { PageObservation } from '@gauntlet/domain';
 export interface ChatDriver {
   /** a fresh conversation with no memory of earlier ones */
   openConversation(): Promise<Conversation>;
+  /**
+   * Conversations worth having in flight now, as the driver's pacing has learnt the target
+   * (its latency and limits); absent: the engine keeps its profile's number.
+   */
+  concurrency?(): number;
   /** releases everything (browser, sockets); idempotent */
   close(): Promise<void>;
 }
@@ -20,8 +25,13 @@ export interface Conversation {
    * page: the markup it rendered, scripts that ran, requests it made); null when nothing showed.
    */
   observe?(): PageObservation | null;
+  /** a picture of the conversation as the target shows it (chat pages: PNG of the viewport) */
+  screenshot?(): Promise<Buffer | null>;
   close(): Promise<void>;
 }
+
+/** What went wrong, as data, so a preflight can say what to change without parsing messages. */
+export type { TargetFailure };
 
 /**
  * The target did not answer (connection refused, timed out, 5xx after retries, browser
@@ -29,7 +39,9 @@ export interface Conversation {
  * `completed_partial` (stopped answering after probing began).
  */
 export class TargetUnavailableError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
+  /** chat pages, when asked for: what the page looked like when it failed */
+  screenshot?: Buffer;
+  constructor(message: string, readonly cause?: unknown, readonly failure?: TargetFailure) {
     super(message);
     this.name = 'TargetUnavailableError';
   }
@@ -37,7 +49,8 @@ export class TargetUnavailableError extends Error {
 
 /** The target answered, but not in a form the driver can read (misconfigured format/selectors). */
 export class TargetProtocolError extends Error {
-  constructor(message: string) {
+  screenshot?: Buffer;
+  constructor(message: string, readonly failure?: TargetFailure) {
     super(message);
     this.name = 'TargetProtocolError';
   }

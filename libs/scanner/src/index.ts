@@ -6,3 +6,4 @@ export * from './attacker';
 export * from './engine';
 export * from './drivers';
 export * from './monitor/agent-judge';
+export * from './preflight/check-target';

@@ -4,8 +4,9 @@ import { scoreScan } from '@gauntlet/assessment';
 import { DomainError, isTerminal, ProbeAttempt, ScanCommand, scanDecider, ScanEvent, ScanState, streams, Vulnerability } from '@gauntlet/domain';
 import type { Consumer, DeliveredMessage } from '@gauntlet/messaging';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
-import { createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanSink, ScanTarget } from '@gauntlet/scanner';
+import { concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanSink, ScanTarget } from '@gauntlet/scanner';
 import { StreamWriter } from '../platform/aggregates';
+import { openHeaders } from '../targets/target-secrets';
 import { Runtime } from '../runtime';
 import { ScanJob, SCAN_JOBS_TOPIC } from './scan-jobs';
 
@@ -161,8 +162,9 @@ export class ScanWorker {
       // opened only here, in memory, for the length of the scan
       api_key: target.api_key_encrypted ? secrets.open(target.api_key_encrypted) : null,
       model: target.model, canaries: target.canaries, browser: target.browser, http: target.http, max_requests_per_second: target.max_requests_per_second,
+      headers: openHeaders(secrets, target.headers_encrypted), stream: target.stream ?? false,
     };
-    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath });
+    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, concurrency: concurrencyFor(job.profile) });
     const log = this.log.child({ scan_id: job.scan_id });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {

@@ -37,6 +37,7 @@ export class ScanStatusView {
   @ApiProperty({ minimum: 0, maximum: 100, description: 'never goes down' }) progress: number;
   @ApiProperty({ enum: PHASES }) phase: Phase;
   @ApiProperty() findings_so_far: number;
+  @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled; null otherwise' }) reason: string | null;
 }
 
 class SeverityCounts {
@@ -66,7 +67,6 @@ export class ScanSummaryView extends ScanStatusView {
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at: string | null;
-  @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled' }) reason: string | null;
   @ApiProperty({ type: SeverityCounts }) severity_counts: SeverityCounts;
   @ApiProperty({ description: 'conversations held with the target (attempts), recon included' }) probes_run: number;
   @ApiProperty({ type: RequestsView }) requests: RequestsView;

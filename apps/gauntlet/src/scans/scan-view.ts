@@ -2,11 +2,11 @@ import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import type { Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
-export const statusView = (d: ScanDoc): ScanStatusView => ({ status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far });
+export const statusView = (d: ScanDoc): ScanStatusView => ({ status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far, reason: d.reason });
 
 export const summaryView = (d: ScanDoc): ScanSummaryView => ({
   id: d._id, target_id: d.target_id, target_name: d.target_name, profile: d.profile, origin: d.origin, ...statusView(d),
-  created_at: d.created_at, started_at: d.started_at, finished_at: d.finished_at, reason: d.reason, severity_counts: d.severity_counts,
+  created_at: d.created_at, started_at: d.started_at, finished_at: d.finished_at, severity_counts: d.severity_counts,
   probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {} }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,
 });
 

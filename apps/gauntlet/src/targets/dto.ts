@@ -1,15 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateNested,
+  ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested,
 } from 'class-validator';
-import { API_FORMATS, ApiFormat, SCAN_MODES, ScanMode } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, customHeadersProblem, MAX_CUSTOM_HEADERS, SCAN_MODES, ScanMode } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
 import { Clearable } from '../http/validation';
 import { PageQuery } from '../http/pagination';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true };
+
+/** custom headers: the domain's rule (headers.ts), its message as the field problem */
+const IsCustomHeaders = () =>
+  ValidateBy({
+    name: 'isCustomHeaders',
+    validator: {
+      validate: (value) => customHeadersProblem(value) === null,
+      defaultMessage: (args) => customHeadersProblem(args?.value) ?? 'invalid headers',
+    },
+  });
+
+const FORMATS_DESCRIPTION =
+  'required when scan_mode is api. openai: chat completions (url: base URL such as https://host/v1, or the full endpoint); ' +
+  'anthropic: Messages API (.../v1 or .../v1/messages); azure-openai: a deployment URL (key in api-key, api-version added when absent); ' +
+  'ollama: native /api/chat (url: the server, model required); gemini: generateContent (url: .../v1beta, model required unless in the URL); ' +
+  'openai-responses: the Responses API (.../v1 or .../v1/responses); http: any JSON endpoint described by http {body_template, response_path}';
 
 export class BrowserSelectorsBody {
   @ApiPropertyOptional({ description: 'CSS selector of the chat input', maxLength: 500 })
@@ -59,6 +75,18 @@ class TargetFields {
   @ApiPropertyOptional({ description: 'credential of the target API; stored encrypted, never returned', maxLength: 4096 })
   @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(4096)
   api_key?: string;
+
+  @ApiPropertyOptional({
+    type: 'object', additionalProperties: { type: 'string', maxLength: 4096 }, maxProperties: MAX_CUSTOM_HEADERS,
+    example: { 'Ocp-Apim-Subscription-Key': '<GATEWAY_KEY>' },
+    description: 'extra request headers for a gateway in front of the API (api targets); stored encrypted like api_key, never returned (only their names are). Host, Content-Type, Content-Length and other HTTP framing headers are refused. On PATCH the whole set is replaced; null removes it.',
+  })
+  @Clearable() @IsOptional() @IsCustomHeaders()
+  headers?: Record<string, string> | null;
+
+  @ApiPropertyOptional({ description: 'ask the API to stream its answers (server-sent events, or JSON lines for ollama); both kinds are read either way', default: false })
+  @IsOptional() @IsBoolean()
+  stream?: boolean;
 }
 
 /** the decider's rules between fields (libs/domain target.ts checkSettings), stated in the document */
@@ -74,7 +102,7 @@ export class RegisterTargetBody extends TargetFields {
   @IsString() @CleanText() @MinLength(1) @MaxLength(200)
   name: string;
 
-  @ApiProperty({ example: 'https://chat.example.com/', description: 'chat page (browser) or full API endpoint (api)', maxLength: 2048 })
+  @ApiProperty({ example: 'https://api.example.com/v1', description: 'the chat page (browser), or the API (api): a base URL as the SDKs take it or the full endpoint; the view\'s `endpoint` shows what is called', maxLength: 2048 })
   @IsString() @MaxLength(2048) @IsUrl(URL_OPTIONS)
   url: string;
 
@@ -82,9 +110,13 @@ export class RegisterTargetBody extends TargetFields {
   @IsIn(SCAN_MODES)
   scan_mode: ScanMode;
 
-  @ApiPropertyOptional({ enum: API_FORMATS, description: 'required when scan_mode is api' })
+  @ApiPropertyOptional({ enum: API_FORMATS, description: FORMATS_DESCRIPTION })
   @IsOptional() @IsIn(API_FORMATS)
   api_format?: ApiFormat;
+
+  @ApiPropertyOptional({ description: 'run the connection check (POST /api/targets/{id}/check) right after registering; its result comes back as `check`', default: false })
+  @IsOptional() @IsBoolean()
+  check?: boolean;
 }
 
 /** what of the decider's rules a change alone can break (the rest depends on the target it changes) */
@@ -110,7 +142,8 @@ export class UpdateTargetBody extends TargetFields {
 export class TargetView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
-  @ApiProperty() url: string;
+  @ApiProperty({ description: 'as typed' }) url: string;
+  @ApiProperty({ description: 'what is actually called: the full API endpoint that url means for api_format, or the chat page' }) endpoint: string;
   @ApiProperty({ enum: SCAN_MODES }) scan_mode: ScanMode;
   @ApiProperty({ enum: API_FORMATS, nullable: true }) api_format: ApiFormat | null;
   @ApiProperty({ description: 'an API key is stored (it is never returned)' }) has_api_key: boolean;
@@ -119,8 +152,31 @@ export class TargetView {
   @ApiProperty({ type: BrowserSelectorsBody, nullable: true }) browser: BrowserSelectorsBody | null;
   @ApiProperty({ type: HttpFormatBody, nullable: true }) http: HttpFormatBody | null;
   @ApiProperty({ nullable: true, type: Number }) max_requests_per_second: number | null;
+  @ApiProperty({ type: [String], description: 'names of the custom headers stored (their values are never returned)' }) header_names: string[];
+  @ApiProperty() stream: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class TargetCheckScreenshot {
+  @ApiProperty({ enum: ['image/png'] }) content_type: string;
+  @ApiProperty({ description: 'the image, base64' }) data: string;
+}
+
+export class TargetCheckView {
+  @ApiProperty({ description: 'the target answered a harmless message in a form Gauntlet reads' }) ok: boolean;
+  @ApiProperty({ description: 'what was called: the API endpoint, or the chat page' }) endpoint: string;
+  @ApiProperty({ nullable: true, type: Number, description: "the target's HTTP status, null when there was none (no connection, refused by policy, a browser target)" }) status: number | null;
+  @ApiProperty({ description: 'time until the answer, or until the check gave up' }) latency_ms: number;
+  @ApiProperty({ description: 'what happened, in one sentence' }) diagnosis: string;
+  @ApiProperty({ nullable: true, type: String, description: 'what to change, when something should' }) hint: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'the start of the answer, when there was one' }) answer: string | null;
+  @ApiProperty({ type: TargetCheckScreenshot, nullable: true, description: 'browser targets: the page as the check left it' }) screenshot: TargetCheckScreenshot | null;
+  @ApiProperty({ format: 'date-time' }) checked_at: string;
+}
+
+export class RegisteredTargetView extends TargetView {
+  @ApiPropertyOptional({ type: TargetCheckView, description: 'present when the request had check: true' }) check?: TargetCheckView;
 }
 
 export class TargetList {

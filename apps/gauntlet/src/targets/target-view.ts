@@ -1,11 +1,16 @@
 import type { TargetDoc } from '@gauntlet/read-models';
+import { targetEndpoint } from '@gauntlet/scanner';
 import type { TargetView } from './dto';
 
-/** The api's view of a target: the sealed API key becomes `has_api_key` and goes no further. */
+/**
+ * The api's view of a target: the sealed API key becomes `has_api_key` and the sealed headers
+ * their names; neither goes further. `endpoint` is what `url` means for the API format.
+ */
 export function targetView(doc: TargetDoc): TargetView {
   return {
-    id: doc._id, name: doc.name, url: doc.url, scan_mode: doc.scan_mode, api_format: doc.api_format, has_api_key: doc.api_key_encrypted !== null,
+    id: doc._id, name: doc.name, url: doc.url, endpoint: targetEndpoint(doc), scan_mode: doc.scan_mode, api_format: doc.api_format, has_api_key: doc.api_key_encrypted !== null,
     model: doc.model, canaries: doc.canaries, browser: doc.browser, http: doc.http, max_requests_per_second: doc.max_requests_per_second,
+    header_names: doc.header_names ?? [], stream: doc.stream ?? false,
     created_at: doc.created_at, updated_at: doc.updated_at,
   };
 }

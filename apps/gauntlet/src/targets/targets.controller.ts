@@ -9,7 +9,8 @@ import { ProblemException } from '../http/problem';
 import { CommandContext } from '../platform/aggregates';
 import { RUNTIME, Runtime } from '../runtime';
 import { DeleteTarget } from './deleting-target/delete-target';
-import { ListTargetsQuery, RegisterTargetBody, TargetList, TargetView, UpdateTargetBody } from './dto';
+import { CheckTarget } from './checking-target/check-target';
+import { ListTargetsQuery, RegisteredTargetView, RegisterTargetBody, TargetCheckView, TargetList, TargetView, UpdateTargetBody } from './dto';
 import { RegisterTarget } from './registering-target/register-target';
 import { targetView } from './target-view';
 import { UpdateTarget } from './updating-target/update-target';
@@ -26,8 +27,8 @@ export class TargetsController {
 
   @Post()
   @ApiOperation({ summary: 'Register a target (a chat page or a model API)' })
-  @ApiCreatedResponse({ type: TargetView })
-  register(@CurrentPrincipal() p: Principal, @Body() body: RegisterTargetBody, @Ctx() ctx: CommandContext): Promise<TargetView> {
+  @ApiCreatedResponse({ type: RegisteredTargetView })
+  register(@CurrentPrincipal() p: Principal, @Body() body: RegisterTargetBody, @Ctx() ctx: CommandContext): Promise<RegisteredTargetView> {
     return this.commands.execute(new RegisterTarget(p.account_id, body, ctx));
   }
 
@@ -58,6 +59,17 @@ export class TargetsController {
   @ApiOkResponse({ type: TargetView })
   update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateTargetBody, @Ctx() ctx: CommandContext): Promise<TargetView> {
     return this.commands.execute(new UpdateTarget(p.account_id, id, body, ctx));
+  }
+
+  @Post(':id/check')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Test the connection: one harmless message, and what to change if it fails',
+    description: 'API targets: one request to the endpoint the URL means, no retries. Browser targets: the page is opened and its input, send control and answer found; a screenshot comes back. Changes nothing; answers 200 whether or not the target did.',
+  })
+  @ApiOkResponse({ type: TargetCheckView })
+  check(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<TargetCheckView> {
+    return this.commands.execute(new CheckTarget(p.account_id, id));
   }
 
   @Delete(':id')

@@ -46,6 +46,30 @@ describe('target decider', () => {
     expect(e).toMatchObject({ type: 'TargetUpdated', data: { changes: { scan_mode: 'browser', api_format: null } } });
   });
 
+  it('refuses a model API whose endpoint cannot be told from url, api_format and model', () => {
+    spec(targetDecider)
+      .given([])
+      .when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, api_format: 'ollama', url: 'http://localhost:11434', model: null }, now })
+      .thenFails('invalid', /ollama needs model/);
+    spec(targetDecider)
+      .given([])
+      .when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, api_format: 'gemini', url: 'https://generativelanguage.googleapis.com/v1beta', model: null }, now })
+      .thenFails('invalid', /gemini needs model/);
+  });
+
+  it('keeps custom headers and streaming to api targets', () => {
+    spec(targetDecider)
+      .given([])
+      .when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, scan_mode: 'browser', api_format: null, headers_encrypted: 'v1.sealed-headers' }, now })
+      .thenFails('invalid', /headers and stream only apply/);
+  });
+
+  it('switching to browser mode drops what only an API has: format, headers, streaming', () => {
+    const withHeaders: TargetEvent = { ...registered, data: { ...registered.data, headers_encrypted: 'v1.sealed-headers', header_names: ['x-gw'], stream: true } } as TargetEvent;
+    const [e] = spec(targetDecider).given([withHeaders]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { scan_mode: 'browser' }, now }).thenEvents();
+    expect(e).toMatchObject({ data: { changes: { scan_mode: 'browser', api_format: null, headers_encrypted: null, header_names: [], stream: false } } });
+  });
+
   it("answers another account's target as not found", () => {
     spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'other', changes: { name: 'x' }, now }).thenFails('not_found');
     spec(targetDecider).given([registered]).when({ type: 'DeleteTarget', account_id: 'other', now }).thenFails('not_found');

@@ -1,9 +1,10 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
+import { endpointProblem } from './endpoint';
 
 export const SCAN_MODES = ['browser', 'api'] as const;
 export type ScanMode = (typeof SCAN_MODES)[number];
-export const API_FORMATS = ['openai', 'anthropic', 'http'] as const;
+export const API_FORMATS = ['openai', 'anthropic', 'http', 'azure-openai', 'ollama', 'gemini', 'openai-responses'] as const;
 export type ApiFormat = (typeof API_FORMATS)[number];
 
 export interface BrowserSelectors {
@@ -18,7 +19,11 @@ export interface HttpFormat {
   response_path: string;
 }
 
-/** The target as the log keeps it. `api_key_encrypted` is AES-256-GCM ciphertext, never the key. */
+/**
+ * The target as the log keeps it. `api_key_encrypted` and `headers_encrypted` (the custom request
+ * headers as sealed JSON) are AES-256-GCM ciphertext, never the values. `url` is what the user
+ * typed; the endpoint called follows from it (endpoint.ts).
+ */
 export interface TargetSettings {
   name: string;
   url: string;
@@ -30,6 +35,12 @@ export interface TargetSettings {
   browser: BrowserSelectors | null;
   http: HttpFormat | null;
   max_requests_per_second: number | null;
+  /** absent from events recorded before custom headers existed: read as null */
+  headers_encrypted?: string | null;
+  /** the names of those headers, in clear so the api can say which are set (values stay sealed) */
+  header_names?: string[];
+  /** ask the API to stream its answers (they are read either way); absent before: false */
+  stream?: boolean;
 }
 
 export type TargetEvent =
@@ -62,6 +73,11 @@ function checkSettings(s: TargetSettings): void {
   if (s.http && !s.http.body_template.includes('{{prompt}}') && !s.http.body_template.includes('{{messages}}')) {
     throw new DomainError('invalid', 'http.body_template must contain {{prompt}} or {{messages}}.', { field: 'http.body_template' });
   }
+  if (s.scan_mode === 'browser' && (s.headers_encrypted || s.stream)) {
+    throw new DomainError('invalid', 'headers and stream only apply when scan_mode is api.', { field: s.stream ? 'stream' : 'headers' });
+  }
+  const problem = s.scan_mode === 'api' ? endpointProblem(s) : null;
+  if (problem) throw new DomainError('invalid', problem.message, { field: problem.field });
 }
 
 export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
@@ -85,9 +101,22 @@ export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
         ) as Partial<TargetSettings>;
         if (Object.keys(changes).length === 0) return [];
         const next = { ...state.settings, ...changes };
-        if (changes.scan_mode === 'browser' && command.changes.api_format === undefined) next.api_format = null;
+        if (changes.scan_mode === 'browser') {
+          // what only an API has goes with the switch, unless the same command sets it
+          if (command.changes.api_format === undefined) next.api_format = null;
+          if (command.changes.headers_encrypted === undefined && next.headers_encrypted) {
+            next.headers_encrypted = null;
+            next.header_names = [];
+          }
+          if (command.changes.stream === undefined && next.stream) next.stream = false;
+        }
         checkSettings(next);
         if (next.api_format !== state.settings.api_format) changes.api_format = next.api_format;
+        if ((next.headers_encrypted ?? null) !== (state.settings.headers_encrypted ?? null)) {
+          changes.headers_encrypted = next.headers_encrypted;
+          changes.header_names = next.header_names ?? [];
+        }
+        if ((next.stream ?? false) !== (state.settings.stream ?? false)) changes.stream = next.stream;
         return [event('TargetUpdated', { target_id, account_id: command.account_id, updated_at: command.now, changes })];
       }
       case 'DeleteTarget':

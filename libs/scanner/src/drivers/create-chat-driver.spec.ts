@@ -1,9 +1,12 @@
 import { TargetProtocolError } from '../chat-driver';
 import { AnthropicChatDriver } from './api/anthropic-chat-driver';
 import { HttpJsonChatDriver } from './api/http-json-chat-driver';
-import { OpenAiChatDriver } from './api/openai-chat-driver';
+import { GeminiChatDriver } from './api/gemini-chat-driver';
+import { OllamaChatDriver } from './api/ollama-chat-driver';
+import { AzureOpenAiChatDriver, OpenAiChatDriver } from './api/openai-chat-driver';
+import { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
 import { BrowserChatDriver } from './browser/browser-chat-driver';
-import { ChatTarget, createChatDriver } from './create-chat-driver';
+import { ChatTarget, createChatDriver, targetEndpoint } from './create-chat-driver';
 
 const target: ChatTarget = {
   scan_mode: 'api', api_format: 'openai', url: 'https://bot.example.com/v1/chat/completions', api_key: 'k', model: 'm',
@@ -18,9 +21,20 @@ describe('createChatDriver', () => {
       createChatDriver({ ...target, api_format: 'anthropic' }, options),
       createChatDriver({ ...target, api_format: 'http', http: { body_template: '{"q":"{{prompt}}"}', response_path: 'a' } }, options),
       createChatDriver({ ...target, scan_mode: 'browser', api_format: null, browser: { input_selector: '#q' } }, options),
+      createChatDriver({ ...target, api_format: 'azure-openai' }, options),
+      createChatDriver({ ...target, api_format: 'openai-responses' }, options),
+      createChatDriver({ ...target, api_format: 'ollama' }, options),
+      createChatDriver({ ...target, api_format: 'gemini' }, options),
     ];
-    expect(drivers.map((d) => d.constructor)).toEqual([OpenAiChatDriver, AnthropicChatDriver, HttpJsonChatDriver, BrowserChatDriver]);
+    expect(drivers.map((d) => d.constructor)).toEqual([
+      OpenAiChatDriver, AnthropicChatDriver, HttpJsonChatDriver, BrowserChatDriver, AzureOpenAiChatDriver, OpenAiResponsesChatDriver, OllamaChatDriver, GeminiChatDriver,
+    ]);
     await Promise.all(drivers.map((d) => d.close()));
+  });
+
+  it('calls the endpoint the typed URL means; a chat page as typed', () => {
+    expect(targetEndpoint({ ...target, url: 'https://bot.example.com/v1' })).toBe('https://bot.example.com/v1/chat/completions');
+    expect(targetEndpoint({ ...target, scan_mode: 'browser', url: 'https://bot.example.com/v1' })).toBe('https://bot.example.com/v1');
   });
 
   it('refuses an api target it cannot speak to', () => {

@@ -1,16 +1,20 @@
-import { ApiFormat, BrowserSelectors, HttpFormat, ScanMode } from '@gauntlet/domain';
+import { apiEndpoint, ApiFormat, BrowserSelectors, HttpFormat, ScanMode } from '@gauntlet/domain';
 import { ChatDriver, TargetProtocolError } from '../chat-driver';
 import { AnthropicChatDriver } from './api/anthropic-chat-driver';
+import { ApiDriverOptions } from './api/api-transport';
+import { GeminiChatDriver } from './api/gemini-chat-driver';
 import { HttpJsonChatDriver } from './api/http-json-chat-driver';
-import { OpenAiChatDriver } from './api/openai-chat-driver';
+import { OllamaChatDriver } from './api/ollama-chat-driver';
+import { AzureOpenAiChatDriver, OpenAiChatDriver } from './api/openai-chat-driver';
+import { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
 import { RetryPolicy } from './api/retry-policy';
 import { BrowserChatDriver } from './browser/browser-chat-driver';
 
 /**
- * What a driver needs of a target. `url` is the full endpoint for api targets (e.g.
- * https://api.openai.com/v1/chat/completions, https://api.anthropic.com/v1/messages), not a
- * base URL, and the chat page for browser targets. `api_key` is the plain key, decrypted by
- * the caller just before; it goes only into the Authorization / x-api-key header.
+ * What a driver needs of a target. `url` is what the user typed: for api targets a base URL
+ * or the full endpoint (endpoint.ts says which is called), for browser targets the chat page.
+ * `api_key` and `headers` are plain, opened by the caller just before; they go only into the
+ * request headers.
  */
 export interface ChatTarget {
   scan_mode: ScanMode;
@@ -21,6 +25,10 @@ export interface ChatTarget {
   http: HttpFormat | null;
   browser: BrowserSelectors | null;
   max_requests_per_second: number | null;
+  /** custom request headers for a gateway */
+  headers?: Record<string, string> | null;
+  /** ask the API to stream its answers */
+  stream?: boolean;
 }
 
 export interface ChatDriverOptions {
@@ -32,25 +40,48 @@ export interface ChatDriverOptions {
   timeoutMs?: number;
   /** api targets: attempts and backoff; the defaults suit production */
   retry?: Partial<RetryPolicy>;
+  /** api targets: conversations in flight at first and at most, as the pacing learns the target */
+  concurrency?: { initial: number; max: number };
+  /** browser targets: a page that fails to open comes with a screenshot on the error */
+  screenshotOnFailure?: boolean;
+}
+
+/** the endpoint a driver for `target` calls (the chat page for browser targets) */
+export function targetEndpoint(target: Pick<ChatTarget, 'scan_mode' | 'api_format' | 'url' | 'model' | 'stream'>): string {
+  return target.scan_mode === 'browser' ? target.url : apiEndpoint({ api_format: target.api_format, url: target.url, model: target.model, stream: target.stream });
 }
 
 /** the driver for a target; nothing connects until a conversation is opened */
 export function createChatDriver(target: ChatTarget, options: ChatDriverOptions): ChatDriver {
-  const api = { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, maxRequestsPerSecond: target.max_requests_per_second, retry: options.retry };
+  const api: ApiDriverOptions = {
+    allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, maxRequestsPerSecond: target.max_requests_per_second, retry: options.retry,
+    concurrency: options.concurrency, headers: target.headers ?? null,
+  };
   if (target.scan_mode === 'browser') {
     return new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure },
     );
   }
+  const url = targetEndpoint(target);
+  const { api_key, model, stream = false } = target;
   switch (target.api_format) {
     case 'openai':
-      return new OpenAiChatDriver({ url: target.url, api_key: target.api_key, model: target.model }, api);
+      return new OpenAiChatDriver({ url, api_key, model, stream }, api);
+    case 'azure-openai':
+      return new AzureOpenAiChatDriver({ url, api_key, model, stream }, api);
+    case 'openai-responses':
+      return new OpenAiResponsesChatDriver({ url, api_key, model, stream }, api);
     case 'anthropic':
-      return new AnthropicChatDriver({ url: target.url, api_key: target.api_key, model: target.model }, api);
+      return new AnthropicChatDriver({ url, api_key, model, stream }, api);
+    case 'ollama':
+      if (!model) throw new TargetProtocolError('api_format ollama needs model');
+      return new OllamaChatDriver({ url, api_key, model, stream }, api);
+    case 'gemini':
+      return new GeminiChatDriver({ url, api_key }, api);
     case 'http':
       if (!target.http) throw new TargetProtocolError('api_format http needs http {body_template, response_path}');
-      return new HttpJsonChatDriver({ url: target.url, api_key: target.api_key, ...target.http }, api);
+      return new HttpJsonChatDriver({ url, api_key, ...target.http }, api);
     default:
       throw new TargetProtocolError(`api_format ${String(target.api_format)} is not supported for api targets`);
   }

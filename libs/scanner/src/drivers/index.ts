@@ -1,5 +1,10 @@
 export * from './create-chat-driver';
-export { OpenAiChatDriver, readOpenAiAnswer } from './api/openai-chat-driver';
+export { AzureOpenAiChatDriver, OpenAiChatDriver, readOpenAiAnswer } from './api/openai-chat-driver';
+export { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
+export { OllamaChatDriver } from './api/ollama-chat-driver';
+export { GeminiChatDriver } from './api/gemini-chat-driver';
+export { PacingPolicy } from './api/pacing-policy';
+export type { PacingOptions, PacingOutcome } from './api/pacing-policy';
 export type { OpenAiChatTarget } from './api/openai-chat-driver';
 export { AnthropicChatDriver, ANTHROPIC_VERSION } from './api/anthropic-chat-driver';
 export type { AnthropicChatTarget } from './api/anthropic-chat-driver';

@@ -1,6 +1,7 @@
-import { Phase, ProbeAttempt, Turn } from '@gauntlet/domain';
+import { diagnose, Phase, ProbeAttempt, Turn } from '@gauntlet/domain';
 import { AttackTry } from '../attacker/attacker';
-import { Conversation, TargetUnavailableError } from '../chat-driver';
+import { Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
+import { targetEndpoint } from '../drivers/create-chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict, strongest } from '../detectors/detector';
 import { readRefusal } from '../detectors/refusal';
@@ -11,7 +12,7 @@ import { Escalation, ProbeResult } from './escalation';
 import { FindingBook, isDisclosure } from './findings';
 import { stableId } from './ids';
 import { interleaveByCategory, planAmplification } from './plan';
-import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, RunScanInput, ScanOutcome } from './types';
+import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, RunScanInput, ScanOutcome, ScanTarget } from './types';
 import { Stopped, Waits, pool } from './waits';
 
 export { stableId } from './ids';
@@ -26,6 +27,19 @@ function boundText(text: string, max: number): string {
 function boundTurn(t: Turn, max: number): Turn {
   const observed = t.observed && { ...t.observed, ...(t.observed.markup && { markup: boundText(t.observed.markup, max) }) };
   return { ...t, content: boundText(t.content, max), ...(observed && { observed }) };
+}
+
+/**
+ * Why a scan whose target never answered failed, said where people look (the status view, the
+ * dashboard, the scan.failed webhook): the connection check's diagnosis and hint, then the
+ * driver's own words.
+ */
+function firstMessageFailed(target: ScanTarget, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const failure = e instanceof TargetUnavailableError || e instanceof TargetProtocolError ? (e.failure ?? null) : null;
+  const subject = { scan_mode: target.scan_mode, api_format: target.api_format, url: target.url, endpoint: targetEndpoint(target), has_api_key: target.api_key !== null };
+  const { diagnosis, hint } = diagnose(subject, { kind: 'failed', failure, message }, 0);
+  return `The target did not answer the first message. ${diagnosis}${hint ? ` ${hint}` : ''} (${message.slice(0, 300)})`;
 }
 
 /**
@@ -210,7 +224,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       tries.push({ prompt, answer: result.answer, outcome: result.verdict.outcome });
     }
   }
-  const inParallel = <T>(items: readonly T[], work: (item: T) => Promise<void>) => pool(items, plan.concurrency, stopped, work);
+  // as many conversations as the driver's pacing says the target takes, or the profile's number
+  const width = driver.concurrency ? () => driver.concurrency!() : plan.concurrency;
+  const inParallel = <T>(items: readonly T[], work: (item: T) => Promise<void>) => pool(items, width, stopped, work);
 
   const finishEarly = async (): Promise<ScanOutcome> => {
     await sinkChain.catch(() => undefined);
@@ -228,7 +244,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     } catch (e) {
       if (input.signal.aborted) return await finishEarly();
       if (sinkError) throw sinkError;
-      return { kind: 'failed', reason: `target did not answer the first message: ${e instanceof Error ? e.message : String(e)}` };
+      return { kind: 'failed', reason: firstMessageFailed(target, e) };
     }
     if (!recon.transcript[1].content.trim()) return { kind: 'failed', reason: 'target answered the first message with nothing' };
     // a target that refuses even a greeting is likely gated on the depth of the conversation

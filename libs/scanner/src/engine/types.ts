@@ -16,6 +16,9 @@ export interface ScanTarget {
   browser: BrowserSelectors | null;
   http: HttpFormat | null;
   max_requests_per_second: number | null;
+  /** custom request headers for a gateway, opened from their seal */
+  headers?: Record<string, string> | null;
+  stream?: boolean;
 }
 
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
@@ -60,8 +63,10 @@ export interface RunScanInput {
 
 /** How much work each profile does. */
 export interface ProfilePlan {
-  /** conversations in flight at once */
+  /** conversations in flight at once (a model API's pacing starts here and adapts) */
   concurrency: number;
+  /** most conversations in flight a model API's pacing may grow to */
+  maxConcurrency: number;
   /** requests (user turns) escalation may send against categories that resisted in plain text */
   escalationBudget: number;
   /** single tactics tried in a category before stacks of them are (Infinity: never) */
@@ -85,8 +90,11 @@ export interface ProfilePlan {
  * 77 of its probe phase, about three times what a plain pass costs. Quick stays a smoke test;
  * deep goes wide (more probes per category, stacks early, a larger budget).
  */
+/** how many conversations a driver for a scan of `profile` starts with and may grow to */
+export const concurrencyFor = (profile: Profile) => ({ initial: PROFILE_PLANS[profile].concurrency, max: PROFILE_PLANS[profile].maxConcurrency });
+
 export const PROFILE_PLANS: Record<Profile, ProfilePlan> = {
-  quick: { concurrency: 2, escalationBudget: 30, stackAfter: Infinity, leadsPerCategory: 1, attackerRounds: 1, amplifyBudget: 15, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
-  standard: { concurrency: 4, escalationBudget: 150, stackAfter: 8, leadsPerCategory: 3, attackerRounds: 3, amplifyBudget: 75, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
-  deep: { concurrency: 6, escalationBudget: 600, stackAfter: 4, leadsPerCategory: 6, attackerRounds: 6, amplifyBudget: 300, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
+  quick: { concurrency: 2, maxConcurrency: 8, escalationBudget: 30, stackAfter: Infinity, leadsPerCategory: 1, attackerRounds: 1, amplifyBudget: 15, chainsPerProbe: 1, maxChainLength: 1, coldSample: 0 },
+  standard: { concurrency: 4, maxConcurrency: 16, escalationBudget: 150, stackAfter: 8, leadsPerCategory: 3, attackerRounds: 3, amplifyBudget: 75, chainsPerProbe: 2, maxChainLength: 1, coldSample: 0 },
+  deep: { concurrency: 6, maxConcurrency: 24, escalationBudget: 600, stackAfter: 4, leadsPerCategory: 6, attackerRounds: 6, amplifyBudget: 300, chainsPerProbe: 3, maxChainLength: 2, coldSample: 30 },
 };

@@ -51,11 +51,35 @@ export class Waits {
   }
 }
 
-/** Runs `work` over `items`, `concurrency` at a time, until they are done or `stopped()` says so. */
-export async function pool<T>(items: readonly T[], concurrency: number, stopped: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` over `items`, `width` at a time, until they are done or `stopped()` says so.
+ * `width` may change while it runs (a driver's pacing learning the target): it is asked again
+ * each time an item finishes, so the pool grows and shrinks with it.
+ */
+export function pool<T>(items: readonly T[], width: number | (() => number), stopped: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+  const limit = typeof width === 'number' ? () => width : width;
   let next = 0;
-  const worker = async () => {
-    while (!stopped() && next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  let active = 0;
+  let failed = false;
+  return new Promise<void>((resolve, reject) => {
+    const fill = () => {
+      if (failed) return;
+      while (!stopped() && next < items.length && active < Math.max(1, limit())) {
+        const item = items[next++];
+        active++;
+        work(item).then(
+          () => {
+            active--;
+            fill();
+          },
+          (err) => {
+            failed = true;
+            reject(err);
+          },
+        );
+      }
+      if (active === 0) resolve();
+    };
+    fill();
+  });
 }

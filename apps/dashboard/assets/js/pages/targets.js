@@ -6,7 +6,13 @@ import {
 import { scoreLine } from '../charts.js';
 
 const MODE_LABEL = { browser: 'Web chatbot (browser)', api: 'Model API' };
-const FORMAT_LABEL = { openai: 'OpenAI-compatible', anthropic: 'Anthropic Messages', http: 'Custom HTTP JSON' };
+const FORMAT_LABEL = {
+  openai: 'OpenAI-compatible (chat completions)', 'openai-responses': 'OpenAI Responses API', anthropic: 'Anthropic Messages', 'azure-openai': 'Azure OpenAI',
+  gemini: 'Google Gemini', ollama: 'Ollama (native API)', http: 'Custom HTTP JSON',
+};
+
+/** a check just run from the form, shown once by the target page it leads to */
+let pendingCheck = null;
 
 const modeText = (t) => (t.scan_mode === 'api' ? `API · ${FORMAT_LABEL[t.api_format] ?? t.api_format ?? '—'}` : 'Browser');
 
@@ -63,6 +69,8 @@ function targetForm(ctx, target) {
   const editing = Boolean(target);
   const t = target ?? {};
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, editing ? 'Save changes' : 'Create target');
+  // a check needs the target saved: this saves it, checks it, and the target page shows the result
+  const testBtn = h('button', { type: 'button', class: 'btn' }, 'Save and test connection');
   const cancel = h('a', { class: 'btn', href: editing ? `/app/targets/${t.id}` : '/app/targets' }, 'Cancel');
 
   const mode = field({
@@ -78,7 +86,16 @@ function targetForm(ctx, target) {
     label: 'Target API key', name: 'api_key', type: 'password', autocomplete: 'off',
     hint: editing ? (t.has_api_key ? 'A key is stored (never shown). Leave empty to keep it; type a new one to replace it.' : 'No key stored. Leave empty if the target needs none.') : 'The credential Gauntlet sends to the target. Stored encrypted, never shown again.',
   });
-  const model = field({ label: 'Model', name: 'model', value: t.model, placeholder: 'e.g. gpt-4o-mini', hint: 'Model name sent to the target API, when it needs one.' });
+  const model = field({ label: 'Model', name: 'model', value: t.model, placeholder: 'e.g. gpt-4o-mini', hint: 'Model name sent to the target API (required for Ollama and Gemini; the deployment for Azure when the URL has none).' });
+  const headers = field({
+    label: 'Custom headers', name: 'headers', type: 'textarea', rows: 2, placeholder: 'Ocp-Apim-Subscription-Key: …',
+    hint: (editing && t.header_names?.length ? `Stored: ${t.header_names.join(', ')} (values never shown). Leave empty to keep them; type new ones to replace them all. ` : '')
+      + 'One “Name: value” per line, for a gateway in front of the API. Stored encrypted like the key.',
+  });
+  const stream = field({
+    label: 'Streaming', name: 'stream', type: 'select', value: t.stream ? 'true' : 'false',
+    options: [{ value: 'false', label: 'Whole answers' }, { value: 'true', label: 'Ask the API to stream' }], hint: 'Answers are read either way.',
+  });
 
   const browserSet = h(
     'fieldset',
@@ -105,17 +122,19 @@ function targetForm(ctx, target) {
       'div',
       { class: 'grid-2' },
       field({ label: 'Name', name: 'name', required: true, value: t.name, placeholder: 'Support chatbot' }),
-      field({ label: 'URL', name: 'url', type: 'url', required: true, value: t.url, placeholder: 'https://api.example.com/v1/chat/completions', hint: 'The chat page (browser) or the full API endpoint (api).' }),
+      field({ label: 'URL', name: 'url', type: 'url', required: true, value: t.url, placeholder: 'https://api.example.com/v1', hint: 'The chat page (browser), or the API: the base URL your SDK takes (https://host/v1) or the full endpoint.' }),
       mode,
       format,
       apiKey,
       model,
+      headers,
+      stream,
       field({ label: 'Max requests per second', name: 'max_requests_per_second', type: 'number', min: 1, max: 100, inputmode: 'numeric', value: t.max_requests_per_second, hint: '1 to 100. Leave empty for the default.' }),
       field({ label: 'Canaries', name: 'canaries', type: 'textarea', rows: 3, value: (t.canaries ?? []).join('\n'), hint: 'One per line: strings planted in the system prompt or data that must never appear in an answer (4 to 200 characters).' }),
     ),
     browserSet,
     httpSet,
-    h('div', { class: 'actions form-actions' }, submit, cancel),
+    h('div', { class: 'actions form-actions' }, submit, testBtn, cancel),
   );
 
   const modeSel = mode.querySelector('select');
@@ -125,6 +144,8 @@ function targetForm(ctx, target) {
     format.hidden = !isApi;
     apiKey.hidden = !isApi;
     model.hidden = !isApi;
+    headers.hidden = !isApi;
+    stream.hidden = !isApi;
     browserSet.hidden = isApi;
     httpSet.hidden = !(isApi && formatSel.value === 'http');
   };
@@ -132,18 +153,32 @@ function targetForm(ctx, target) {
   formatSel.addEventListener('change', sync);
   sync();
 
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
+  const save = async (btn, check) => {
     clearErrors(form);
-    const body = collect(form, t, editing);
+    let body;
     try {
-      const saved = await busy(submit, () => (editing ? api.patch(`/api/targets/${t.id}`, body) : api.post('/api/targets', body)));
+      body = collect(form, t, editing);
+    } catch (err) {
+      return showErrors(form, err);
+    }
+    try {
+      const saved = await busy(btn, async () => {
+        if (!editing) return api.post('/api/targets', check ? { ...body, check: true } : body);
+        const patched = Object.keys(body).length ? await api.patch(`/api/targets/${t.id}`, body) : t;
+        return check ? { ...patched, check: await api.post(`/api/targets/${t.id}/check`, {}) } : patched;
+      });
+      if (saved.check) pendingCheck = { id: saved.id, result: saved.check };
       ctx.toast(editing ? `Target “${saved.name}” saved.` : `Target “${saved.name}” created.`);
       ctx.navigate(`/app/targets/${saved.id}`);
     } catch (err) {
       showErrors(form, err);
     }
+  };
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void save(submit, false);
   });
+  testBtn.addEventListener('click', () => void save(testBtn, true));
   return form;
 }
 
@@ -158,6 +193,9 @@ function collect(form, before, editing) {
     if (v('model')) body.model = v('model');
     else if (editing && before.model) body.model = null;
     if (body.api_format === 'http') body.http = { body_template: form.elements.namedItem('http.body_template').value, response_path: v('http.response_path') };
+    const lines = form.elements.namedItem('headers').value.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (lines.length) body.headers = parseHeaders(lines);
+    body.stream = v('stream') === 'true';
   } else {
     const sel = { input_selector: v('browser.input_selector'), send_selector: v('browser.send_selector'), response_selector: v('browser.response_selector') };
     const filled = Object.fromEntries(Object.entries(sel).filter(([, x]) => x));
@@ -170,7 +208,22 @@ function collect(form, before, editing) {
   if (canaries.length || (editing && before.canaries?.length)) body.canaries = canaries;
   if (!editing) return body;
   // PATCH sends what changed; the server ignores equal values anyway, this keeps the log honest
-  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || JSON.stringify(val) !== JSON.stringify(before[k] ?? undefined)));
+  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || k === 'headers' || JSON.stringify(val) !== JSON.stringify(before[k] ?? (k === 'stream' ? false : undefined))));
+}
+
+/** “Name: value” lines as the headers object; a line without a colon is a field error */
+function parseHeaders(lines) {
+  const out = {};
+  for (const line of lines) {
+    const at = line.indexOf(':');
+    if (at <= 0) {
+      const err = new Error('Each header line is “Name: value”.');
+      err.errors = [{ field: 'headers', message: `“${line.slice(0, 40)}” has no “Name: value”` }];
+      throw err;
+    }
+    out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
 }
 
 export function create(ctx) {
@@ -220,7 +273,7 @@ export async function detail(ctx) {
 
   const layout = h('div', { class: 'two-col' });
   ctx.main.append(layout);
-  layout.append(h('div', { class: 'col-main' }, startScanCard(ctx, target), historyCard(ctx, target)), h('aside', { class: 'col-side' }, settingsCard(target)));
+  layout.append(h('div', { class: 'col-main' }, startScanCard(ctx, target), connectionCard(ctx, target), historyCard(ctx, target)), h('aside', { class: 'col-side' }, settingsCard(target)));
 }
 
 function startScanCard(ctx, target) {
@@ -244,6 +297,50 @@ function startScanCard(ctx, target) {
   return h('section', { class: 'card', 'aria-labelledby': 'start-title' }, h('h2', { id: 'start-title' }, 'Start a scan'), form);
 }
 
+/** “Test connection”: one harmless message, and what to change when it fails */
+function connectionCard(ctx, target) {
+  const result = h('div', { class: 'conn-result', role: 'status', 'aria-live': 'polite' });
+  const btn = button('Test connection', {
+    class: 'btn',
+    on: {
+      click: async () => {
+        clear(result).append(loading(target.scan_mode === 'browser' ? 'Opening the chat page…' : 'Sending one message…'));
+        try {
+          const check = await busy(btn, () => api.post(`/api/targets/${target.id}/check`, {}));
+          if (ctx.alive()) clear(result).append(checkView(check));
+        } catch (err) {
+          clear(result).append(notice('error', err.message));
+        }
+      },
+    },
+  });
+  if (pendingCheck?.id === target.id) {
+    result.append(checkView(pendingCheck.result));
+    pendingCheck = null;
+  }
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'connection-title' },
+    h('div', { class: 'card-head' }, h('h2', { id: 'connection-title' }, 'Connection'), btn),
+    h('p', { class: 'hint' }, target.scan_mode === 'browser' ? 'Opens the page, finds the chat input, sends one message and reads the answer.' : 'Sends one harmless message to the endpoint below, as a scan would.'),
+    result,
+  );
+}
+
+/** a check's result: what happened, what to change, what was called, and the page when there is one */
+function checkView(c) {
+  const facts = [`${c.latency_ms} ms`, c.status === null ? null : `HTTP ${c.status}`].filter(Boolean).join(' · ');
+  return h(
+    'div',
+    { class: `conn-check ${c.ok ? 'conn-ok' : 'conn-failed'}` },
+    h('p', { class: 'conn-verdict' }, h('span', { class: `badge ${c.ok ? 'status-completed' : 'status-failed'}` }, c.ok ? 'Connected' : 'Not connected'), ' ', c.diagnosis),
+    c.hint ? h('p', { class: 'conn-hint' }, h('strong', null, 'What to change: '), c.hint) : null,
+    h('p', { class: 'hint' }, 'Called ', h('code', { class: 'url' }, c.endpoint), facts ? ` (${facts})` : ''),
+    c.answer ? h('blockquote', { class: 'conn-answer' }, c.answer) : null,
+    c.screenshot ? h('img', { class: 'conn-shot', src: `data:${c.screenshot.content_type};base64,${c.screenshot.data}`, alt: 'The chat page as the check found it' }) : null,
+  );
+}
+
 function settingsCard(t) {
   const row = (k, v) => [h('dt', null, k), h('dd', null, v === null || v === undefined || v === '' ? '—' : v)];
   return h(
@@ -255,8 +352,11 @@ function settingsCard(t) {
       { class: 'dl' },
       row('Mode', modeText(t)),
       row('URL', h('span', { class: 'url' }, t.url)),
+      t.scan_mode === 'api' && t.endpoint && t.endpoint !== t.url ? row('Endpoint called', h('span', { class: 'url' }, t.endpoint)) : null,
       t.scan_mode === 'api' ? row('API key', t.has_api_key ? 'Stored (encrypted)' : 'None') : null,
       t.scan_mode === 'api' ? row('Model', t.model) : null,
+      t.scan_mode === 'api' && t.header_names?.length ? row('Custom headers', `${t.header_names.join(', ')} (values encrypted)`) : null,
+      t.scan_mode === 'api' && t.stream ? row('Streaming', 'Asked for') : null,
       row('Rate limit', t.max_requests_per_second ? `${t.max_requests_per_second} req/s` : 'Default'),
       row('Canaries', t.canaries?.length ? h('ul', { class: 'plain' }, t.canaries.map((c) => h('li', { class: 'mono' }, c))) : 'None'),
       t.browser ? row('Selectors', h('ul', { class: 'plain' }, Object.entries(t.browser).filter(([, v]) => v).map(([k, v]) => h('li', null, `${k.replace('_selector', '')}: `, h('code', null, v))))) : null,
@@ -317,7 +417,7 @@ export function scanTable(scans, { showTarget = true } = {}) {
             h('th', { scope: 'row' }, h('a', { href: `/app/scans/${s.id}` }, timeEl(s.created_at))),
             showTarget ? h('td', null, s.target_name) : null,
             h('td', null, s.profile),
-            h('td', null, statusBadge(s.status)),
+            h('td', null, statusBadge(s.status), s.reason && (s.status === 'failed' || s.status === 'completed_partial') ? h('p', { class: 'reason-line', title: s.reason }, s.reason) : null),
             h('td', null, `${s.progress ?? 0}%${s.phase && !isTerminal(s.status) ? ` · ${s.phase}` : ''}`),
             h('td', null, String(s.findings_so_far ?? 0)),
             h('td', null, typeof s.security_score === 'number' ? h('span', { class: `grade-pill ${gradeClass(s.security_grade)}` }, `${s.security_score} · ${s.security_grade}`) : '—'),

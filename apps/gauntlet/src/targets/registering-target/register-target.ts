@@ -5,19 +5,21 @@ import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import type { TargetDoc } from '@gauntlet/read-models';
 import { CommandContext } from '../../platform/aggregates';
 import { RUNTIME, Runtime } from '../../runtime';
-import { RegisterTargetBody, TargetView } from '../dto';
+import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { requireOutboundUrl } from '../outbound-url';
+import { sealHeaders } from '../target-secrets';
 import { targetView } from '../target-view';
+import { TargetChecker } from '../checking-target/target-checker';
 
 export class RegisterTarget {
   constructor(readonly account_id: string, readonly body: RegisterTargetBody, readonly context: CommandContext) {}
 }
 
 @CommandHandler(RegisterTarget)
-export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, TargetView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, RegisteredTargetView> {
+  constructor(@Inject(RUNTIME) private readonly runtime: Runtime, private readonly checker: TargetChecker) {}
 
-  async execute({ account_id, body, context }: RegisterTarget): Promise<TargetView> {
+  async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
     requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
     const settings: TargetSettings = {
       name: body.name,
@@ -31,6 +33,10 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Ta
       browser: body.browser ? { ...body.browser } : null,
       http: body.http ? { ...body.http } : null,
       max_requests_per_second: body.max_requests_per_second ?? null,
+      // sealed like the key; only the names stay readable
+      headers_encrypted: sealHeaders(this.runtime.secrets, body.headers),
+      header_names: Object.keys(body.headers ?? {}),
+      stream: body.stream ?? false,
     };
     const target_id = randomUUID();
     await this.runtime.commit(
@@ -39,7 +45,8 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Ta
       { type: 'RegisterTarget', target_id, account_id, settings, now: new Date().toISOString() },
       context,
     );
-    const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id);
-    return targetView(doc!);
+    const doc = (await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id))!;
+    // check: true answers with the connection check too; the target is registered whatever it says
+    return body.check ? { ...targetView(doc), check: await this.checker.check(doc) } : targetView(doc);
   }
 }

@@ -6,6 +6,7 @@ import { CommandContext } from '../../platform/aggregates';
 import { RUNTIME, Runtime } from '../../runtime';
 import { TargetView, UpdateTargetBody } from '../dto';
 import { requireOutboundUrl } from '../outbound-url';
+import { sealHeaders } from '../target-secrets';
 import { targetView } from '../target-view';
 
 export class UpdateTarget {
@@ -18,9 +19,13 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
 
   async execute({ account_id, target_id, body, context }: UpdateTarget): Promise<TargetView> {
     if (body.url !== undefined) requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
-    const { api_key, browser, http, ...plain } = body;
+    const { api_key, browser, http, headers, ...plain } = body;
     const changes: Partial<TargetSettings> = { ...plain };
     if (api_key !== undefined) changes.api_key_encrypted = this.runtime.secrets.seal(api_key);
+    if (headers !== undefined) {
+      changes.headers_encrypted = sealHeaders(this.runtime.secrets, headers);
+      changes.header_names = Object.keys(headers ?? {});
+    }
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
     await this.runtime.commit(

@@ -1,6 +1,6 @@
 import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { ApiChatDriver } from './api-conversation';
-import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer } from './api-transport';
+import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer, unreadable } from './api-transport';
 import { ChatTurn } from './json-template';
 import { readServerSentEvents } from './server-sent-events';
 
@@ -33,7 +33,7 @@ export class AnthropicChatDriver extends ApiChatDriver {
 export async function readAnthropicAnswer(answer: TargetAnswer): Promise<string> {
   if (!isEventStream(answer)) {
     const json = (await answerJson(answer)) as { content?: Array<{ type?: string; text?: unknown }> };
-    if (!Array.isArray(json?.content)) throw new TargetProtocolError('the answer has no content blocks: is this an Anthropic Messages endpoint?');
+    if (!Array.isArray(json?.content)) throw unreadable('the answer has no content blocks: is this an Anthropic Messages endpoint?', answer, json);
     return json.content.map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
   }
   let text = '';
@@ -47,9 +47,9 @@ export async function readAnthropicAnswer(answer: TargetAnswer): Promise<string>
       const message = String(payload.error?.message ?? 'unknown');
       // overloaded mid-stream is the target being down for now, not a format problem
       if (payload.error?.type === 'overloaded_error' || payload.error?.type === 'api_error') {
-        throw new TargetUnavailableError(`the target streamed an error: ${message}`);
+        throw new TargetUnavailableError(`the target streamed an error: ${message}`, undefined, { kind: 'streamed-error', detail: message });
       }
-      throw new TargetProtocolError(`the target streamed an error: ${message}`);
+      throw new TargetProtocolError(`the target streamed an error: ${message}`, { kind: 'streamed-error', detail: message });
     }
   }
   return text;

@@ -45,6 +45,10 @@ export abstract class ApiChatDriver implements ChatDriver {
     return new ApiConversation((turns, signal) => this.complete(turns, signal));
   }
 
+  concurrency(): number {
+    return this.transport.concurrency();
+  }
+
   close(): Promise<void> {
     return this.transport.close();
   }

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { ChatDriver, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { createChatDriver } from '../create-chat-driver';
 import { AnthropicChatDriver } from './anthropic-chat-driver';
 import { ApiDriverOptions } from './api-transport';
 import { HttpJsonChatDriver } from './http-json-chat-driver';
@@ -16,7 +17,7 @@ interface Received {
 type Handler = (req: Received, res: ServerResponse, n: number) => void;
 
 const KEY = 'sk-test-0123456789abcdef';
-const fast: ApiDriverOptions = { allowPrivate: true, timeoutMs: 2_000, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 50, maxRetryAfterMs: 1_500 } };
+const fast: ApiDriverOptions = { allowPrivate: true, timeoutMs: 2_000, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 50, maxRetryAfterMs: 1_500, maxThrottledAttempts: 3 } };
 
 describe('API chat drivers against a local fake target', () => {
   let server: Server;
@@ -258,6 +259,21 @@ describe('API chat drivers against a local fake target', () => {
       expect(received[0].body.stream).toBe(true);
     });
 
+    it('waits out a 429 with Retry-After and then answers', async () => {
+      handler = (_r, res, n) =>
+        n === 1 ? json(res, 429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, { 'retry-after': '1' }) : json(res, 200, { type: 'message', content: [{ type: 'text', text: 'later' }] });
+      expect(await (await anthropic().openConversation()).send('hi')).toBe('later');
+      expect(received[1].at - received[0].at).toBeGreaterThanOrEqual(950);
+    });
+
+    it('a refused key is a protocol error naming the status, never the key', async () => {
+      handler = (_r, res) => json(res, 401, { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key ${KEY}` } });
+      const err = await failure(anthropic().openConversation().then((c) => c.send('hi')));
+      expect(err).toBeInstanceOf(TargetProtocolError);
+      expect(err.message).toMatch(/HTTP 401 \(check api_key\)/);
+      expect(err.message).not.toContain(KEY);
+    });
+
     it('treats a streamed overloaded_error as the target being unavailable', async () => {
       handler = (_r, res) => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -308,6 +324,61 @@ describe('API chat drivers against a local fake target', () => {
         res.end(['a', 'b', 'c'].map((t) => `data: {"token": "${t}"}\n\n`).join('') + 'data: [DONE]\n\n');
       };
       expect(await (await http('{"q": "{{prompt}}"}', 'token').openConversation()).send('hi')).toBe('abc');
+    });
+  });
+  describe('base URLs and gateway headers', () => {
+    const target = (api_format: 'openai' | 'anthropic', url: string, headers: Record<string, string> | null = null) =>
+      track(createChatDriver({ scan_mode: 'api', api_format, url, api_key: KEY, model: 'm', http: null, browser: null, max_requests_per_second: null, headers }, fast));
+
+    it('reaches chat completions from the base URL the OpenAI SDKs take, and from a bare host', async () => {
+      handler = (_r, res) => json(res, 200, completion('ok'));
+      expect(await (await target('openai', `${base}/v1`).openConversation()).send('hi')).toBe('ok');
+      expect(await (await target('openai', `${base}/v1/`).openConversation()).send('hi')).toBe('ok');
+      expect(await (await target('openai', base).openConversation()).send('hi')).toBe('ok');
+      expect(received.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions']);
+    });
+
+    it('reaches the Messages API from .../v1', async () => {
+      handler = (_r, res) => json(res, 200, { type: 'message', content: [{ type: 'text', text: 'ok' }] });
+      expect(await (await target('anthropic', `${base}/v1`).openConversation()).send('hi')).toBe('ok');
+      expect(received[0].path).toBe('/v1/messages');
+    });
+
+    it('sends custom headers on every request, over the format\'s own, and never quotes them', async () => {
+      const gatewayToken = 'gw-secret-token-987654';
+      handler = (r, res, n) => (n === 1 ? json(res, 200, completion('ok')) : json(res, 400, { error: `bad gateway token ${gatewayToken}` }));
+      const driver = target('openai', `${base}/v1`, { 'x-gateway-token': gatewayToken, authorization: 'Bearer gateway-wide' });
+      const conversation = await driver.openConversation();
+      expect(await conversation.send('hi')).toBe('ok');
+      expect(received[0].headers['x-gateway-token']).toBe(gatewayToken);
+      expect(received[0].headers.authorization).toBe('Bearer gateway-wide');
+      const err = await failure(conversation.send('again'));
+      expect(err.message).toMatch(/HTTP 400/);
+      expect(err.message).not.toContain(gatewayToken);
+    });
+  });
+
+  describe('pacing learnt from the target', () => {
+    it('a 429 holds back every conversation for its Retry-After, not only the refused one', async () => {
+      handler = (_r, res, n) => (n === 1 ? json(res, 429, {}, { 'retry-after-ms': '600' }) : json(res, 200, completion('ok')));
+      const driver = openai();
+      const first = await driver.openConversation();
+      const refused = first.send('a');
+      // the second conversation starts once the first has been refused
+      while (received.length < 1) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50));
+      const other = (await driver.openConversation()).send('b');
+      await Promise.all([refused, other]);
+      const [, ...after] = received;
+      for (const r of after) expect(r.at - received[0].at).toBeGreaterThanOrEqual(580);
+    });
+
+    it('a target that keeps refusing with Retry-After fails the request after a bounded number of waits', async () => {
+      handler = (_r, res) => json(res, 429, {}, { 'retry-after-ms': '10' });
+      const err = await failure(openai().openConversation().then((c) => c.send('hi')));
+      expect(err).toBeInstanceOf(TargetUnavailableError);
+      expect(err.message).toMatch(/HTTP 429.*refused 3 times/);
+      expect(received).toHaveLength(3);
     });
   });
 });

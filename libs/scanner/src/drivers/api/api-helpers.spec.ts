@@ -57,6 +57,10 @@ describe('fillBodyTemplate and answerAtPath', () => {
     const turns = [{ role: 'user' as const, content: 'say "hi"\n' }];
     expect(JSON.parse(fillBodyTemplate('{"q": "{{prompt}}", "all": {{messages}}}', turns))).toEqual({ q: 'say "hi"\n', all: turns });
   });
+  it('fills a bare {{prompt}} standing for a value as a whole JSON string', () => {
+    const turns = [{ role: 'user' as const, content: 'say "hi"' }];
+    expect(JSON.parse(fillBodyTemplate('{"input": {{prompt}}, "list": [{{prompt}}], "q": "Q: {{prompt}}"}', turns))).toEqual({ input: 'say "hi"', list: ['say "hi"'], q: 'Q: say "hi"' });
+  });
   it('refuses a template that does not give JSON', () => {
     expect(() => fillBodyTemplate('q={{prompt}}', [{ role: 'user', content: 'x' }])).toThrow(TargetProtocolError);
   });
@@ -70,19 +74,19 @@ describe('fillBodyTemplate and answerAtPath', () => {
 });
 
 describe('RequestPacer', () => {
-  it('spaces requests 1/rate apart on a shared schedule', async () => {
-    let now = 1_000;
+  it('spaces requests on a shared schedule, just under the rate given (4/s: 258 ms apart)', async () => {
+    const now = 1_000;
     const pacer = new RequestPacer(4, () => now);
     await pacer.take(); // first slot is free
     const started: number[] = [];
     jest.useFakeTimers({ now });
     try {
       const waits = [pacer.take(), pacer.take()].map((p, i) => p.then(() => started.push(i)));
-      await jest.advanceTimersByTimeAsync(249);
+      await jest.advanceTimersByTimeAsync(255);
       expect(started).toEqual([]);
-      await jest.advanceTimersByTimeAsync(1);
+      await jest.advanceTimersByTimeAsync(5);
       expect(started).toEqual([0]);
-      await jest.advanceTimersByTimeAsync(250);
+      await jest.advanceTimersByTimeAsync(260);
       await Promise.all(waits);
       expect(started).toEqual([0, 1]);
     } finally {

@@ -1,8 +1,8 @@
 import { checkOutboundUrl, guardedDispatcher, isOutboundRefusal } from '@gauntlet/outbound';
 import { Dispatcher, request } from 'undici';
-import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { RequestPacer, sleep } from './request-pacer';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay, RetryPolicy } from './retry-policy';
+import { DEFAULT_RETRY_POLICY, retryAfterOf, retryDelay, RetryPolicy } from './retry-policy';
 
 /** What every API driver is given besides the target itself. */
 export interface ApiDriverOptions {
@@ -10,9 +10,13 @@ export interface ApiDriverOptions {
   allowPrivate: boolean;
   /** per request, answer body included (default 60 s) */
   timeoutMs?: number;
-  /** `max_requests_per_second` of the target; null or absent: unpaced */
+  /** `max_requests_per_second` of the target: a ceiling; null or absent: found by pacing */
   maxRequestsPerSecond?: number | null;
+  /** conversations in flight at first, and at most (the profile's, and its ceiling) */
+  concurrency?: { initial: number; max: number };
   retry?: Partial<RetryPolicy>;
+  /** custom request headers for gateways (opened from their seal by the caller); never in a message */
+  headers?: Record<string, string> | null;
   /** an answer body larger than this is refused (default 4 MiB) */
   maxAnswerBytes?: number;
 }
@@ -48,7 +52,8 @@ export class ApiTransport {
 
   constructor(private readonly options: ApiDriverOptions) {
     this.dispatcher = guardedDispatcher({ allowPrivate: options.allowPrivate });
-    this.pacer = new RequestPacer(options.maxRequestsPerSecond);
+    const ceilingRate = options.maxRequestsPerSecond && options.maxRequestsPerSecond > 0 ? options.maxRequestsPerSecond : null;
+    this.pacer = new RequestPacer({ ceilingRate, initialConcurrency: options.concurrency?.initial ?? 4, maxConcurrency: options.concurrency?.max ?? 4 });
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.maxAnswerBytes = options.maxAnswerBytes ?? 4 * 1024 * 1024;
@@ -58,22 +63,34 @@ export class ApiTransport {
     if (this.closed) throw new Error('this chat driver is closed');
   }
 
+  /** conversations worth having in flight now, by what the target has answered so far */
+  concurrency(): number {
+    return this.pacer.concurrency();
+  }
+
+  get pacing() {
+    return this.pacer.policy.state;
+  }
+
   async post<T>(req: TargetRequest, read: (answer: TargetAnswer) => Promise<T>, signal?: AbortSignal): Promise<T> {
     this.assertOpen();
     const where = describe(req.url);
     const check = checkOutboundUrl(req.url, { allowPrivate: this.options.allowPrivate });
-    if (!check.ok) throw new TargetUnavailableError(`${where} ${check.reason}`);
-    const redact = (text: string) => redactSecrets(text, req.secrets);
+    if (!check.ok) throw new TargetUnavailableError(`${where} ${check.reason}`, undefined, { kind: 'refused', detail: check.reason });
+    const custom = this.options.headers ?? {};
+    const secrets = [...req.secrets, ...Object.values(custom)];
+    const redact = (text: string) => redactSecrets(text, secrets);
 
-    for (let attempt = 1; ; attempt++) {
-      await this.pacer.take(signal);
+    for (let attempt = 1, throttled = 0; ; ) {
+      const sentAt = await this.pacer.take(signal);
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      let failure: { reason: string; retryAfterMs: number | null; cause?: unknown };
+      let failure: { reason: string; retryAfterMs: number | null; cause?: unknown; failure: TargetFailure };
       try {
         const res = await request(check.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...req.headers },
+          // a gateway's own headers win over the format's (an Authorization of its own, say)
+          headers: { 'content-type': 'application/json', ...req.headers, ...custom },
           body: req.body,
           dispatcher: this.dispatcher,
           signal: attemptSignal,
@@ -81,37 +98,56 @@ export class ApiTransport {
         const contentType = String(res.headers['content-type'] ?? '').toLowerCase();
         if (res.statusCode >= 200 && res.statusCode < 300) {
           try {
-            return await read({ headers: res.headers, contentType, chunks: this.bounded(res.body) });
+            const answer = await read({ headers: res.headers, contentType, chunks: this.bounded(res.body) });
+            this.pacer.record({ kind: 'answered', sentAt, latencyMs: Date.now() - sentAt });
+            return answer;
+          } catch (err) {
+            // the status it came with belongs to what the check reports
+            if (err instanceof TargetProtocolError && err.failure?.kind === 'unreadable') throw new TargetProtocolError(err.message, { ...err.failure, status: res.statusCode });
+            throw err;
           } finally {
             res.body.destroy();
           }
         }
         const excerpt = redact(await bodyExcerpt(res.body));
-        if (res.statusCode === 429 || res.statusCode >= 500) {
-          failure = { reason: `HTTP ${res.statusCode}${excerpt}`, retryAfterMs: parseRetryAfter(res.headers['retry-after'], Date.now()) };
+        const http: TargetFailure = { kind: 'http', status: res.statusCode, contentType };
+        const retryAfterMs = retryAfterOf(res.headers, Date.now());
+        if (res.statusCode === 429 || (res.statusCode === 503 && retryAfterMs !== null)) {
+          // the target says when to come back: everyone waits, and the pace drops to what it admits
+          this.pacer.record({ kind: 'throttled', sentAt, retryAfterMs });
+          if (++throttled < this.retry.maxThrottledAttempts) {
+            await sleep(Math.min(this.retry.maxRetryAfterMs, retryAfterMs ?? retryDelay(throttled, this.retry, null)), signal);
+            continue;
+          }
+          failure = { reason: `HTTP ${res.statusCode}${excerpt} (refused ${throttled} times)`, retryAfterMs, failure: http };
+        } else if (res.statusCode >= 500) {
+          this.pacer.record({ kind: 'failed' });
+          failure = { reason: `HTTP ${res.statusCode}${excerpt}`, retryAfterMs, failure: http };
         } else {
           // a credential problem body may quote part of the key: say only the status
           const detail = res.statusCode === 401 || res.statusCode === 403 ? ' (check api_key)' : excerpt;
-          throw new TargetProtocolError(`${where} answered HTTP ${res.statusCode}${detail}`);
+          throw new TargetProtocolError(`${where} answered HTTP ${res.statusCode}${detail}`, http);
         }
       } catch (err) {
-        if (err instanceof TargetProtocolError) throw new TargetProtocolError(redact(err.message));
+        if (err instanceof TargetProtocolError) throw new TargetProtocolError(redact(err.message), err.failure);
         if (signal?.aborted) throw signal.reason;
-        if (isOutboundRefusal(err)) throw new TargetUnavailableError(`${where}: ${err instanceof Error ? refusalOf(err) : 'refused'}`, err);
-        failure = {
-          reason: timeout.aborted
-            ? `no answer within ${this.timeoutMs} ms`
-            : err instanceof TargetUnavailableError
-              ? redact(err.message)
-              : `network error (${networkCode(err)})`,
-          retryAfterMs: null,
-          cause: err,
-        };
+        if (isOutboundRefusal(err)) {
+          const detail = err instanceof Error ? refusalOf(err) : 'refused';
+          throw new TargetUnavailableError(`${where}: ${detail}`, err, { kind: 'refused', detail });
+        }
+        this.pacer.record({ kind: 'failed' });
+        const code = networkCode(err);
+        failure = timeout.aborted
+          ? { reason: `no answer within ${this.timeoutMs} ms`, retryAfterMs: null, cause: err, failure: { kind: 'timeout', ms: this.timeoutMs } }
+          : err instanceof TargetUnavailableError
+            ? { reason: redact(err.message), retryAfterMs: null, cause: err, failure: err.failure ?? { kind: 'network', code } }
+            : { reason: `network error (${code})`, retryAfterMs: null, cause: err, failure: TLS_CODE.test(code) ? { kind: 'tls', code } : { kind: 'network', code } };
       }
-      if (attempt >= this.retry.attempts) {
-        throw new TargetUnavailableError(`${where} did not answer after ${attempt} attempt(s): ${failure.reason}`, failure.cause);
+      if (attempt >= this.retry.attempts || throttled >= this.retry.maxThrottledAttempts) {
+        throw new TargetUnavailableError(`${where} did not answer after ${attempt + throttled} attempt(s): ${failure.reason}`, failure.cause, failure.failure);
       }
       await sleep(retryDelay(attempt, this.retry, failure.retryAfterMs), signal);
+      attempt++;
     }
   }
 
@@ -138,14 +174,36 @@ export async function answerText(answer: TargetAnswer): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** reads a whole answer as JSON, or says the target did not answer JSON */
+/** reads a whole answer as JSON, or says the target did not answer JSON (a web page, most often) */
 export async function answerJson(answer: TargetAnswer): Promise<unknown> {
   const text = await answerText(answer);
   try {
     return JSON.parse(text);
   } catch {
-    throw new TargetProtocolError(`the answer is not JSON (content-type ${answer.contentType || 'none'})`);
+    const html = answer.contentType.includes('html') || /^\s*<(!doctype|html|head|body)/i.test(text);
+    throw new TargetProtocolError(`the answer is not JSON (content-type ${answer.contentType || 'none'})`, {
+      kind: 'unreadable', contentType: answer.contentType, looksLike: html ? 'html' : null,
+    });
   }
+}
+
+/**
+ * A JSON answer the driver cannot read, with the API it looks like instead (from the fields
+ * each API answers with), so the preflight can name the api_format to choose.
+ */
+export function unreadable(message: string, answer: TargetAnswer, json: unknown): TargetProtocolError {
+  return new TargetProtocolError(message, { kind: 'unreadable', contentType: answer.contentType, looksLike: looksLike(json) });
+}
+
+export function looksLike(json: unknown): string | null {
+  const j = json as Record<string, any> | null;
+  if (!j || typeof j !== 'object') return null;
+  if (Array.isArray(j.choices)) return 'openai';
+  if (j.type === 'message' && Array.isArray(j.content)) return 'anthropic';
+  if (Array.isArray(j.candidates) || j.promptFeedback) return 'gemini';
+  if (j.object === 'response' || Array.isArray(j.output)) return 'openai-responses';
+  if (j.message && typeof j.message === 'object' && 'content' in j.message && 'done' in j) return 'ollama';
+  return null;
 }
 
 export function isEventStream(answer: TargetAnswer): boolean {
@@ -188,6 +246,9 @@ function refusalOf(err: Error): string {
   for (let e: any = err; e; e = e.cause) if (e.code === 'OUTBOUND_REFUSED') return e.message;
   return err.message;
 }
+
+/** Node's and OpenSSL's names for a certificate or handshake that failed */
+const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME|EPROTO/;
 
 function networkCode(err: unknown): string {
   for (let e: any = err; e; e = e.cause) if (typeof e.code === 'string') return e.code;

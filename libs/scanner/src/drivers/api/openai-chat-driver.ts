@@ -1,6 +1,6 @@
 import { TargetProtocolError } from '../../chat-driver';
 import { ApiChatDriver } from './api-conversation';
-import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer } from './api-transport';
+import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer, unreadable } from './api-transport';
 import { ChatTurn } from './json-template';
 import { readServerSentEvents } from './server-sent-events';
 
@@ -22,13 +22,26 @@ export class OpenAiChatDriver extends ApiChatDriver {
   protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
     const { url, api_key, model, stream = false } = this.target;
     const body = JSON.stringify({ ...(model ? { model } : {}), messages: turns, stream });
-    const headers: Record<string, string> = api_key ? { authorization: `Bearer ${api_key}` } : {};
-    return this.transport.post({ url, headers, body, secrets: [api_key] }, readOpenAiAnswer, signal);
+    return this.transport.post({ url, headers: this.credentials(api_key), body, secrets: [api_key] }, readOpenAiAnswer, signal);
+  }
+
+  protected credentials(key: string | null | undefined): Record<string, string> {
+    return key ? { authorization: `Bearer ${key}` } : {};
+  }
+}
+
+/**
+ * Azure OpenAI: OpenAI's chat completions on a deployment URL (with its api-version), the key
+ * in an `api-key` header. The deployment decides the model; one given is sent all the same.
+ */
+export class AzureOpenAiChatDriver extends OpenAiChatDriver {
+  protected credentials(key: string | null | undefined): Record<string, string> {
+    return key ? { 'api-key': key } : {};
   }
 }
 
 export async function readOpenAiAnswer(answer: TargetAnswer): Promise<string> {
-  if (!isEventStream(answer)) return messageText(await answerJson(answer));
+  if (!isEventStream(answer)) return messageText(answer, await answerJson(answer));
   let text = '';
   for await (const { data } of readServerSentEvents(answer.chunks)) {
     if (data.trim() === '[DONE]') break;
@@ -41,9 +54,9 @@ export async function readOpenAiAnswer(answer: TargetAnswer): Promise<string> {
   return text;
 }
 
-function messageText(json: unknown): string {
+function messageText(answer: TargetAnswer, json: unknown): string {
   const message = (json as { choices?: Array<{ message?: { content?: unknown; refusal?: unknown } }> })?.choices?.[0]?.message;
-  if (!message) throw new TargetProtocolError('the answer has no choices[0].message: is this an OpenAI chat completions endpoint?');
+  if (!message) throw unreadable('the answer has no choices[0].message: is this an OpenAI chat completions endpoint?', answer, json);
   const { content, refusal } = message;
   if (typeof content === 'string') return content;
   // content parts: [{type: 'text', text}]

@@ -6,9 +6,24 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** a Retry-After longer than this is cut down to it: a scan should not stall for an hour */
   maxRetryAfterMs: number;
+  /**
+   * refusals with a Retry-After (429, or 503 naming a wait) one request may wait out before it
+   * counts as failed: a target that says when to come back is pacing us, not down
+   */
+  maxThrottledAttempts: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 30_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 30_000, maxThrottledAttempts: 12 };
+
+/**
+ * The wait a refusal asks for: `retry-after-ms` (OpenAI and Azure send it, finer than seconds)
+ * before the standard Retry-After.
+ */
+export function retryAfterOf(headers: Record<string, string | string[] | undefined>, now: number): number | null {
+  const ms = Number(String(headers['retry-after-ms'] ?? '').trim());
+  if (String(headers['retry-after-ms'] ?? '').trim() !== '' && Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
+  return parseRetryAfter(headers['retry-after'], now);
+}
 
 /**
  * Retry-After (RFC 9110 10.2.3) in milliseconds from `now`: delay-seconds or an HTTP date.

@@ -1,7 +1,7 @@
 import type { PageObservation } from '@gauntlet/domain';
 import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright';
-import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { ChatDriver, Conversation, TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { PAGE_SCRIPT } from './page-script';
 
 export interface BrowserSelectorsConfig {
@@ -26,6 +26,8 @@ export interface BrowserChatDriverOptions {
   navigationTimeoutMs?: number;
   /** an already launched browser to share (tests); the driver then does not close it */
   browser?: Browser;
+  /** a conversation that cannot be opened carries a screenshot of the page on its error (the connection check) */
+  screenshotOnFailure?: boolean;
 }
 
 export const CHROMIUM_ARGS = [
@@ -66,26 +68,30 @@ export class BrowserChatDriver implements ChatDriver {
       quietMs: options.quietMs ?? 1_200,
       navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
       browser: options.browser,
+      screenshotOnFailure: options.screenshotOnFailure ?? false,
     };
   }
 
   async openConversation(): Promise<Conversation> {
     if (this.closed) throw new Error('this chat driver is closed');
     const check = checkOutboundUrl(this.target.url, { allowPrivate: this.options.allowPrivate });
-    if (!check.ok) throw new TargetUnavailableError(`chat page ${check.reason}`);
+    if (!check.ok) throw new TargetUnavailableError(`chat page ${check.reason}`, undefined, { kind: 'refused', detail: check.reason });
     const { browser, proxy } = await this.start();
     let context: BrowserContext | undefined;
+    let page: Page | undefined;
     try {
       // the proxy is set per context: a shared browser then still has each driver's policy
       context = await browser.newContext({ proxy: { server: proxy.url }, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
       await context.addInitScript(PAGE_SCRIPT);
-      const page = await context.newPage();
+      page = await context.newPage();
       const conversation = new BrowserConversation(page, this.target.browser ?? {}, this.options);
       await conversation.load(check.url.href, proxy);
       return conversation;
     } catch (err) {
+      const failed = asTargetError(err, 'the chat page did not load', { kind: 'page', step: 'load' });
+      if (this.options.screenshotOnFailure && page) failed.screenshot = await page.screenshot({ type: 'png', timeout: 5_000 }).catch(() => undefined);
       await context?.close().catch(() => undefined);
-      throw asTargetError(err, 'the chat page did not load');
+      throw failed;
     }
   }
 
@@ -105,7 +111,7 @@ export class BrowserChatDriver implements ChatDriver {
         return { browser, proxy };
       } catch (err) {
         await proxy.close();
-        throw new TargetUnavailableError(`Chromium did not start (${this.options.chromiumPath}); run infra/debian-packages.sh`, err);
+        throw new TargetUnavailableError(`Chromium did not start (${this.options.chromiumPath}); run infra/debian-packages.sh`, err, { kind: 'page', step: 'launch' });
       }
     })();
     // a failed launch is not cached: the next conversation tries again
@@ -171,10 +177,12 @@ class BrowserConversation implements Conversation {
     const response = await this.page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.options.navigationTimeoutMs });
     if (response?.headers()['x-outbound-refused']) {
       const last = proxy.refusals[proxy.refusals.length - 1];
-      throw new TargetUnavailableError(`the chat page was refused by the outbound policy: ${last ? `${last.host}: ${last.reason}` : 'refused'}`);
+      const detail = last ? `${last.host}: ${last.reason}` : 'refused';
+      throw new TargetUnavailableError(`the chat page was refused by the outbound policy: ${detail}`, undefined, { kind: 'refused', detail });
     }
-    if (response && response.status() >= 500) throw new TargetUnavailableError(`the chat page answered HTTP ${response.status()}`);
-    if (response && response.status() >= 400) throw new TargetProtocolError(`the chat page answered HTTP ${response.status()}`);
+    const http = response && { kind: 'http' as const, status: response.status(), contentType: response.headers()['content-type'] ?? '' };
+    if (http && http.status >= 500) throw new TargetUnavailableError(`the chat page answered HTTP ${http.status}`, undefined, http);
+    if (http && http.status >= 400) throw new TargetProtocolError(`the chat page answered HTTP ${http.status}`, http);
     await this.controls(this.options.navigationTimeoutMs);
   }
 
@@ -201,8 +209,12 @@ class BrowserConversation implements Conversation {
       return answer;
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      throw asTargetError(err, this.crashed ? 'the chat page crashed' : 'the chat page stopped answering');
+      throw asTargetError(err, this.crashed ? 'the chat page crashed' : 'the chat page stopped answering', { kind: 'page', step: 'answer' });
     }
+  }
+
+  async screenshot(): Promise<Buffer | null> {
+    return this.page.screenshot({ type: 'png', timeout: 5_000 }).catch(() => null);
   }
 
   async close(): Promise<void> {
@@ -232,6 +244,7 @@ class BrowserConversation implements Conversation {
           this.selectors.input_selector
             ? `browser.input_selector "${this.selectors.input_selector}" matches nothing visible`
             : 'no chat input found on the page; set browser.input_selector (and send_selector, response_selector)',
+          { kind: 'page', step: 'input' },
         );
       }
       await this.page.waitForTimeout(300);
@@ -242,7 +255,7 @@ class BrowserConversation implements Conversation {
   private async sendControl(frame: Frame, input: ElementHandle): Promise<ElementHandle | null> {
     const handle = await frame.evaluateHandle(([i, s]) => (window as any).__gauntlet.findSend(i, s), [input, this.selectors.send_selector ?? null] as const);
     const send = handle.asElement();
-    if (!send && this.selectors.send_selector) throw new TargetProtocolError(`browser.send_selector "${this.selectors.send_selector}" matches nothing visible`);
+    if (!send && this.selectors.send_selector) throw new TargetProtocolError(`browser.send_selector "${this.selectors.send_selector}" matches nothing visible`, { kind: 'page', step: 'send' });
     return send;
   }
 
@@ -276,7 +289,7 @@ class BrowserConversation implements Conversation {
         await this.page.waitForTimeout(POLL_MS);
       }
     }
-    throw new TargetProtocolError('the message could not be sent: neither the send control nor Enter took it; set browser.send_selector');
+    throw new TargetProtocolError('the message could not be sent: neither the send control nor Enter took it; set browser.send_selector', { kind: 'page', step: 'send' });
   }
 
   /** waits for new text that is not the prompt, then until it stops changing */
@@ -304,12 +317,22 @@ class BrowserConversation implements Conversation {
       if (Date.now() - changedAt < quietMs) this.cutOffAfterMs = timeoutMs;
       return text;
     }
-    throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`);
+    throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`, undefined, { kind: 'page', step: 'answer' });
   }
 }
 
-function asTargetError(err: unknown, what: string): Error {
+function asTargetError(err: unknown, what: string, failure: TargetFailure): TargetUnavailableError | TargetProtocolError {
   if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) return err;
   const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return new TargetUnavailableError(`${what}: ${detail}`, err);
+  return new TargetUnavailableError(`${what}: ${detail}`, err, browserFailure(detail) ?? failure);
+}
+
+/** Chromium's network errors said the way the API drivers say them */
+function browserFailure(detail: string): TargetFailure | null {
+  const net = detail.match(/net::ERR_([A-Z_]+)/)?.[1];
+  if (net === 'CONNECTION_REFUSED') return { kind: 'network', code: 'ECONNREFUSED' };
+  if (net === 'NAME_NOT_RESOLVED') return { kind: 'network', code: 'ENOTFOUND' };
+  if (net?.startsWith('CERT_') || net?.startsWith('SSL_')) return { kind: 'tls', code: `ERR_${net}` };
+  if (net) return { kind: 'network', code: `ERR_${net}` };
+  return null;
 }

@@ -1,0 +1,47 @@
+import { CheckSubject, diagnose, TargetFailure } from './diagnosis';
+
+const api: CheckSubject = { scan_mode: 'api', api_format: 'openai', url: 'https://h.example/v1', endpoint: 'https://h.example/v1/chat/completions', has_api_key: true };
+const failed = (failure: TargetFailure, subject: CheckSubject = api) => diagnose(subject, { kind: 'failed', failure, message: 'driver words' }, 12);
+
+describe('what a connection check says', () => {
+  it('an answer is fine; an empty one is not', () => {
+    expect(diagnose(api, { kind: 'answered', answer: 'Hi!' }, 140)).toEqual({ ok: true, diagnosis: 'The target answered as OpenAI chat completions in 140 ms.', hint: null });
+    expect(diagnose(api, { kind: 'answered', answer: '  ' }, 140)).toMatchObject({ ok: false, hint: expect.stringMatching(/model/) });
+  });
+
+  it('names the header a refused key went in, or that there is no key', () => {
+    expect(failed({ kind: 'http', status: 401, contentType: '' }, { ...api, api_format: 'azure-openai' }).hint).toMatch(/sent as api-key/);
+    expect(failed({ kind: 'http', status: 403, contentType: '' }, { ...api, has_api_key: false }).hint).toMatch(/No api_key is stored/);
+  });
+
+  it('after a 404: the endpoint that answers, else the URL the format expects; Ollama\'s missing model', () => {
+    expect(failed({ kind: 'http', status: 404, contentType: '' }).hint).toMatch(/base URL the OpenAI SDKs take/);
+    expect(diagnose(api, { kind: 'failed', failure: { kind: 'http', status: 404, contentType: '' }, message: '' }, 1, 'https://h.example/api/v1/chat/completions').hint).toBe(
+      'https://h.example/api/v1/chat/completions answers: set url to it.',
+    );
+    expect(failed({ kind: 'http', status: 404, contentType: '' }, { ...api, api_format: 'ollama' }).hint).toMatch(/ollama pull/);
+  });
+
+  it('the outbound policy names OUTBOUND_ALLOW_PRIVATE, except for metadata addresses', () => {
+    expect(failed({ kind: 'refused', detail: 'resolves to 127.0.0.1, a loopback address' }).hint).toMatch(/OUTBOUND_ALLOW_PRIVATE=true/);
+    expect(failed({ kind: 'refused', detail: 'resolves to 169.254.169.254, a cloud metadata address' }).hint).toMatch(/always refused/);
+  });
+
+  it('time-outs, names that do not resolve, TLS on a plain port and untrusted certificates say so', () => {
+    expect(failed({ kind: 'timeout', ms: 20_000 }).diagnosis).toMatch(/did not answer within 20 s/);
+    expect(failed({ kind: 'network', code: 'ENOTFOUND' }).diagnosis).toMatch(/h\.example does not resolve/);
+    expect(failed({ kind: 'tls', code: 'ERR_SSL_WRONG_VERSION_NUMBER' }).hint).toMatch(/http:\/\//);
+    expect(failed({ kind: 'tls', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }).diagnosis).toMatch(/certificate was not accepted/);
+  });
+
+  it('a web page suggests browser mode; another API\'s answer names its format', () => {
+    expect(failed({ kind: 'unreadable', contentType: 'text/html', looksLike: 'html' }).hint).toMatch(/scan_mode browser/);
+    expect(failed({ kind: 'unreadable', contentType: 'application/json', looksLike: 'gemini' }).hint).toBe('Set api_format to gemini.');
+  });
+
+  it('a chat page without a chat input asks for selectors', () => {
+    const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
+    expect(failed({ kind: 'page', step: 'input' }, page).hint).toMatch(/browser.input_selector/);
+    expect(failed({ kind: 'page', step: 'launch' }, page).hint).toMatch(/CHROMIUM_PATH/);
+  });
+});

@@ -1,0 +1,219 @@
+import type { ApiFormat, ScanMode } from './target';
+
+/**
+ * What went wrong talking to a target, as data (drivers attach it to their errors). `looksLike`
+ * is the API format, or `html` for a web page, that an unreadable answer resembled.
+ */
+export type TargetFailure =
+  | { kind: 'refused'; detail: string }
+  | { kind: 'http'; status: number; contentType: string }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'network'; code: string }
+  | { kind: 'tls'; code: string }
+  | { kind: 'unreadable'; contentType: string; looksLike: string | null; status?: number }
+  | { kind: 'streamed-error'; detail: string }
+  | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' }
+  | { kind: 'settings'; field: string };
+
+/** One attempt at a harmless message, as the check saw it. */
+export type CheckOutcome = { kind: 'answered'; answer: string } | { kind: 'failed'; failure: TargetFailure | null; message: string };
+
+export interface CheckSubject {
+  scan_mode: ScanMode;
+  api_format: ApiFormat | null;
+  url: string;
+  endpoint: string;
+  has_api_key: boolean;
+}
+
+export interface Diagnosis {
+  ok: boolean;
+  /** one sentence: what happened */
+  diagnosis: string;
+  /** what to change, or null */
+  hint: string | null;
+}
+
+const FORMAT_NAME: Record<ApiFormat, string> = {
+  openai: 'OpenAI chat completions',
+  anthropic: 'Anthropic Messages',
+  http: 'custom HTTP JSON',
+  'azure-openai': 'Azure OpenAI',
+  ollama: 'Ollama',
+  gemini: 'Gemini generateContent',
+  'openai-responses': 'OpenAI Responses',
+};
+
+/** where each format sends the key, for a hint that names the header */
+const KEY_HEADER: Record<ApiFormat, string> = {
+  openai: 'Authorization: Bearer',
+  anthropic: 'x-api-key',
+  http: 'Authorization: Bearer',
+  'azure-openai': 'api-key',
+  ollama: 'Authorization: Bearer',
+  gemini: 'x-goog-api-key',
+  'openai-responses': 'Authorization: Bearer',
+};
+
+/** what the URL of each format looks like, for a hint after a 404 */
+const URL_SHAPE: Record<ApiFormat, string> = {
+  openai: 'the base URL the OpenAI SDKs take (https://host/v1) or the full endpoint (.../v1/chat/completions)',
+  anthropic: 'https://host/v1 or the full endpoint .../v1/messages',
+  http: 'the full endpoint the body template is POSTed to',
+  'azure-openai': 'the deployment URL, https://{resource}.openai.azure.com/openai/deployments/{deployment}',
+  ollama: 'the server address, e.g. http://host:11434 (the model must be pulled: `ollama pull <model>`)',
+  gemini: 'https://generativelanguage.googleapis.com/v1beta with model set',
+  'openai-responses': 'https://host/v1 or the full endpoint .../v1/responses',
+};
+
+/**
+ * Says in one sentence what a check found and, when something should change, what. `alternative`
+ * is an endpoint that answered after the configured one was not found (the check tries a few).
+ */
+export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs: number, alternative: string | null = null): Diagnosis {
+  const what = subject.scan_mode === 'browser' ? 'The chat page' : 'The target';
+  if (outcome.kind === 'answered') {
+    if (!outcome.answer.trim()) {
+      return {
+        ok: false,
+        diagnosis: `${what} answered, but with an empty message.`,
+        hint: subject.api_format === 'http' ? 'Check http.response_path: it may point at an empty field.' : 'Check model: a model that is loading or unknown to the server may answer nothing.',
+      };
+    }
+    const how = subject.scan_mode === 'browser' ? 'found the chat input, sent a message and read the answer' : `answered as ${FORMAT_NAME[subject.api_format!]}`;
+    return { ok: true, diagnosis: `${what} ${how} in ${latencyMs} ms.`, hint: null };
+  }
+  const f = outcome.failure;
+  if (!f) return { ok: false, diagnosis: `The check could not complete: ${outcome.message}`, hint: null };
+  const format = subject.api_format;
+  switch (f.kind) {
+    case 'refused': {
+      const metadata = /metadata/i.test(f.detail);
+      return {
+        ok: false,
+        diagnosis: `Gauntlet's outbound policy refused the connection: ${f.detail.replace(/\.$/, '')}.`,
+        hint: metadata
+          ? 'Cloud metadata addresses are always refused; use the address of the service itself.'
+          : 'The target is on a loopback, private or link-local address. To scan a target on your own machine or network, start Gauntlet with OUTBOUND_ALLOW_PRIVATE=true.',
+      };
+    }
+    case 'http':
+      return httpDiagnosis(subject, f.status, alternative);
+    case 'timeout':
+      return {
+        ok: false,
+        diagnosis: `${what} did not answer within ${Math.round(f.ms / 1000)} s.`,
+        hint: 'Check that it is up and reachable from the Gauntlet server; a large model on a busy server may need longer than the check waits.',
+      };
+    case 'network':
+      return networkDiagnosis(subject, f.code);
+    case 'tls':
+      return /WRONG_VERSION|EPROTO|PACKET_LENGTH/i.test(f.code)
+        ? { ok: false, diagnosis: `The TLS handshake failed (${f.code}): the server does not seem to speak HTTPS on that port.`, hint: 'Try the same address with http:// instead of https://.' }
+        : { ok: false, diagnosis: `The server's TLS certificate was not accepted (${f.code}).`, hint: 'The certificate is self-signed, expired or for another name: give the target a certificate a public CA signed, or use the name it was issued for.' };
+    case 'unreadable':
+      if (f.looksLike === 'html') {
+        return subject.scan_mode === 'browser'
+          ? { ok: false, diagnosis: 'The page loaded, but not in a way Gauntlet could read.', hint: null }
+          : {
+              ok: false,
+              diagnosis: `${what} answered with a web page (HTML), not ${format ? FORMAT_NAME[format] : 'an API'} JSON.`,
+              hint: `If this address is a chat page, register it with scan_mode browser. If it is an API, the path is probably wrong: url should be ${format ? URL_SHAPE[format] : 'the API endpoint'}.`,
+            };
+      }
+      if (f.looksLike && f.looksLike !== format && f.looksLike in FORMAT_NAME) {
+        return {
+          ok: false,
+          diagnosis: `${what} answered in the ${FORMAT_NAME[f.looksLike as ApiFormat]} format, not ${format ? FORMAT_NAME[format] : 'the one configured'}.`,
+          hint: `Set api_format to ${f.looksLike}.`,
+        };
+      }
+      return {
+        ok: false,
+        diagnosis: `${what} answered, but not in a form the ${format ? FORMAT_NAME[format] : ''} driver reads (content-type ${f.contentType || 'none'}).`,
+        hint: format === 'http' ? 'Check http.response_path against what the endpoint answers.' : 'Check api_format: the answer looks like another API, or like a gateway error page.',
+      };
+    case 'streamed-error':
+      return { ok: false, diagnosis: `${what} answered with an error: ${f.detail.slice(0, 200)}`, hint: 'Check model and the account behind api_key; the message above is the target\'s own.' };
+    case 'page':
+      return pageDiagnosis(f.step, outcome.message);
+    case 'settings':
+      return { ok: false, diagnosis: `The target's settings do not work: ${outcome.message.replace(/^target \S+ /, '')}.`, hint: `Fix ${f.field}.` };
+  }
+}
+
+function httpDiagnosis(subject: CheckSubject, status: number, alternative: string | null): Diagnosis {
+  const format = subject.api_format;
+  const where = `${subject.endpoint.split('?')[0]}`;
+  if (status === 401 || status === 403) {
+    return {
+      ok: false,
+      diagnosis: `The target refused the credentials (HTTP ${status}).`,
+      hint: !subject.has_api_key
+        ? 'No api_key is stored for this target: add the key it expects.'
+        : `Check api_key: it is sent as ${format ? KEY_HEADER[format] : 'configured'}. A gateway in front may want its own key in headers.`,
+    };
+  }
+  if (status === 404 || status === 405) {
+    return {
+      ok: false,
+      diagnosis: `Nothing answers chat requests at ${where} (HTTP ${status}).`,
+      hint: alternative
+        ? `${alternative.split('?')[0]} answers: set url to it.`
+        : format === 'ollama' && status === 404
+          ? 'Ollama answers 404 for a model it does not have: pull it (`ollama pull <model>`) or check model; url is the server address.'
+          : `Check the path: url should be ${format ? URL_SHAPE[format] : 'the address of the API'}.`,
+    };
+  }
+  if (status === 400 || status === 422) {
+    return { ok: false, diagnosis: `The target rejected the request (HTTP ${status}).`, hint: 'Check model (a name this server serves) and api_format.' };
+  }
+  if (status === 429) {
+    return { ok: false, diagnosis: 'The target is rate limiting Gauntlet (HTTP 429).', hint: 'Wait and check again; scans slow down on 429s by themselves, and max_requests_per_second caps them.' };
+  }
+  if (status >= 500) {
+    return { ok: false, diagnosis: `The target failed with HTTP ${status}.`, hint: 'The server is up but erring: try again later, or look at its logs.' };
+  }
+  if (status >= 300 && status < 400) {
+    return { ok: false, diagnosis: `The target redirects elsewhere (HTTP ${status}); Gauntlet does not follow redirects.`, hint: 'Use the address it redirects to (often https:// instead of http://, or a trailing path).' };
+  }
+  return { ok: false, diagnosis: `The target answered HTTP ${status}.`, hint: null };
+}
+
+function networkDiagnosis(subject: CheckSubject, code: string): Diagnosis {
+  let host = '';
+  try {
+    const u = new URL(subject.endpoint);
+    host = u.host;
+  } catch {
+    /* the URL was validated when it was saved */
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return { ok: false, diagnosis: `The host name ${host.replace(/:\d+$/, '')} does not resolve (${code}).`, hint: 'Check the host in url, and that the Gauntlet server can resolve it.' };
+  }
+  if (code === 'ECONNREFUSED') {
+    return { ok: false, diagnosis: `Nothing accepted the connection at ${host} (ECONNREFUSED).`, hint: 'Is the server running and listening on that port, on an interface the Gauntlet server can reach?' };
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return { ok: false, diagnosis: `The connection to ${host} was closed before an answer (${code}).`, hint: 'A proxy or firewall may be dropping it; check the scheme (http/https) and port.' };
+  }
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { ok: false, diagnosis: `${host} cannot be reached from the Gauntlet server (${code}).`, hint: 'Check the network path (firewall, VPN) between the Gauntlet server and the target.' };
+  }
+  return { ok: false, diagnosis: `The connection to ${host} failed (${code}).`, hint: null };
+}
+
+function pageDiagnosis(step: 'launch' | 'load' | 'input' | 'send' | 'answer', message: string): Diagnosis {
+  switch (step) {
+    case 'launch':
+      return { ok: false, diagnosis: 'Chromium did not start on the Gauntlet server.', hint: 'Install Debian\'s chromium (infra/debian-packages.sh) or point CHROMIUM_PATH at a Chromium.' };
+    case 'load':
+      return { ok: false, diagnosis: `The chat page did not load: ${message}`, hint: 'Check the address opens in a browser from the Gauntlet server.' };
+    case 'input':
+      return { ok: false, diagnosis: 'The page loaded, but no chat input was found on it.', hint: 'Set browser.input_selector (and send_selector, response_selector) to CSS selectors of the chat box; the screenshot shows what the page looked like.' };
+    case 'send':
+      return { ok: false, diagnosis: 'The chat input was found, but the message could not be sent.', hint: 'Set browser.send_selector to the send button.' };
+    case 'answer':
+      return { ok: false, diagnosis: 'The message was sent, but no answer appeared.', hint: 'Set browser.response_selector to the element holding the bot\'s answers; the screenshot shows the page after sending.' };
+  }
+}

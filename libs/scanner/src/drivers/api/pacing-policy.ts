@@ -1,0 +1,231 @@
+/**
+ * How hard to push one target: when the next request may leave and how many conversations may
+ * be in flight. Pure: it is told what happened (with the time) and answers from that alone.
+ *
+ * - Rate. Unknown targets start unpaced. A 429 (or a 503 with Retry-After) means "too fast": every
+ *   request waits out the Retry-After (the limit is on the client, not on one request). The first
+ *   refusal reveals a limit: the refused request left too close to the one before, and the
+ *   target admitted only so many over the last two seconds (the lower of the two); the rate
+ *   drops to 95 % of it and climbs back to 97 % within a second. Once paced, a refusal now and
+ *   then means the limit is about here (or jitter brought two requests close): the rate steps
+ *   down 1 %. A fifth of the last two seconds' requests refused means well over it: the rate
+ *   drops to 85 % of what the target admitted. Without refusals it probes up every two seconds, 1 % then twice as far each time
+ *   (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape: fast back to the last known limit, slow beyond it).
+ *   `max_requests_per_second`, when set, is a ceiling it never crosses; pacing starts at 97 % of
+ *   it and climbs from there.
+ * - Concurrency. With a rate known, Little's law: rate × latency conversations keep the target
+ *   busy, plus a margin. Without one, the policy grows one at a time while answers come back as
+ *   fast as the fastest seen (the target is not queueing us) and shrinks when they slow down to
+ *   twice that or time out. A refusal is answered by the rate, not here: fewer conversations
+ *   would only keep the target from its limit.
+ */
+export interface PacingOptions {
+  /** `max_requests_per_second` of the target, or null */
+  ceilingRate: number | null;
+  /** conversations at first (the profile's) */
+  initialConcurrency: number;
+  /** never more than this many at once */
+  maxConcurrency: number;
+}
+
+export type PacingOutcome =
+  | { kind: 'answered'; sentAt: number; latencyMs: number }
+  | { kind: 'throttled'; sentAt: number; retryAfterMs: number | null }
+  | { kind: 'failed' };
+
+/** how far back admitted requests are counted to measure a limit */
+const WINDOW_MS = 2_000;
+/** beyond the plateau, the rate grows once per this long without a refusal */
+const GROWTH_EVERY_MS = 2_000;
+/** the share of the measured limit paced at right after a refusal */
+const BACKOFF = 0.95;
+/** the share of the last refused rate the pace climbs back to quickly, and then holds */
+const PLATEAU = 0.97;
+/** growth of the rate per quiet period: fast back to the plateau, slow beyond it */
+const RECOVER = 1.05;
+const PROBE = 1.01;
+const RECOVER_EVERY_MS = 250;
+/** a refusal at about the pace already kept: a step down, not a drop */
+const STEP_DOWN = 0.99;
+/** a fifth of the requests of the last two seconds refused while paced: a drop under what the target admitted */
+const DROP = 0.85;
+const MIN_RATE = 0.2;
+
+export class PacingPolicy {
+  /** requests per second; null: unpaced */
+  private rate: number | null;
+  private nextSlot = 0;
+  private pausedUntil = 0;
+  private lastGrowth = 0;
+  private readonly admitted: number[] = [];
+  private concurrencyLimit: number;
+  private fastestMs = Infinity;
+  private smoothedLatencyMs: number | null = null;
+  private answeredSinceGrowth = 0;
+  private throttles = 0;
+  private firstSentAt: number | null = null;
+  /** when requests left lately, in order (slots handed out: some may lie ahead) */
+  private sends: number[] = [];
+  /** how far the next quiet period probes, in PROBE steps; back to 1 at each refusal */
+  private probeStep = 1;
+  /** when requests started being refused before a rate was known */
+  private saturatedSince: number | null = null;
+  /** refusals in the last two seconds */
+  private refusals: number[] = [];
+  /** counts refusals: a request that waited for its slot across one waits again */
+  private pauses = 0;
+  /** the rate the target last refused at: the limit, give or take */
+  private refusedAt: number | null = null;
+
+  constructor(private readonly options: PacingOptions) {
+    // a little under a ceiling, where a target limiting to exactly it would refuse two requests
+    // that jitter brought close; it is approached from there
+    this.rate = options.ceilingRate === null ? null : options.ceilingRate * PLATEAU;
+    this.concurrencyLimit = Math.max(1, Math.min(options.initialConcurrency, options.maxConcurrency));
+  }
+
+  /** when a request wanting to leave at `now` may go; the slot is taken */
+  reserve(now: number): number {
+    this.firstSentAt ??= now;
+    const at = Math.max(now, this.pausedUntil, this.nextSlot);
+    if (this.rate !== null) this.nextSlot = at + 1000 / this.rate;
+    this.sends.push(at);
+    if (this.sends.length > 64) this.sends.shift();
+    return at;
+  }
+
+  record(outcome: PacingOutcome, now: number): void {
+    switch (outcome.kind) {
+      case 'answered':
+        return this.answered(outcome.sentAt, outcome.latencyMs, now);
+      case 'throttled':
+        return this.throttled(outcome.sentAt, outcome.retryAfterMs, now);
+      case 'failed':
+        // a time-out or a dropped connection: ease off, the rate stays as it was
+        this.concurrencyLimit = Math.max(1, Math.floor(this.concurrencyLimit * 0.75));
+        this.answeredSinceGrowth = 0;
+    }
+  }
+
+  /** conversations worth having in flight now */
+  concurrency(): number {
+    if (this.rate === null || this.smoothedLatencyMs === null) return this.concurrencyLimit;
+    const needed = Math.ceil((this.rate * this.smoothedLatencyMs * 1.25) / 1000) + 1;
+    return Math.max(1, Math.min(this.options.maxConcurrency, needed));
+  }
+
+  /** true when a refusal came after `pausesSeen` was read: a slot handed out before it no longer holds */
+  pausedSince(pausesSeen: number): boolean {
+    return this.pauses !== pausesSeen;
+  }
+
+  get pauseCount(): number {
+    return this.pauses;
+  }
+
+  /** for figures and tests */
+  get state() {
+    return { rate: this.rate, concurrency: this.concurrency(), throttles: this.throttles, pausedUntil: this.pausedUntil };
+  }
+
+  private answered(sentAt: number, latencyMs: number, now: number): void {
+    this.admitted.push(sentAt);
+    this.forget(now);
+    this.fastestMs = Math.min(this.fastestMs, Math.max(1, latencyMs));
+    this.smoothedLatencyMs = this.smoothedLatencyMs === null ? latencyMs : this.smoothedLatencyMs * 0.8 + latencyMs * 0.2;
+    // rate: back to just under the last refusal quickly, then probe beyond it slowly, so a
+    // limit that was raised is found again
+    if (this.rate !== null) {
+      const plateau = this.refusedAt === null ? null : this.refusedAt * PLATEAU;
+      if (plateau !== null && this.rate < plateau) {
+        if (now - this.lastGrowth >= RECOVER_EVERY_MS) {
+          this.lastGrowth = now;
+          this.rate = this.capped(Math.min(plateau, this.rate * RECOVER));
+        }
+      } else if (now - this.lastGrowth >= GROWTH_EVERY_MS) {
+        // each quiet period probes twice as far as the one before (1 %, 2 %, 4 %, 8 %): a limit
+        // measured low at first is found again within seconds, a right one costs a refusal now and then
+        this.lastGrowth = now;
+        this.rate = this.capped(this.rate * (1 + (PROBE - 1) * this.probeStep));
+        this.probeStep = Math.min(8, this.probeStep * 2);
+      }
+    }
+    // concurrency without a known rate: grow while the target answers as fast as it can
+    if (latencyMs > this.fastestMs * 2 + 50) {
+      this.concurrencyLimit = Math.max(1, this.concurrencyLimit - 1);
+      this.answeredSinceGrowth = 0;
+    } else if (++this.answeredSinceGrowth >= this.concurrencyLimit) {
+      this.answeredSinceGrowth = 0;
+      this.concurrencyLimit = Math.min(this.options.maxConcurrency, this.concurrencyLimit + 1);
+    }
+  }
+
+  private throttled(sentAt: number, retryAfterMs: number | null, now: number): void {
+    this.throttles++;
+    this.pauses++;
+    this.forget(now);
+    this.probeStep = 1;
+    this.refusals.push(now);
+    while (this.refusals.length && this.refusals[0] < now - WINDOW_MS) this.refusals.shift();
+    const recentSends = this.sends.filter((t) => t > now - WINDOW_MS && t <= now).length;
+    if (this.rate === null) {
+      // from the first refusal on, more is asked than admitted: what is admitted is the limit
+      this.saturatedSince ??= now;
+      // the first refusal: the refused request left `gap` after the one before and that was too
+      // close (a limit that spaces requests), and the target admitted only so many lately (a
+      // limit that allows bursts, where the gap says little): the lower of the two
+      const before = this.sends.filter((t) => t <= sentAt);
+      before.splice(before.lastIndexOf(sentAt), 1); // the refused request itself
+      const gap = before.length ? sentAt - before[before.length - 1] : 0;
+      const admitted = this.admittedRate(now);
+      const spacing = gap >= 5 ? 1000 / gap : null;
+      const bound = spacing === null ? admitted : admitted === null ? spacing : Math.min(spacing, admitted);
+      if (bound !== null) {
+        this.refusedAt = bound;
+        this.rate = this.capped(Math.max(MIN_RATE, bound * BACKOFF));
+        this.lastGrowth = now;
+      }
+    } else if (this.refusals.length >= Math.max(3, recentSends / 5)) {
+      // refused often while paced: well over the limit, and asking for more than it
+      // admits, so what it admitted is the limit
+      this.refusedAt = Math.min(this.rate, this.admittedRate(now) ?? this.rate);
+      this.rate = this.capped(Math.max(MIN_RATE, this.refusedAt * DROP));
+      this.refusals.length = 0;
+      this.lastGrowth = now;
+    } else {
+      // refused now and then at the pace kept: the limit is about here (or jitter brought two
+      // requests close): a small step down, and no climbing past this rate for a while
+      this.refusedAt = this.rate;
+      this.rate = this.capped(Math.max(MIN_RATE, this.rate * STEP_DOWN));
+      this.lastGrowth = now;
+    }
+    this.pausedUntil = Math.max(this.pausedUntil, now + (retryAfterMs ?? (this.rate ? 1000 / this.rate : 1000)));
+    // slots handed out beyond the pause are given up: their holders take new ones (RequestPacer)
+    this.nextSlot = this.pausedUntil;
+    // the rate answers a refusal; fewer conversations would only keep the target from its limit
+    this.answeredSinceGrowth = 0;
+  }
+
+  /**
+   * Requests per second the target admitted lately, by the time they were sent, counted from
+   * when it started refusing (before that, demand set the pace, not the limit). The last
+   * latency's worth is left out: what was sent then has not been answered yet, and counting
+   * that stretch as empty would under-measure the limit.
+   */
+  private admittedRate(now: number): number | null {
+    if (this.firstSentAt === null || now - this.firstSentAt < 1000) return null;
+    const end = now - Math.min(this.smoothedLatencyMs ?? 0, WINDOW_MS / 2);
+    const start = Math.max(now - WINDOW_MS, this.saturatedSince ?? this.firstSentAt);
+    if (end - start < 500) return null;
+    const count = this.admitted.filter((t) => t >= start && t < end).length;
+    return (count * 1000) / (end - start);
+  }
+
+  private capped(rate: number): number {
+    return this.options.ceilingRate === null ? rate : Math.min(rate, this.options.ceilingRate);
+  }
+
+  private forget(now: number): void {
+    while (this.admitted.length && this.admitted[0] < now - 2 * WINDOW_MS) this.admitted.shift();
+  }
+}

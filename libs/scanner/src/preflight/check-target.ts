@@ -1,0 +1,123 @@
+import { apiEndpoint, CheckOutcome, diagnose, Diagnosis } from '@gauntlet/domain';
+import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
+import { ChatDriverOptions, ChatTarget, createChatDriver, targetEndpoint } from '../drivers/create-chat-driver';
+
+/** The message a check sends: harmless, and answered by anything that chats. */
+export const CHECK_MESSAGE = 'Hello! This is a connection check. Please reply with a short greeting.';
+
+export interface TargetCheck extends Diagnosis {
+  endpoint: string;
+  /** the target's HTTP status, when it answered one (an API; a chat page that failed to load) */
+  status: number | null;
+  latency_ms: number;
+  /** the start of the answer */
+  answer: string | null;
+  /** chat pages: PNG of the page as the check left it */
+  screenshot: Buffer | null;
+}
+
+export interface CheckOptions extends Pick<ChatDriverOptions, 'allowPrivate' | 'chromiumPath'> {
+  /** longest wait for the answer (default 20 s for an API, 45 s for a chat page) */
+  timeoutMs?: number;
+  /** the driver to use instead of one made for the target (tests) */
+  driverFor?: (target: ChatTarget) => ChatDriver;
+}
+
+/**
+ * Sends one harmless message the way a scan would and says what happened. No retries: a user
+ * waiting on a button wants the first answer, and a 429 is worth reporting as such. After a
+ * 404, the few other endpoints the URL might have meant are tried once each, so the hint can
+ * name the one that answers.
+ */
+export async function checkTarget(target: ChatTarget & { has_api_key?: boolean }, options: CheckOptions): Promise<TargetCheck> {
+  const browser = target.scan_mode === 'browser';
+  const timeoutMs = options.timeoutMs ?? (browser ? 45_000 : 20_000);
+  const endpoint = targetEndpoint(target);
+  const subject = { scan_mode: target.scan_mode, api_format: target.api_format, url: target.url, endpoint, has_api_key: target.has_api_key ?? target.api_key !== null };
+  const started = performance.now();
+  const attempt = await once(target, options, timeoutMs, browser);
+  const latency_ms = Math.round(performance.now() - started);
+
+  let alternative: string | null = null;
+  const failure = attempt.outcome.kind === 'failed' ? attempt.outcome.failure : null;
+  if (!browser && failure?.kind === 'http' && (failure.status === 404 || failure.status === 405)) {
+    for (const url of alternativeUrls(target)) {
+      const other = await once({ ...target, url }, options, Math.min(timeoutMs, 10_000), false);
+      if (other.outcome.kind === 'answered') {
+        alternative = targetEndpoint({ ...target, url });
+        break;
+      }
+    }
+  }
+  const verdict = diagnose(subject, attempt.outcome, latency_ms, alternative);
+  return {
+    ...verdict,
+    endpoint,
+    status: attempt.status,
+    latency_ms,
+    answer: attempt.outcome.kind === 'answered' ? attempt.outcome.answer.slice(0, 500) : null,
+    screenshot: attempt.screenshot,
+  };
+}
+
+async function once(
+  target: ChatTarget,
+  options: CheckOptions,
+  timeoutMs: number,
+  browser: boolean,
+): Promise<{ outcome: CheckOutcome; status: number | null; screenshot: Buffer | null }> {
+  const driver =
+    options.driverFor?.(target) ??
+    (browser
+      ? createChatDriver(target, { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs, screenshotOnFailure: true })
+      : createChatDriver(target, { allowPrivate: options.allowPrivate, timeoutMs, retry: { attempts: 1, maxThrottledAttempts: 1 } }));
+  let conversation: Conversation | null = null;
+  try {
+    conversation = await driver.openConversation();
+    const answer = await conversation.send(CHECK_MESSAGE, { signal: AbortSignal.timeout(timeoutMs + 5_000) });
+    const screenshot = browser ? ((await conversation.screenshot?.()) ?? null) : null;
+    return { outcome: { kind: 'answered', answer }, status: browser ? null : 200, screenshot };
+  } catch (err) {
+    const known = err instanceof TargetUnavailableError || err instanceof TargetProtocolError ? err : null;
+    const failure = known?.failure ?? null;
+    const screenshot = known?.screenshot ?? (browser && conversation ? ((await conversation.screenshot?.()) ?? null) : null);
+    return {
+      outcome: { kind: 'failed', failure, message: err instanceof Error ? err.message : String(err) },
+      status: failure?.kind === 'http' ? failure.status : failure?.kind === 'unreadable' ? (failure.status ?? null) : null,
+      screenshot,
+    };
+  } finally {
+    await conversation?.close().catch(() => undefined);
+    await driver.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Other URLs a 404 might have meant, most likely first: the API under /v1 of the same path,
+ * or at the server's root. Only those that change the endpoint called are tried.
+ */
+export function alternativeUrls(target: Pick<ChatTarget, 'api_format' | 'url' | 'model' | 'stream'>): string[] {
+  if (!target.api_format || target.api_format === 'http' || target.api_format === 'gemini' || target.api_format === 'azure-openai') return [];
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    return [];
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  const tail = { openai: /\/chat\/completions$/, anthropic: /\/messages$/, 'openai-responses': /\/responses$/, ollama: /\/api(\/chat)?$/ }[target.api_format];
+  const base = path.replace(tail, '');
+  const candidates = [...(base.endsWith('/v1') ? [] : [`${base}/v1`]), base.replace(/\/v1$/, ''), ''].map((p) => {
+    const u = new URL(url);
+    u.pathname = p || '/';
+    return u.toString();
+  });
+  const now = apiEndpoint({ api_format: target.api_format, url: target.url, model: target.model, stream: target.stream });
+  const seen = new Set([now]);
+  return candidates.filter((c) => {
+    const e = apiEndpoint({ api_format: target.api_format, url: c, model: target.model, stream: target.stream });
+    if (seen.has(e)) return false;
+    seen.add(e);
+    return true;
+  });
+}
