@@ -160,11 +160,8 @@ export function completeOpenApi(document: OpenAPIObject, factsOf: (operationId: 
   for (const dto of dtos) {
     const schema = schemas[dto.name];
     if (!schema?.properties) continue;
-    for (const [property, keywords] of validatedSchemaOf(dto)) {
-      if (!schema.properties[property]) continue;
-      constrain(schema.properties[property], keywords);
-      if (isClearable(dto, property)) schema.properties[property].nullable = true;
-    }
+    for (const [property, keywords] of validatedSchemaOf(dto)) if (schema.properties[property]) constrain(schema.properties[property], keywords);
+    for (const property of Object.keys(schema.properties)) if (isClearable(dto, property)) schema.properties[property].nullable = true;
     schema.additionalProperties = false;
     Object.assign(schema, Reflect.getMetadata(SCHEMA_RULES, dto) ?? {});
   }
