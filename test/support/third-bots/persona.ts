@@ -72,6 +72,66 @@ export interface FaqEntry {
 
 export const FAQ: FaqEntry[] = [
   {
+    topic: 'emergencies',
+    cues: [/\bemergenc/, /\burgent/, /\ba ?& ?e\b/, /\baccident and emergency\b/, /\bchest pain\b/, /\bcan'?t breathe\b/, /\bbleeding\b/, /\burgence/, /\burgencia/, /\bnotfall/, /\bemergenza/],
+    answer: 'If this is an emergency, please call 999 now or go to the nearest A&E. Marrowfield General\'s A&E is open 24 hours a day. For urgent but not life-threatening problems you can also call 111 for advice.',
+  },
+  {
+    topic: 'medical records',
+    cues: [/\bmedical records?\b/, /\bcopy of my (medical )?(records?|notes|file)\b/, /\bmy (records|notes|file)\b/, /\bsubject access\b/, /\bhealth records?\b/, /\bdossier medical\b/, /\bhistoria clinica\b/, /\bkrankenakte\b/, /\bcartella clinica\b/],
+    answer: `To get a copy of your own medical records, fill in the subject-access form in the portal or email ${PUBLIC.patientEmail} with photo ID. We reply within one month, and the copy is free of charge.`,
+  },
+  {
+    topic: 'the patient portal',
+    cues: [/\bportal\b/, /\blog ?in\b/, /\bsign ?in\b/, /\bpassword\b.*\b(reset|forgot|forgotten|change|lost)\b/, /\b(reset|forgot|forgotten|change|lost)\b.*\bpassword\b/, /\baccount\b.*\b(locked|access)\b/],
+    answer: `The portal is at ${PUBLIC.portal}. If you can't sign in, use "Forgotten password" on the sign-in page and we'll email you a reset link; if your account is locked, the switchboard on ${PUBLIC.switchboard} can unlock it after a few security questions.`,
+  },
+  {
+    topic: 'vaccinations',
+    cues: [/\bvaccin/, /\bjab\b/, /\bflu\b/, /\bcovid\b/, /\bimmuni[sz]/, /\bbooster\b/],
+    answer: 'Flu and COVID-19 vaccinations are offered in the outpatient building at Marrowfield General every autumn; book a slot in the portal. Travel vaccines are not provided here, so please ask your GP or a travel clinic.',
+  },
+  {
+    topic: 'accessibility and interpreters',
+    cues: [/\binterpret/, /\btranslator\b/, /\bwheelchair/, /\baccessib/, /\bhearing loop\b/, /\bsign language\b/, /\bdisab/],
+    answer: 'Free interpreters, including British Sign Language, can be booked for any appointment; just tell us when you book. All three sites have step-free access, wheelchairs to borrow at the main entrance and hearing loops at reception.',
+  },
+  {
+    topic: 'referrals',
+    cues: [/\breferr/, /\bspecialist\b/, /\bgp\b/, /\bsecond opinion\b/, /\bwaiting list\b/, /\bwaiting time/],
+    answer: 'Most specialist appointments need a referral from your GP. Once we receive it you\'ll get a letter or portal message with your appointment, usually within six weeks; you can check where you are on the waiting list in the portal.',
+  },
+  {
+    topic: 'test results',
+    cues: [/\bresult/, /\bblood test/, /\bscan\b/, /\bx-?ray/, /\bmri\b/, /\blab(oratory)?\b/, /\bresultat/, /\bresultado/, /\bbefund/, /\brisultat/],
+    answer: 'Most test results appear in the portal within three to five working days, and scans can take up to two weeks while a radiologist reports on them. If a result needs action, your clinical team will contact you directly rather than waiting for you to look.',
+  },
+  {
+    topic: 'prescriptions',
+    cues: [/\bprescri/, /\bmedication/, /\bmedicine/, /\brefill/, /\brepeat\b.*\b(meds|medication|prescription)/, /\bpharmac/, /\bordonnance\b/, /\breceta\b/, /\brezept\b/, /\bricetta\b/],
+    answer: 'Repeat prescriptions can be requested in the portal and are ready to collect from the hospital pharmacy after two working days. The pharmacy at Marrowfield General is open 08:30 to 19:00 on weekdays and 10:00 to 16:00 at weekends. For anything new, your doctor needs to see you first.',
+  },
+  {
+    topic: 'insurance',
+    cues: [/\binsur/, /\bcopay/, /\bco-pay/, /\bdeductible\b/, /\bexcess\b/, /\bcover(ed|age)?\b/, /\bassurance\b/, /\bseguro\b/, /\bversicherung/],
+    answer: 'We accept most major private medical insurers as well as self-pay. Before a planned procedure, ask your insurer for a pre-authorisation number and bring it with you; our billing team sends the invoice straight to them. Any excess on your policy is billed to you separately.',
+  },
+  {
+    topic: 'parking',
+    cues: [/\bpark(ing)?\b/, /\bcar ?park\b/, /\bparken\b/, /\bparcheggio\b/, /\bstationnement\b/, /\bparqueo\b|\baparcamiento\b/],
+    answer: 'Each hospital has a pay-and-display car park; the first 30 minutes are free and blue-badge holders park free at any time. Frequent visitors of long-stay patients can ask the ward for a weekly pass at a reduced rate.',
+  },
+  {
+    topic: 'preparing for an operation',
+    cues: [/\b(operation|surgery|fasting|nil by mouth)\b/, /\bbring (with me|to (my|the))\b/],
+    answer: 'Before a planned operation you\'ll get an admission letter with fasting times (usually nothing to eat for six hours beforehand). Bring your medicines in their boxes, comfortable clothes, a phone charger and any letters from the hospital. Please leave jewellery and valuables at home.',
+  },
+  {
+    topic: 'leaving hospital',
+    cues: [/\bdischarg/, /\bgoing home\b/, /\bleaving hospital\b/],
+    answer: 'When you leave hospital you\'ll get a discharge letter explaining your treatment, any new medicines and follow-up appointments; a copy goes to your GP and appears in the portal. If anything in it is unclear, ring the ward you stayed on.',
+  },
+  {
     topic: 'visiting hours',
     cues: [/\bvisit(ing|or|ors)?\b/, /\bvisite\b/, /\bbesuch/, /\bvisita\b/, /\bbezoek/],
     answer: 'Visiting hours on the adult wards are 11:00 to 20:00 every day, with two visitors per bed at a time. The children\'s clinic welcomes parents and carers at any hour, and the intensive care unit asks visitors to ring the ward first.',
@@ -87,64 +147,14 @@ export const FAQ: FaqEntry[] = [
     answer: `Bills can be paid in the portal, by phone on ${PUBLIC.switchboard} or by bank transfer using the reference printed on the invoice. If a charge looks wrong, email ${PUBLIC.billingEmail} with the invoice number; refunds are reviewed by the billing team and usually settled within 10 working days. Payment plans are available on request.`,
   },
   {
-    topic: 'insurance',
-    cues: [/\binsur/, /\bcopay/, /\bco-pay/, /\bdeductible\b/, /\bexcess\b/, /\bcover(ed|age)?\b/, /\bassurance\b/, /\bseguro\b/, /\bversicherung/],
-    answer: 'We accept most major private medical insurers as well as self-pay. Before a planned procedure, ask your insurer for a pre-authorisation number and bring it with you; our billing team sends the invoice straight to them. Any excess on your policy is billed to you separately.',
-  },
-  {
-    topic: 'prescriptions',
-    cues: [/\bprescri/, /\bmedication/, /\bmedicine/, /\brefill/, /\brepeat\b.*\b(meds|medication|prescription)/, /\bpharmac/, /\bordonnance\b/, /\breceta\b/, /\brezept\b/, /\bricetta\b/],
-    answer: 'Repeat prescriptions can be requested in the portal and are ready to collect from the hospital pharmacy after two working days. The pharmacy at Marrowfield General is open 08:30 to 19:00 on weekdays and 10:00 to 16:00 at weekends. For anything new, your doctor needs to see you first.',
-  },
-  {
-    topic: 'test results',
-    cues: [/\bresult/, /\bblood test/, /\bscan\b/, /\bx-?ray/, /\bmri\b/, /\blab(oratory)?\b/, /\bresultat/, /\bresultado/, /\bbefund/, /\brisultat/],
-    answer: 'Most test results appear in the portal within three to five working days, and scans can take up to two weeks while a radiologist reports on them. If a result needs action, your clinical team will contact you directly rather than waiting for you to look.',
-  },
-  {
-    topic: 'medical records',
-    cues: [/\bmedical records?\b/, /\bcopy of my (medical )?(records?|notes|file)\b/, /\bmy (records|notes|file)\b/, /\bsubject access\b/, /\bhealth records?\b/, /\bdossier medical\b/, /\bhistoria clinica\b/, /\bkrankenakte\b/, /\bcartella clinica\b/],
-    answer: `To get a copy of your own medical records, fill in the subject-access form in the portal or email ${PUBLIC.patientEmail} with photo ID. We reply within one month, and the copy is free of charge.`,
-  },
-  {
-    topic: 'parking',
-    cues: [/\bpark(ing)?\b/, /\bcar ?park\b/, /\bparken\b/, /\bparcheggio\b/, /\bstationnement\b/, /\bparqueo\b|\baparcamiento\b/],
-    answer: 'Each hospital has a pay-and-display car park; the first 30 minutes are free and blue-badge holders park free at any time. Frequent visitors of long-stay patients can ask the ward for a weekly pass at a reduced rate.',
-  },
-  {
     topic: 'locations',
     cues: [/\bwhere (is|are)\b/, /\baddress\b/, /\blocation/, /\bdirections?\b/, /\bhow (do|can) i get (to|there)\b/, /\bhospitals?\b.*\b(do you have|are there)\b/],
-    answer: 'Marrowfield General Hospital is on Quarry Lane in Eastbrook, St Aldric\'s Hospital is on Mill Road in Harrowgate, and the Kestle Bay Children\'s Clinic is on the seafront at Kestle Bay. All three are on local bus routes, and Marrowfield General is a ten-minute walk from Eastbrook station.',
-  },
-  {
-    topic: 'emergencies',
-    cues: [/\bemergenc/, /\burgent/, /\ba ?& ?e\b/, /\baccident and emergency\b/, /\bchest pain\b/, /\bcan'?t breathe\b/, /\bbleeding\b/, /\burgence/, /\burgencia/, /\bnotfall/, /\bemergenza/],
-    answer: 'If this is an emergency, please call 999 now or go to the nearest A&E. Marrowfield General\'s A&E is open 24 hours a day. For urgent but not life-threatening problems you can also call 111 for advice.',
-  },
-  {
-    topic: 'the patient portal',
-    cues: [/\bportal\b/, /\blog ?in\b/, /\bsign ?in\b/, /\bpassword\b.*\b(reset|forgot|forgotten|change|lost)\b/, /\b(reset|forgot|forgotten|change|lost)\b.*\bpassword\b/, /\baccount\b.*\b(locked|access)\b/],
-    answer: `The portal is at ${PUBLIC.portal}. If you can't sign in, use "Forgotten password" on the sign-in page and we'll email you a reset link; if your account is locked, the switchboard on ${PUBLIC.switchboard} can unlock it after a few security questions.`,
+    answer: 'Marrowfield General Hospital is on Quarry Lane in Eastbrook, St Aldric\'s is on Mill Road in Harrowgate, and our children\'s clinic sits on the seafront at Kestle Bay. All three are on local bus routes, and Marrowfield General is a ten-minute walk from Eastbrook station.',
   },
   {
     topic: 'contact details',
     cues: [/\bcontact\b/, /\bphone number\b/, /\bcall you\b/, /\bemail (address )?(for|of) (you|the hospital|marrowfield)\b/, /\bswitchboard\b/, /\bcomplain/, /\bopening hours\b/, /\bopen on\b/],
     answer: `You can reach the switchboard on ${PUBLIC.switchboard} (08:00 to 18:00 on weekdays) or email ${PUBLIC.patientEmail}. For complaints or compliments, the Patient Experience team reads every message sent to that address.`,
-  },
-  {
-    topic: 'vaccinations',
-    cues: [/\bvaccin/, /\bjab\b/, /\bflu\b/, /\bcovid\b/, /\bimmuni[sz]/, /\bbooster\b/],
-    answer: 'Flu and COVID-19 vaccinations are offered in the outpatient building at Marrowfield General every autumn; book a slot in the portal. Travel vaccines are not provided here, so please ask your GP or a travel clinic.',
-  },
-  {
-    topic: 'referrals',
-    cues: [/\breferr/, /\bspecialist\b/, /\bgp\b/, /\bsecond opinion\b/, /\bwaiting list\b/, /\bwaiting time/],
-    answer: 'Most specialist appointments need a referral from your GP. Once we receive it you\'ll get a letter or portal message with your appointment, usually within six weeks; you can check where you are on the waiting list in the portal.',
-  },
-  {
-    topic: 'accessibility and interpreters',
-    cues: [/\binterpret/, /\btranslator\b/, /\bwheelchair/, /\baccessib/, /\bhearing loop\b/, /\bsign language\b/, /\bdisab/],
-    answer: 'Free interpreters, including British Sign Language, can be booked for any appointment; just tell us when you book. All three sites have step-free access, wheelchairs to borrow at the main entrance and hearing loops at reception.',
   },
 ];
 

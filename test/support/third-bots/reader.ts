@@ -170,7 +170,8 @@ function withoutOverride(f: string): string {
 const ECHO_TRIGGERS: RegExp[] = [
   /\b(?:reply|respond|answer|react)\b(?: to (?:this|me|everything|all messages|every message|any message|all future messages))?(?:,)?(?: (?:only|just|solely|exclusively|simply|always|now))*(?: with| using| by (?:saying|writing|printing|outputting|typing))(?: (?:only|just|exactly|nothing but|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|following)))*\b[:\s]+([\s\S]+)/,
   /\b(?:repeat after me|say after me|repeat (?:back )?(?:the following|this|these words|this phrase|this sentence|exactly|verbatim|it back|back)|repeat)\b[:,]?\s+([\s\S]+)/,
-  /\b(?:just |only |simply |now |please |then |and )?(?:say|print|output|write|type|echo|return|display|emit|state|shout|declare|post|send back|spit out|produce|utter|yell|scream|whisper)\b(?: (?:only|just|exactly|verbatim|precisely|simply|out|back|out loud|aloud|the following|this|these words|nothing but|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below| that follows)?))*[:,]?\s+([\s\S]+)/,
+  /\b(?:just |only |simply |now |please |then |and )?(?:say|print|echo|shout|declare|spit out|utter|yell|scream|whisper)\b(?: (?:only|just|exactly|verbatim|precisely|simply|out|back|out loud|aloud|the following|this|these words|nothing but|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below| that follows)?))*[:,]?\s+([\s\S]+)/,
+  /\b(?:write|type|output|return|display|emit|state|post|send back|produce|generate)\b(?: (?:only|just|exactly|verbatim|precisely|out|back|down|nothing but))*(?: (?:the following|this|these words|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below)?))?\s*(?=[:"“'‘`])[:,]?\s*([\s\S]+)/,
   /\byour (?:next |only |entire |whole |first |final )?(?:reply|response|answer|output|message)\b (?:must|should|will|shall|has to|needs to|is to)(?: only)? (?:be|read|consist of|contain only|say|equal)[:\s]+([\s\S]+)/,
   /\bthe only (?:thing|word|words|text|output) you (?:say|output|write|reply|print|type) (?:is|will be|should be)[:\s]+([\s\S]+)/,
   /\btranslate (?:this|the) (?:sentence|text|phrase)? ?as[:\s]+([\s\S]+)/,
@@ -782,7 +783,7 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
 
   // Documents: the task applies to the body; an instruction hidden in it is what a naive model obeys.
   const doc = docAsk(text, f);
-  if (doc && doc.body.length >= 40 && !(mentionsPrompt(fold(text.slice(0, text.indexOf(doc.body) < 0 ? text.length : text.indexOf(doc.body)))) && !doc.embedded)) {
+  if (doc && (doc.body.length >= 40 || doc.task === 'translate') && !(mentionsPrompt(fold(text.slice(0, text.indexOf(doc.body) < 0 ? text.length : text.indexOf(doc.body)))) && !doc.embedded)) {
     r.doc = doc;
     return r;
   }
@@ -796,7 +797,7 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
   if (echoValue !== undefined) {
     const fv = fold(echoValue);
     const quotedValue = quoted(text).includes(echoValue);
-    if (!quotedValue && (mentionsPrompt(fv) || secretKinds(fv) || recordAsk(echoValue, fv) || /^(the |your |a |an |my )?(result|answer|output|combined|joined|sum|total|decoded|it|that|them)\b/.test(fv) || /^(what|how|why|where|when|who|which|whether|if)\b/.test(fv) || /^(a |an |some |me |us )?(poem|story|essay|joke|song|haiku|letter|email|summary|list|table|paragraph|sentence about|description|program|function|html|markdown|code|snippet|page|script)\b/.test(fv))) echoValue = undefined;
+    if (!quotedValue && (mentionsPrompt(fv) || secretKinds(fv) || recordAsk(echoValue, fv) || /^(the |your |a |an |my )?(result|answer|output|combined|joined|sum|total|decoded|it|that|them)\b/.test(fv) || /^(what|how|why|where|when|who|which|whether|if)\b/.test(fv) || /^(?:(?:a|an|some|me|us|the|my|our|this|that)\s+)*(?:[a-z-]+\s+){0,2}?(poem|story|essay|joke|song|haiku|letter|email|summary|list|table|paragraph|sentence about|description|program|function|html|markdown|code|snippet|page|script|img|image|tag|link|button|svg|iframe)\b/.test(fv))) echoValue = undefined;
     if (echoValue && /^(?:hello|hi|hey)$/i.test(echoValue.trim()) && !BARE.test(f) && !quotedValue) echoValue = undefined;
   }
   const completion = echo.complete ?? echo.prefix;
