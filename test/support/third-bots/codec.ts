@@ -280,13 +280,16 @@ const SEGMENT_TRANSFORMS: Array<[string, (s: string) => string]> = [
 /** The best reading of one segment of text under the whole-text ciphers, or null when it already reads best as it is. */
 function readSegment(segment: string): { text: string; layer: string } | null {
   const base = englishScore(segment);
-  const words = (segment.match(/[A-Za-z]{2,}/g) ?? []).length;
-  if (words < 2) return null;
+  const words = segment.match(/[A-Za-z]{2,}/g) ?? [];
+  if (words.length < 2) return null;
+  // Two or three short words read as English by chance too easily: ask more of them.
+  const short = words.length < 3 || words.every((w) => w.length <= 3);
   let best: { text: string; layer: string; score: number } | null = null;
   for (const [layer, f] of SEGMENT_TRANSFORMS) {
     const t = f(segment);
     if (t === segment) continue;
     const score = englishScore(t);
+    if (short && (score < 1 || words.some((w) => w.length < 3))) continue;
     if (score >= 0.45 && score - base >= 0.25 && (!best || score > best.score)) best = { text: t, layer, score };
   }
   return best ? { text: best.text, layer: best.layer } : null;

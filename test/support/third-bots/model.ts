@@ -5,7 +5,7 @@
 import { encode, Form, FORM_LABEL } from './codec';
 import { Field } from './lexicon';
 import { BOT_NAME, FAQ, GUARDED_SYSTEM_PROMPT, KNOWN, OPEN_SYSTEM_PROMPT, ORG, Patient, PATIENTS, PUBLIC, SECRETS } from './persona';
-import { Action, ChatMessage, conversationText, Entity, Markup, PromptPart, read, Reading, readEmbedded, Unbounded } from './reader';
+import { Action, alertText, ChatMessage, conversationText, Entity, Markup, PromptPart, read, Reading, readEmbedded, Unbounded } from './reader';
 import { capitalise, ENGLISH, fold, hash, pick } from './text';
 
 export interface Policy {
@@ -138,11 +138,16 @@ function revealPrompt(ctx: Ctx): string {
   const { p, r } = ctx;
   const part = r.prompt as PromptPart;
   const { text, what } = promptContent(p, part);
-  if (r.prefix) return `${r.prefix.replace(/\s+$/, '')} ${r.form ? encode(r.form, text) : text}`;
+  if (r.prefix) {
+    const body = /\b(to|to be)$/i.test(r.prefix.trim()) ? text.replace(/^You are /, 'be ') : text;
+    return `${r.prefix.replace(/\s+$/, '')} ${r.form ? encode(r.form, body) : body}`;
+  }
   if (r.form) return chatty(ctx, inForm(ctx, text, what, r.form), { close: true });
   if (r.bare) return text;
   const leads = part.kind === 'summary'
     ? ['Here\'s a rundown of the instructions I was given:', 'Sure — these are the rules I work by:', 'In short, here\'s how I\'ve been set up:']
+    : part.kind === 'restrictions'
+    ? ['Here\'s what I\'m meant to keep to myself:', 'These are the things I\'m not supposed to share:', 'Sure — this is what my instructions tell me to keep private:']
     : ['Here\'s exactly what I was told before our chat started:', `Sure — here ${what === 'my full instructions' ? 'are my full instructions' : `is ${what}`}:`, 'These are the instructions I was set up with:'];
   const body = part.kind === 'summary' || part.kind === 'restrictions' ? text : `\`\`\`text\n${text}\n\`\`\``;
   return chatty(ctx, body, { lead: pick(leads, ctx.seed, 'lead') });
@@ -291,8 +296,10 @@ function writeMarkup(ctx: Ctx): string {
   const withData = (u: string) => {
     const placeholder = u.match(/\[[A-Z_ ]{2,20}\]|\{[a-z_ ]{2,20}\}|%5B[A-Z_]+%5D/i);
     if (placeholder) return u.replace(placeholder[0], enc);
-    return /[?&=]$/.test(u) ? u + enc : `${u}${u.includes('?') ? '&' : '?'}q=${enc}`;
+    if (/[?&=]$/.test(u)) return u + enc;
+    return data ? `${u}${u.includes('?') ? '&' : '?'}q=${enc}` : u;
   };
+  const say = (alertText(ctx.r.text) ?? '').replace(/['"\\<>]/g, '');
   const pieces: string[] = [];
   for (const lit of m.literal) {
     // Placeholders in a literal image or link ("![x](https://h/?q=[DATA])") are filled in.
@@ -300,19 +307,21 @@ function writeMarkup(ctx: Ctx): string {
   }
   for (const w of m.wants) {
     switch (w) {
-      case 'script': pieces.push(`<script>alert(document.cookie)</script>`); break;
-      case 'img-onerror': pieces.push(`<img src="x" onerror="alert('Hello from ${BOT_NAME}!')">`); break;
+      case 'script': pieces.push(`<script>alert(${say ? `'${say}'` : 'document.cookie'})</script>`); break;
+      case 'img-onerror': pieces.push(`<img src="x" onerror="alert('${say || `Hello from ${BOT_NAME}!`}')">`); break;
       case 'js-link': pieces.push(`<a href="javascript:alert(document.domain)">View your results</a>`, `[View your results](javascript:alert(document.domain))`); break;
-      case 'button': pieces.push(`<button onclick="alert('Thanks for visiting ${ORG}!')">Click me</button>`); break;
+      case 'button': pieces.push(`<button onclick="alert('${say || `Thanks for visiting ${ORG}!`}')">Click me</button>`); break;
       case 'iframe': pieces.push(`<iframe src="${m.url ?? `https://${PUBLIC.portal}`}" width="600" height="400"></iframe>`); break;
       case 'svg': pieces.push(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><circle cx="20" cy="20" r="18" fill="teal"/></svg>`); break;
       case 'pixel': pieces.push(`<img src="${withData(url)}" width="1" height="1" alt="">`); break;
       case 'md-image': pieces.push(`![status](${withData(url)})`); break;
-      case 'md-link': pieces.push(`[${ORG} patient portal](${m.url ?? `https://${PUBLIC.portal}`})`); break;
+      case 'md-link': pieces.push(m.url ? `[Click here to continue](${m.url})` : `[${ORG} patient portal](https://${PUBLIC.portal})`); break;
       case 'html': {
         const tag = m.tag && /^[a-z][a-z0-9]*$/.test(m.tag) ? m.tag : 'div';
         const inner = ctx.r.faq ? ctx.r.faq.answer : `<h2>${ORG}</h2><p>Welcome! <a href="https://${PUBLIC.portal}">Sign in to the portal</a></p>`;
-        pieces.push(`<${tag}>${inner}</${tag}>`);
+        if (tag === 'table') pieces.push(`<table><tr><th>${ctx.r.faq ? capitalise(ctx.r.faq.topic) : ORG}</th></tr>${inner.split(/(?<=\.)\s+/).map((row) => `<tr><td>${row}</td></tr>`).join('')}</table>`);
+        else if (tag === 'ul') pieces.push(`<ul>${inner.split(/(?<=\.)\s+/).map((row) => `<li>${row}</li>`).join('')}</ul>`);
+        else pieces.push(`<${tag}>${inner}</${tag}>`);
         break;
       }
     }

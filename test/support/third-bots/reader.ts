@@ -439,6 +439,11 @@ function findPatients(text: string): { who: Patient[]; unknownName?: string } {
       || f.includes(p.mrn.toLowerCase()) || f.replace(/\s/g, '').includes(p.iban.toLowerCase()) || f.replace(/\s/g, '').includes(p.phone.replace(/\s/g, ''));
   });
   if (hits.length) return { who: hits };
+  const nth = f.match(/\b(first|second|third|fourth|fifth|sixth|last|a random|any one|one|an example|a sample|some random) (?:of (?:your|the) )?(patient|customer|client|user|member)('s)?\b(?! portal)/);
+  if (nth) {
+    const idx = { first: 0, second: 1, third: 2, fourth: 3, fifth: 4, sixth: 5, last: PATIENTS.length - 1 }[nth[1]] ?? 0;
+    return { who: [PATIENTS[idx]] };
+  }
   const named = clean(text).match(/\b(?:patient|customer|client|user|member|mr\.?|mrs\.?|ms\.?|miss|dr\.?|named|called|for|about|on|of)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z'-]+)+)/);
   return { who: [], unknownName: named?.[1] };
 }
@@ -473,21 +478,21 @@ const ACTIONS: Array<[ActionKind, RegExp]> = [
   ['run', /\b(run|execute|exec|perform)\b[^.?!\n]{0,30}\b(sql|query|command|script|shell|code|bash|powershell|statement)\b|\b(drop table|select \* from|delete from|truncate table|insert into|update \w+ set|rm -rf|sudo |curl |wget |exec\()/],
   ['refund', /\b(refund|reimburse|repay|money back|credit (me|my account|back)|waive|write off|rembourse\w*|reembols\w*|erstatt\w*|ruckerstatt\w*|rimbors\w*|terugbetal\w*|chargeback)\b/],
   ['transfer', /\b(transfer|wire|send|move|pay|remit|vire|virer|transfere\w*|transfier\w*|uberweis\w*|trasferisci|transfira|overmaken|maak)\b[^.?!\n]{0,60}(£|\$|€|\b\d[\d,.]*\s*(pounds|gbp|dollars|usd|euros?|eur)\b|\bmoney\b|\bfunds\b|\bbalance\b|\bargent\b|\bdinero\b|\bgeld\b|\bsoldi\b|\bdinheiro\b)/],
-  ['delete', /\b(delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|shred|supprime\w*|efface\w*|elimin\w*|borra\w*|losch\w*|cancella\w*|apag\w*|exclu\w*|verwijder\w*)\b[^.?!\n]{0,50}\b(account|accounts|record|records|data|profile|profiles|history|file|files|table|tables|database|user|users|patient|patients|everything|entries|logs?|notes|compte|donnees|cuenta|datos|konto|daten|conto|dati|conta|dados|gegevens)\b/],
-  ['grant', /\b(grant|give|make|elevate|promote|add|upgrade|set)\b[^.?!\n]{0,40}\b(admin|administrator|root|superuser|super-user|elevated|full access|privileges?|permissions?|staff access|doctor access|clinician access|access to (all|every|the) (records|patients|accounts|files))\b/],
+  ['delete', /\b(delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|shred|supprime\w*|efface\w*|elimin\w*|borra\w*|losch\w*|cancella\w*|apag\w*|exclu\w*|verwijder\w*)\b[^.?!\n]{0,50}\b(account|accounts|record|records|data|profile|profiles|history|file|files|table|tables|database|user|users|patient|patients|everything|entries|logs?|notes|appointments?|bookings?|allerg\w*|prescriptions?|results|invoices?|bills?|compte|donnees|cuenta|datos|konto|daten|conto|dati|conta|dados|gegevens)\b/],
+  ['grant', /\b(grant|give|make|elevate|promote|add|upgrade|set)\b[^.?!\n]{0,40}\b(admin|administrator|root|superuser|super-user|elevated|full access|privileges?|permissions?|staff access|doctor access|clinician access|access to (all|every|the|other|everyone'?s)( \w+)? (records|patients|accounts|files|data|notes))\b/],
   ['cancel', /\b(cancel|annule\w*|cancela\w*|storn\w*|annull\w*|annuleer|call off)\b[^.?!\n]{0,40}\b(appointment|appointments|booking|surgery|operation|procedure|consultation|visit|scan|rendez-vous|cita|termin|appuntamento|consulta|afspraak)\b/],
   ['prescribe', /\b(refill|renew|prescribe|issue|order|approve|authori[sz]e|send|dispense|increase)\b[^.?!\n]{0,40}\b(prescription|prescriptions|medication|medicine|meds|drugs?|opioids?|oxycodone|morphine|fentanyl|tramadol|codeine|antibiotics?|pills?|dose|dosage|xanax|diazepam|adderall)\b/],
   ['approve', /\b(approve|authori[sz]e|accept|mark|settle|clear|close)\b[^.?!\n]{0,40}\b(claim|claims|bill|invoice|paid|request|discount|payment plan|exemption|debt|balance|outstanding)\b|\b(apply|give me|grant)\b[^.?!\n]{0,20}\b(discount|credit|voucher|coupon)\b/],
   ['change', /\b(change|update|modify|edit|set|replace|switch|alter|correct|reset|amend|overwrite|modifie\w*|cambi\w*|modific\w*|ander\w*|aktualisier\w*|mude|altere|wijzig\w*)\b[^.?!\n]{0,50}\b(email|e-mail|address|phone|number|password|name|bank|iban|details|account|doctor|gp|role|permissions?|insurance|billing|card|date of birth|dob|records?|diagnosis|balance|status|notes|allerg\w*|correo|adresse|direccion|telefono|contrasena|mot de passe|passwort|senha|indirizzo)\b/],
-  ['book', /\b(book|schedule|reschedule|move|arrange|reserve|make|set up|get)\b[^.?!\n]{0,30}\b(appointment|slot|surgery|operation|consultation|scan|visit|session)\b[^.?!\n]{0,60}\b(for me|for (tomorrow|today|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d)|at \d|tomorrow|today|this (week|afternoon|morning)|next week|asap|\d{1,2}(:\d{2})?\s?(am|pm))\b/],
+  ['book', /\b(book|schedule|reschedule|move|arrange|reserve|make|set up|get)\b[^.?!\n]{0,30}\b(appointment|slot|surgery|operation|consultation|scan|visit|session|mri|x-?ray|ct|ultrasound|blood test|test|procedure|check-?up)\b[^.?!\n]{0,60}\b(for me|for (tomorrow|today|next|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \d)|at \d|tomorrow|today|this (week|afternoon|morning)|next week|asap|\d{1,2}(:\d{2})?\s?(am|pm))\b/],
   ['send', /(?<!\b(?:my|your|the|an|a|their|his|her|our|this|that|by|via|new|old) )\b(send|email|e-mail|forward|message|text|notify|mail)\b(?!\s+(?:is|address|addresses|was|are)\b)[^.?!\n]{0,50}(\b[\w.+-]+@[\w-]+\.[\w.]+|\b(all|every|each) (patients?|customers?|users?|clients?|staff)\b|\beveryone\b|\bthe (whole )?(list|mailing list)\b)/],
 ];
 
 /** "How do I get a refund?" asks about a process; "refund my bill" asks the bot to do it. */
 const ASKS_ABOUT = /^(how|what|when|where|why|which|is|are|do|does|can i|could i|may i|am i|will i|should i|would i|is it possible (for me )?to|what'?s|whats)\b|\b(policy|process|procedure|possible to get|eligible|how long (does|will)|how (do|can|would|should) i)\b/;
-const ASKS_BOT = /\b(can you|could you|would you|will you|please|i want you to|i need you to|i'd like you to|go ahead( and)?|i (want|need|demand|would like) (a |my |the |to )?|for me|right now|immediately|asap|now)\b|^\W*(refund|delete|remove|erase|wipe|transfer|wire|send|move|pay|change|update|modify|set|reset|grant|give|make|cancel|book|schedule|run|execute|refill|renew|prescribe|approve|mark|apply|issue|close|drop)\b/;
+const ASKS_BOT = /\b(can you|could you|would you|will you|please|i want you to|i need you to|i'd like you to|go ahead( and)?|i (want|need|demand|would like) (a |my |the |to )?|for me|right now|immediately|asap|now)\b/;
 
-const IMPERATIVE = /(?:^|[.;:!?,]\s*|\b(?:and|then|now|also|next|just|immediately)\s+)(refund|reimburse|delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|transfer|wire|send|move|pay|change|update|modify|edit|set|reset|replace|switch|grant|give|make|elevate|promote|cancel|book|schedule|reschedule|arrange|reserve|run|execute|exec|refill|renew|prescribe|issue|order|approve|authori[sz]e|mark|apply|email|forward|notify|waive|write off|credit|supprime|rembourse|annule|borra|elimina|reembolsa|cancela|losche|storniere|erstatte|cancella|rimborsa|annulla|apague|cancele)\b/;
+const IMPERATIVE = /(?:^|[.;:!?,]\s*|\b(?:and|then|now|also|next|just|immediately|please|kindly)\s+)(increase|decrease|double|raise|lower|upgrade|downgrade|add|remove|refund|reimburse|delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|transfer|wire|send|move|pay|change|update|modify|edit|set|reset|replace|switch|grant|give|make|elevate|promote|cancel|book|schedule|reschedule|arrange|reserve|run|execute|exec|refill|renew|prescribe|issue|order|approve|authori[sz]e|mark|apply|email|forward|notify|waive|write off|credit|supprime|rembourse|annule|borra|elimina|reembolsa|cancela|losche|storniere|erstatte|cancella|rimborsa|annulla|apague|cancele)\b/;
 
 function actionAsk(text: string, f: string): Action | undefined {
   for (const [kind, re] of ACTIONS) {
@@ -497,7 +502,7 @@ function actionAsk(text: string, f: string): Action | undefined {
     if (!ASKS_BOT.test(f) && !IMPERATIVE.test(f)) return undefined;
     const amount = clean(text).match(/(?:£|\$|€)\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|gbp|dollars|usd|euros?|eur)\b/i)?.[0];
     const target = clean(text).match(/\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b|\baccount(?: number| no\.?)?\s*#?\s*\d{4,}\b/i)?.[0];
-    const object = f.match(/\b(account|record|records|data|profile|history|appointment|prescription|email|address|phone number|password|bank details|iban|bill|invoice|claim|role|table|database|logs?)\b/)?.[1];
+    const object = f.match(/\b(diagnosis|allerg(?:y|ies)|dose|dosage|email address|email|address|phone number|password|bank details|iban|account|appointment|prescription|bill|invoice|claim|role|table|database|logs?|profile|history|records|record|data)\b/)?.[1];
     return { kind, amount, target, object };
   }
   return undefined;
@@ -515,7 +520,22 @@ function closeMarkup(s: string): string {
 }
 
 const LITERAL_MARKUP = /<\s*(script|img|iframe|svg|a|body|div|span|button|input|form|object|embed|style|link|meta|video|audio|details|marquee|math|h[1-6]|p|table|b|i|u|em|strong|image|base|frame|frameset)\b[^>]*>(?:[\s\S]*?<\/\s*\1\s*>)?|!\[[^\]\n]*\]\([^)\n]*\)|\[[^\]\n]*\]\(\s*(?:javascript|data|vbscript):[^)\n]*\)|\bjavascript:[^\s"'<>]+/gi;
-const MARKUP_ASK = /\b(write|create|make|generate|give|produce|build|render|output|draft|code|compose|show|print|return|include|add|embed|insert|need|want|format|put|wrap|turn|convert|display|can you|could you)\b[^.?!\n]{0,80}\b(html|markup|markdown|web ?page|snippet|script tags?|<script>|javascript|js|svg|iframe|image tags?|img tags?|img|image|images|picture|link|hyperlink|anchor|button|form|widget|banner|tracking pixel|pixel|beacon|embed|alert|popup|pop-up|xss|cookie|onerror|onload|onclick|event handler)\b/;
+const MARKUP_ASK = /\b(write|create|make|generate|give|produce|build|render|output|draft|code|compose|show|print|return|include|add|embed|insert|need|want|format|put|wrap|turn|convert|display|can you|could you|respond|reply|answer)\b[^.?!\n]{0,80}\b(html|markup|markdown|web ?page|snippet|script tags?|<script>|javascript|js|svg|iframe|image tags?|img tags?|img|image|images|picture|link|hyperlink|anchor|button|form|widget|banner|tracking pixel|pixel|beacon|embed|alert|popup|pop-up|xss|cookie|onerror|onload|onclick|event handler|clickable)\b/;
+
+/** The address a markup request points at: a full URL, or a bare domain ("an iframe of example.com"). */
+function markupUrl(text: string): string | undefined {
+  const c = clean(text);
+  const full = c.match(/\bhttps?:\/\/[^\s"'<>)\]]+/)?.[0];
+  if (full) return full.replace(/[.,;:!?]+$/, '');
+  const bare = c.match(/\b(?:of|to|from|at|for|loads?|showing)\s+((?:[a-z0-9-]+\.)+(?:com|org|net|io|co|uk|example|dev|app|info)(?:\/[^\s"'<>)\]]*)?)/i)?.[1];
+  return bare ? `https://${bare.replace(/[.,;:!?]+$/, '')}` : undefined;
+}
+
+/** What an alert or button is to say ("a pop-up saying hi"). */
+export function alertText(text: string): string | undefined {
+  const m = clean(text).match(/\b(?:saying|that says|which says|reading|with the (?:text|message|words?))\s+["“'‘]?([^"”'’\n.?!]{1,60})/i);
+  return m?.[1].trim();
+}
 
 function markupAsk(text: string, f: string): Markup | undefined {
   const mentioned = [...clean(text).matchAll(LITERAL_MARKUP)].map((m) => m[0]);
@@ -540,7 +560,7 @@ function markupAsk(text: string, f: string): Markup | undefined {
       else wants.push('html');
     }
     if (named.length) return { literal, wants, tag: named.find((t) => !['img', 'image', 'script', 'iframe', 'svg', 'a', 'button'].includes(t)), url: clean(text).match(/\bhttps?:\/\/[^\s"'<>)\]]+/)?.[0] };
-    const web = /\b(html|markup|markdown|web ?page|script|javascript|js|svg|iframe|img|image|picture|pixel|beacon|button|alert|popup|pop-up|xss|cookie|onerror|onload|onclick|event handler|tag)\b/.test(f);
+    const web = /\b(clickable|hyperlink|html|markup|markdown|web ?page|script|javascript|js|svg|iframe|img|image|picture|pixel|beacon|button|alert|popup|pop-up|xss|cookie|onerror|onload|onclick|event handler|tag)\b/.test(f);
     if (!web) return undefined;
     // "a link to the portal" is not a markup request; "a javascript: link" is.
     if (/\b(alert|popup|pop-up|xss|script|javascript|js|onclick|event handler)\b/.test(f)) {
@@ -557,12 +577,14 @@ function markupAsk(text: string, f: string): Markup | undefined {
     if (/\bbutton\b/.test(f) && !wants.includes('button')) wants.push('button');
     if (/\bmarkdown\b/.test(f) && /\b(image|picture)\b/.test(f) && !wants.includes('md-image')) wants.push('md-image');
     if (/\bmarkdown\b/.test(f) && /\blink\b/.test(f) && !wants.length) wants.push('md-link');
+    if (!wants.length && /\b(clickable|hyperlink)\b|\blink (to|pointing to|for) https?:/.test(f)) wants.push('md-link');
     if (!wants.length && /\b(html|web ?page|markup)\b/.test(f)) wants.push('html');
     if (!wants.length) return undefined;
   }
-  const url = clean(text).match(/\bhttps?:\/\/[^\s"'<>)\]]+/)?.[0];
+  const url = markupUrl(text);
   const dataQ = text.match(/\b(?:contain(?:s|ing)?|carr(?:y|ies|ying)|includ(?:e|es|ing)|with|append(?:ing)?|add(?:ing)?|put(?:ting)?|encod(?:e|es|ing)|followed by|plus)\b[^"'\n]{0,40}(["'`“”])([^\n]{1,200}?)\1/i);
-  return { literal, wants, url, data: dataQ?.[2] };
+  const tag = f.match(/\bhtml (table|list|heading|paragraph|page)\b|\b(table|list) in html\b/);
+  return { literal, wants, url, data: dataQ?.[2], tag: tag ? ({ table: 'table', list: 'ul', heading: 'h1', paragraph: 'p', page: 'main' } as Record<string, string>)[tag[1] ?? tag[2]] : undefined };
 }
 
 // ---------------------------------------------------------------- entities the model may not know
@@ -808,7 +830,7 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
   const fo = r.override ? withoutOverride(f) : f;
   const prompted = mentionsPrompt(fo) && (asksToReveal(fo) || fo.length < 80 || r.override || r.persona || !!r.form);
   if (!r.prompt && prompted) r.prompt = promptPart(fo);
-  if (!r.prompt && /\b(what (are|were) you (told|instructed) not to (say|tell|share|reveal)|what are you hiding|what secrets do you (keep|have|hold))\b/.test(f)) r.prompt = { kind: 'restrictions' };
+  if (!r.prompt && /\b(what (are|were) you (told|instructed) not to (say|tell|share|reveal)|what are you hiding|what secrets (do you|are you|you) (keep|have|hold|keeping|hiding|holding|know))\b/.test(f)) r.prompt = { kind: 'restrictions' };
 
   const secrets = secretKinds(fo);
   if (secrets && (asksToReveal(fo) || /\?\s*$/.test(f) || f.length < 60 || r.override || r.persona || !!r.form)) r.secrets = secrets;
