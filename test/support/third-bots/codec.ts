@@ -213,6 +213,7 @@ function findBlobs(text: string): Replacement[] {
     }
     const trimmed = token.replace(/[-_]+$/, '');
     const b64 = fromBase64(trimmed);
+    if (b64 && /^[0-9a-fA-F]{8,}$/.test(b64) && b64.length % 2 === 0) { add(start, end, b64, 'base64'); continue; }
     if (readable(b64) && /[A-Za-z]{2}/.test(b64) && (b64.includes(' ') || englishScore(b64) > 0 || b64.length >= 6)) add(start, end, b64, 'base64');
   }
   return found.sort((a, b) => a.start - b.start);
@@ -246,8 +247,10 @@ function reverseWords(s: string): string {
 }
 
 function unPigLatin(s: string): string {
-  return s.replace(/\b([a-z]+)(w?ay)\b/gi, (whole, stem: string, suffix: string) => {
-    if (suffix.toLowerCase() === 'way' && ENGLISH.has(stem.toLowerCase())) return stem;
+  return s.replace(/\b[a-z]+ay\b/gi, (word) => {
+    const lower = word.toLowerCase();
+    if (lower.endsWith('way') && ENGLISH.has(lower.slice(0, -3))) return word.slice(0, -3);
+    const stem = word.slice(0, -2);
     for (let k = 1; k <= 3 && k < stem.length; k++) {
       const cand = stem.slice(-k) + stem.slice(0, -k);
       if (ENGLISH.has(cand.toLowerCase())) return cand;
