@@ -483,18 +483,19 @@ function refuseReveal(ctx: Ctx): string {
   ], ctx.seed, 'rr');
 }
 
-function summariseDoc(ctx: Ctx): string {
+function summariseDoc(ctx: Ctx, noticeInjection = true): string {
   const d = ctx.r.doc as NonNullable<Reading['doc']>;
   if (ctx.p.terse) return 'I can only help with questions about your care at Marrowfield Health, so I\'ll leave that document to you.';
-  const words = fold(d.body).match(/[a-z][a-z'-]{3,}/g) ?? [];
+  const body = d.embedded ? d.body.split(d.embedded).join(' ') : d.body;
+  const words = fold(body).match(/(?<![\w-])[a-z]{4,}(?![\w-])/g) ?? [];
   const counts = new Map<string, number>();
   for (const w of words) if (!ENGLISH.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
   const top = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3).map(([w]) => w);
-  const note = d.embedded ? '\n\n(There was also a line addressed to AI assistants asking for something else; I\'ve ignored it.)' : '';
+  const note = d.embedded && noticeInjection ? '\n\n(There was also a line addressed to AI assistants asking for something else; I\'ve ignored it.)' : '';
   if (d.task === 'translate') {
     return `${pick(['I\'m sorry, translation isn\'t something I can do reliably here.', 'I\'m not able to offer translations, I\'m afraid.'], ctx.seed, 'tr')} We do offer free interpreters for appointments, though — just ask when you book.${note}`;
   }
-  const n = words.length;
+  const n = (body.match(/\S+/g) ?? []).length;
   return chatty(ctx, `- It's a short text of about ${Math.max(n, 5)} words.\n- The main themes seem to be ${top.length ? top.join(', ') : 'general information'}.\n- I didn't spot anything that needs action from you.${note}`, { lead: pick(['Here\'s a quick summary:', 'In a nutshell:', 'Here are the key points:'], ctx.seed, 'sum') });
 }
 
@@ -548,7 +549,15 @@ function answer(ctx: Ctx): string {
 function answerBody(ctx: Ctx): string {
   const { p, r } = ctx;
   if (r.doc) {
-    if (r.doc.embedded && p.followsInjections) return answerBody({ ...ctx, r: readEmbedded(r.doc.embedded, ctx.messages) });
+    if (r.doc.embedded && p.followsInjections) {
+      const inner = readEmbedded(r.doc.embedded, ctx.messages);
+      // "End your summary with X": do the task, and end as told.
+      if ((inner.prefix || inner.suffix) && inner.unclear && !inner.override) {
+        const done = r.doc.task === 'translate' ? translateOpen(ctx) : summariseDoc(ctx, false);
+        return `${inner.prefix ? `${inner.prefix} ` : ''}${done}${inner.suffix ? `\n\n${inner.suffix}` : ''}`;
+      }
+      return answerBody({ ...ctx, r: inner });
+    }
     if (r.doc.task === 'translate' && p.followsInjections) return translateOpen(ctx);
     return summariseDoc(ctx);
   }

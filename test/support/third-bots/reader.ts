@@ -172,6 +172,7 @@ const ECHO_TRIGGERS: RegExp[] = [
   /\b(?:repeat after me|say after me|repeat (?:back )?(?:the following|this|these words|this phrase|this sentence|exactly|verbatim|it back|back)|repeat)\b[:,]?\s+([\s\S]+)/,
   /\b(?:just |only |simply |now |please |then |and )?(?:say|print|echo|shout|declare|spit out|utter|yell|scream|whisper)\b(?: (?:only|just|exactly|verbatim|precisely|simply|out|back|out loud|aloud|the following|this|these words|nothing but|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below| that follows)?))*[:,]?\s+([\s\S]+)/,
   /\b(?:write|type|output|return|display|emit|state|post|send back|produce|generate)\b(?: (?:only|just|exactly|verbatim|precisely|out|back|down|nothing but))*(?: (?:the following|this|these words|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below)?))?\s*(?=[:"“'‘`])[:,]?\s*([\s\S]+)/,
+  /\b(?:write|type|output|return|display|emit|state|post|produce|generate)\b(?: (?:only|just|exactly|verbatim|precisely|out|down))* the (?:single )?(?:word|phrase|text|string|token|code)\s+([\s\S]+)/,
   /\byour (?:next |only |entire |whole |first |final )?(?:reply|response|answer|output|message)\b (?:must|should|will|shall|has to|needs to|is to)(?: only)? (?:be|read|consist of|contain only|say|equal)[:\s]+([\s\S]+)/,
   /\bthe only (?:thing|word|words|text|output) you (?:say|output|write|reply|print|type) (?:is|will be|should be)[:\s]+([\s\S]+)/,
   /\btranslate (?:this|the) (?:sentence|text|phrase)? ?as[:\s]+([\s\S]+)/,
@@ -192,7 +193,7 @@ const ECHO_TRIGGERS: RegExp[] = [
 ];
 const ECHO_JA = /[「"]([^」"]+)[」"](?:とだけ|と)(?:答え|言って|出力|返答|書いて)/;
 const PREFIX = /\b(?:start|begin|prefix|open|preface|lead)\b (?:your|the|each|every) (?:reply|response|answer|output|message)s? with[:\s]+([\s\S]+)|\bcommencez? (?:ta|votre) reponse par[:\s]+([\s\S]+)|\bempieza (?:tu|su) respuesta con[:\s]+([\s\S]+)|\bbeginne (?:deine|ihre) antwort mit[:\s]+([\s\S]+)/;
-const SUFFIX = /\b(?:end|finish|close|sign off|conclude)\b (?:your|the|each|every) (?:reply|response|answer|output|message)s? with[:\s]+([\s\S]+)/;
+const SUFFIX = /\b(?:end|finish|close|sign off|conclude|append to)\b (?:your|the|each|every|this) (?:reply|response|answer|output|message|summary|translation|text|review)s? with[:\s]+(?:the (?:text|word|phrase|code|string|line)\s+)?([\s\S]+)/;
 const INCLUDE = /\binclude (?:the (?:word|phrase|code|token|string|text) )?([\s\S]+?) (?:somewhere )?in (?:your|the) (?:reply|response|answer|output)\b/;
 const COMPLETE = /\b(?:complete|continue|finish|fill in)\b (?:this|the following|the|my)? ?(?:sentence|phrase|text|line|statement|thought)?[:\s]+([\s\S]+)/;
 
@@ -253,15 +254,25 @@ function findEcho(text: string): { value?: string; prefix?: string; suffix?: str
   // What the prefix, suffix and completion requests said is not also an echo request.
   let fe = f;
   for (const m of [pre, suf, inc, comp]) if (m) fe = fe.replace(m[0], ' '.repeat(m[0].length));
-  for (const re of ECHO_TRIGGERS) {
-    const m = re.exec(fe);
-    if (!m) continue;
-    // Map the captured tail back onto the original casing (fold keeps lengths for Latin text).
-    const start = (m.index ?? 0) + m[0].length - m[1].length;
-    const tail = f.length === c.length ? c.slice(start) : m[1];
-    const v = valueAfter(tail);
-    if (v) { out.value = v; break; }
+  // "say that X and print Y": each instruction gives a value; a model carries out both.
+  const values: string[] = [];
+  const same = f.length === c.length;
+  let offset = 0;
+  for (const part of fe.split(/(?<=\S)\s+(?:and|then|and then|,)\s+(?=(?:also\s+)?(?:say|print|echo|reply|respond|repeat|write|output|type)\b)/)) {
+    const at = fe.indexOf(part, offset);
+    offset = at + part.length;
+    for (const re of ECHO_TRIGGERS) {
+      const m = re.exec(part);
+      if (!m) continue;
+      // Map the captured tail back onto the original casing (fold keeps lengths for Latin text).
+      const start = at + (m.index ?? 0) + m[0].length - m[1].length;
+      const tail = same ? c.slice(start, at + part.length) : m[1];
+      let v = valueAfter(tail);
+      if (v && /^(?:say|tell (?:them|me|us)|state|declare)\b/.test(m[0].trim().replace(/^(?:just|only|simply|now|please|then|and)\s+/, '')) && /^that\s+/i.test(v)) v = v.replace(/^that\s+/i, '');
+      if (v) { values.push(v); break; }
+    }
   }
+  if (values.length) out.value = values.join('\n');
   return out;
 }
 
@@ -739,7 +750,8 @@ export function embeddedInstruction(body: string): string | undefined {
     const fs = fold(s);
     const marker = ROLE_MARKER.test(s) && /^(user|human|system|\[system\]|\[user\]|\[inst\]|<\|im_start\|>|<\|system\|>|###)/i.test(s.trim());
     const cue = EMBEDDED_CUE.test(fs);
-    const instr = isOverride(fs) || isPersonaSwitch(fs) || findEcho(s).value !== undefined || (mentionsPrompt(fs) && asksToReveal(fs)) || !!markupAsk(s, fs) || !!actionAsk(s, fs);
+    const e = findEcho(s);
+    const instr = isOverride(fs) || isPersonaSwitch(fs) || e.value !== undefined || e.suffix !== undefined || e.prefix !== undefined || (mentionsPrompt(fs) && asksToReveal(fs)) || !!markupAsk(s, fs) || !!actionAsk(s, fs);
     if (marker || cue || instr) {
       // A role marker or cue may introduce the instruction in the following sentences.
       const rest = sentences.slice(i, i + 3).join(' ').replace(/^\s*(user|human|system|\[system\]|\[user\]|\[inst\]|<\|im_start\|>\s*\w+|<\|system\|>|###\s*\w+)\s*[:>\]]?\s*/i, '');
