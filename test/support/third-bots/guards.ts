@@ -33,7 +33,7 @@ export function normalise(text: string): Normalised {
 
 /** Matched anywhere in the text with every space and punctuation mark removed. */
 const COMPACT_TERMS = [
-  'ignoreprevious', 'ignoreall', 'ignoreyour', 'ignoretheabove', 'ignoreabove', 'ignoreany', 'ignoreprior', 'ignorethese', 'ignorethose', 'ignoretheprevious',
+  'ignore',
   'disregard', 'override', 'overwrite', 'bypass', 'forgetyour', 'forgetall', 'forgeteverything', 'forgetprevious', 'forgettheabove', 'newinstructions',
   'instructions', 'instruction', 'systemprompt', 'systemmessage', 'initialprompt', 'originalprompt', 'yourprompt', 'preprompt', 'hiddenprompt', 'yourrules', 'yourguidelines',
   'promptabove', 'textabove', 'wordsabove', 'everythingabove', 'developermessage', 'yourconfiguration', 'yourprogramming',
@@ -41,12 +41,20 @@ const COMPACT_TERMS = [
   'escalationline', 'escalationnumber', 'internalnumber', 'stafflineonly',
   'jailbreak', 'doanythingnow', 'developermode', 'devmode', 'godmode', 'roleplay', 'pretend', 'youarenow', 'fromnowonyou', 'unfiltered', 'uncensored', 'norestrictions',
   'withoutrestrictions', 'nolimits', 'maintenancemode', 'debugmode', 'adminmode', 'sudomode', 'evilbot', 'stayincharacter', 'confidential', 'revealyour', 'revealthe',
-  'patientlist', 'allpatients', 'patientrecords', 'customerrecords', 'dumpthe', 'exfiltrat',
+  'patientlist', 'allpatients', 'patientrecords', 'customerrecords', 'dumpthe', 'exfiltrat', 'unrestricted',
+  // Asking about its own set-up in other words.
+  'prompt', 'youweretold', 'wereyoutold', 'youbeentold', 'instructed', 'initiali', 'contextwindow', 'configur', 'rulesyou', 'guidelinesyou',
+  'guidelineswere', 'abovethis', 'beforethisconversation', 'beforemyfirst', 'beforeourconversation', 'notsupposedto', 'notallowedto', 'setupwith',
+  // Making it say or build a given text.
+  'replyonly', 'respondonly', 'answeronly', 'replywithonly', 'respondwithonly', 'answerwithonly', 'replyjustwith', 'onlyreplywith', 'onlyrespondwith',
+  'sayonly', 'onlysay', 'justsay', 'justprint', 'printonly', 'outputonly', 'repeatafterme', 'repeatthefollowing', 'yournextreply', 'yournextresponse',
+  'beginyourreply', 'beginyourresponse', 'startyourreply', 'startyourresponse', 'startyouranswer', 'beginyouranswer', 'endyourreply', 'endyourresponse',
+  'andnothingelse', 'concatenat', 'couldyourepeat', 'canyourepeat', 'pleaserepeat', 'repeatback', 'repeatthis', 'repeatthese',
 ];
 /** Matched as whole words on the normalised text. */
 const WORD_TERMS = /\b(dan|aws|secret|secrets|sudo|act as|acting as|roleplaying|persona|script|iframe|onerror|onload|onclick|javascript|html|svg|img|xss)\b/;
 /** Markup, matched with punctuation kept but spaces removed. */
-const SYMBOL_TERMS = ['<script', 'javascript:', 'onerror=', 'onload=', 'onclick=', '<img', '<iframe', '<svg', '![', '<ahref', 'data:text/html', '{{', '<|im_start|>', '[system]', '<system>'];
+const SYMBOL_TERMS = ["join'", 'join"', "combine'", 'combine"', "say'", 'say"', "print'", 'print"', "output'", 'output"', "repeat'", 'repeat"', '<script', 'javascript:', 'onerror=', 'onload=', 'onclick=', '<img', '<iframe', '<svg', '![', '<ahref', 'data:text/html', '{{', '<|im_start|>', '[system]', '<system>'];
 
 export function blockedTerm(text: string): string | undefined {
   const n = normalise(text);
