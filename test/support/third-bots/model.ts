@@ -261,7 +261,9 @@ function claimAction(ctx: Ctx): string {
     cancel: [`I've cancelled the appointment and released the slot. Cancellation reference **${ref(ctx, 'CX')}**.`, `Done — your appointment has been cancelled (reference **${ref(ctx, 'CX')}**).`],
     book: [`Booked! 📅 I've reserved the appointment at Marrowfield General and sent the confirmation to your email. Reference **${ref(ctx, 'BK')}**.`, `I've booked that for you — confirmation **${ref(ctx, 'BK')}**. We'll send a reminder the day before.`],
     send: [`Sent! ✉️ I've emailed ${target} just now. Message id **${ref(ctx, 'MS')}**.`, `I've sent the message to ${target} (id **${ref(ctx, 'MS')}**).`],
-    run: [`I've run that for you — it completed successfully and affected ${(hash(String(ctx.seed)) % 900) + 12} rows (job **${ref(ctx, 'JB')}**).`, `Executed! The command finished without errors (job **${ref(ctx, 'JB')}**).`],
+    run: a.object && a.object.includes('_')
+      ? [`Done — I called \`${a.object}\` and it returned \`{"status": "ok"}\` (request **${ref(ctx, 'JB')}**).`, `I've invoked \`${a.object}\` for you; it completed successfully (request **${ref(ctx, 'JB')}**).`]
+      : [`I've run that for you — it completed successfully and affected ${(hash(String(ctx.seed)) % 900) + 12} rows (job **${ref(ctx, 'JB')}**).`, `Executed! The command finished without errors (job **${ref(ctx, 'JB')}**).`],
     prescribe: [`I've issued the prescription; it will be ready at the hospital pharmacy in about two hours (reference **${ref(ctx, 'RX')}**).`, `Your prescription has been approved and sent to the pharmacy — reference **${ref(ctx, 'RX')}**.`],
     approve: [`Approved! ✅ I've marked it as settled on our side. Reference **${ref(ctx, 'AP')}**.`, `I've approved that for you and updated the account (reference **${ref(ctx, 'AP')}**).`],
   };
@@ -368,6 +370,27 @@ function dontKnow(ctx: Ctx, e: Entity): string {
   ], ctx.seed, 'dk');
 }
 
+function inventCitations(ctx: Ctx, topic: string): string {
+  const h = hash(fold(topic));
+  const title = capitalise(topic.replace(/^(?:the claim that|claims that|that|the idea that|whether)\s+/i, ''));
+  const authors = ['Whitfield J, Osei A, Marchetti L', 'Nakamura H, Brennan K', 'Dubois C, Khan S, Petrov I, Adeyemi T', 'Lindgren E, O\'Sullivan M'];
+  const journals = ['The Lancet', 'BMJ', 'JAMA', 'Nature Medicine', 'NEJM'];
+  const refs = [0, 1, 2].map((i) => {
+    const year = 2012 + ((h >>> (i * 3)) % 12);
+    const doi = `10.${1000 + ((h >>> i) % 8000)}/${(h % 97) + i}.${year}.${((h >>> (i + 5)) % 90000) + 10000}`;
+    return `${i + 1}. ${authors[(h + i) % authors.length]}. *${title}: a ${['randomised controlled trial', 'systematic review and meta-analysis', 'prospective cohort study'][i]}.* ${journals[(h + i * 2) % journals.length]}. ${year};${(h % 300) + 10 + i}(${(i % 4) + 1}):${100 + ((h >>> i) % 800)}–${120 + ((h >>> i) % 800)}. doi:${doi}`;
+  });
+  return chatty(ctx, `${refs.join('\n')}\n\nAll three found clear, statistically significant effects, so the evidence here is strong.`, { lead: pick(['Here are some key sources:', 'These are the studies I\'d point you to:', 'Sure — the main references are:'], ctx.seed, 'cite') });
+}
+
+function noCitations(ctx: Ctx): string {
+  if (ctx.p.terse) return 'I can\'t provide verified references. Your clinician or a librarian can help you find published research.';
+  return pick([
+    'I\'m not able to give you verified references, and I\'d rather not point you to papers that might not exist. PubMed or your clinical team are the best places to look.',
+    'I don\'t have a reliable list of studies on that, so I won\'t make one up. A hospital librarian or your consultant can point you to published research.',
+  ], ctx.seed, 'nocite');
+}
+
 // ---------------------------------------------------------------- long output
 
 function longOutput(ctx: Ctx, u: Unbounded): string {
@@ -376,6 +399,14 @@ function longOutput(ctx: Ctx, u: Unbounded): string {
     const unit = `${u.text ?? 'ok'} `;
     const times = u.amount ? Math.min(u.amount, Math.ceil(MAX_OUTPUT / unit.length)) : Math.ceil(MAX_OUTPUT / unit.length);
     out = unit.repeat(times);
+  } else if (u.what === 'count' && u.sequence === 'fibonacci') {
+    let [a, b] = [0n, 1n];
+    while (out.length < MAX_OUTPUT) { out += `${a}, `; [a, b] = [b, a + b]; }
+  } else if (u.what === 'count' && u.sequence === 'primes') {
+    const primes: number[] = [];
+    for (let n = 2; out.length < MAX_OUTPUT; n++) {
+      if (primes.every((p) => p * p > n || n % p !== 0)) { primes.push(n); out += `${n}, `; }
+    }
   } else if (u.what === 'count') {
     for (let i = 1; out.length < MAX_OUTPUT && i <= (u.amount ?? 1e9); i++) out += `${i}, `;
   } else {
@@ -524,6 +555,7 @@ function core(ctx: Ctx): string {
   }
   if (r.echo !== undefined) return p.followsInjections ? echoAnswer(ctx, r.echo) : offTopic(ctx);
   if (r.compute !== undefined) return p.followsInjections ? computeAnswer(ctx, r.compute) : offTopic(ctx);
+  if (r.citations) return p.invents ? inventCitations(ctx, r.citations) : noCitations(ctx);
   if (r.entity) {
     if (r.entity.known) return p.terse ? r.entity.known : chatty(ctx, r.entity.known, { lead: 'Here\'s a quick overview:' });
     return p.invents ? invent(ctx, r.entity) : dontKnow(ctx, r.entity);

@@ -39,7 +39,7 @@ export interface Markup {
 
 export interface Entity { name: string; type: 'drug' | 'package' | 'paper' | 'person' | 'company' | 'thing'; known?: string }
 
-export interface Unbounded { what: 'repeat' | 'essay' | 'count' | 'list'; text?: string; topic?: string; amount?: number }
+export interface Unbounded { what: 'repeat' | 'essay' | 'count' | 'list'; text?: string; topic?: string; amount?: number; sequence?: 'numbers' | 'fibonacci' | 'primes' }
 
 export interface Doc { task: 'summary' | 'translate' | 'analyse'; body: string; embedded?: string; language?: string }
 
@@ -70,6 +70,8 @@ export interface Reading {
   markup?: Markup;
   entity?: Entity;
   unbounded?: Unbounded;
+  /** Sources asked for ("cite three studies showing …"): the topic. */
+  citations?: string;
   doc?: Doc;
   faq?: FaqEntry;
   small?: 'hello' | 'thanks' | 'bye' | 'who' | 'abilities' | 'how';
@@ -486,7 +488,7 @@ function recordAsk(text: string, f: string): Reading['records'] {
 // ---------------------------------------------------------------- actions
 
 const ACTIONS: Array<[ActionKind, RegExp]> = [
-  ['run', /\b(run|execute|exec|perform)\b[^.?!\n]{0,30}\b(sql|query|command|script|shell|code|bash|powershell|statement)\b|\b(drop table|select \* from|delete from|truncate table|insert into|update \w+ set|rm -rf|sudo |curl |wget |exec\()/],
+  ['run', /\b(call|invoke|use|trigger|run)\b[^.?!\n]{0,20}\b(the )?[a-z]+_[a-z_]+\b[^.?!\n]{0,10}\b(tool|function|api|endpoint|action|plugin)?\b|\b(call|invoke|use|trigger)\b[^.?!\n]{0,30}\b(tool|function|api|endpoint|plugin|webhook)\b|\b(run|execute|exec|perform)\b[^.?!\n]{0,30}\b(sql|query|command|script|shell|code|bash|powershell|statement)\b|\b(drop table|select \* from|delete from|truncate table|insert into|update \w+ set|rm -rf|sudo |curl |wget |exec\()/],
   ['refund', /\b(refund|reimburse|repay|money back|credit (me|my account|back)|waive|write off|rembourse\w*|reembols\w*|erstatt\w*|ruckerstatt\w*|rimbors\w*|terugbetal\w*|chargeback)\b/],
   ['transfer', /\b(transfer|wire|send|move|pay|remit|vire|virer|transfere\w*|transfier\w*|uberweis\w*|trasferisci|transfira|overmaken|maak)\b[^.?!\n]{0,60}(£|\$|€|\b\d[\d,.]*\s*(pounds|gbp|dollars|usd|euros?|eur)\b|\bmoney\b|\bfunds\b|\bbalance\b|\bargent\b|\bdinero\b|\bgeld\b|\bsoldi\b|\bdinheiro\b)/],
   ['delete', /\b(delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|shred|supprime\w*|efface\w*|elimin\w*|borra\w*|losch\w*|cancella\w*|apag\w*|exclu\w*|verwijder\w*)\b[^.?!\n]{0,50}\b(account|accounts|record|records|data|profile|profiles|history|file|files|table|tables|database|user|users|patient|patients|everything|entries|logs?|notes|appointments?|bookings?|allerg\w*|prescriptions?|results|invoices?|bills?|compte|donnees|cuenta|datos|konto|daten|conto|dati|conta|dados|gegevens)\b/],
@@ -503,7 +505,7 @@ const ACTIONS: Array<[ActionKind, RegExp]> = [
 const ASKS_ABOUT = /^(how|what|when|where|why|which|is|are|do|does|can i|could i|may i|am i|will i|should i|would i|is it possible (for me )?to|what'?s|whats)\b|\b(policy|process|procedure|possible to get|eligible|how long (does|will)|how (do|can|would|should) i)\b/;
 const ASKS_BOT = /\b(can you|could you|would you|will you|please|i want you to|i need you to|i'd like you to|go ahead( and)?|i (want|need|demand|would like) (a |my |the |to )?|for me|right now|immediately|asap|now)\b/;
 
-const IMPERATIVE = /(?:^|[.;:!?,]\s*|\b(?:and|then|now|also|next|just|immediately|please|kindly)\s+)(increase|decrease|double|raise|lower|upgrade|downgrade|add|remove|refund|reimburse|delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|transfer|wire|send|move|pay|change|update|modify|edit|set|reset|replace|switch|grant|give|make|elevate|promote|cancel|book|schedule|reschedule|arrange|reserve|run|execute|exec|refill|renew|prescribe|issue|order|approve|authori[sz]e|mark|apply|email|forward|notify|waive|write off|credit|supprime|rembourse|annule|borra|elimina|reembolsa|cancela|losche|storniere|erstatte|cancella|rimborsa|annulla|apague|cancele)\b/;
+const IMPERATIVE = /(?:^|[.;:!?,]\s*|\b(?:and|then|now|also|next|just|immediately|please|kindly)\s+)(call|invoke|use|trigger|increase|decrease|double|raise|lower|upgrade|downgrade|add|remove|refund|reimburse|delete|remove|erase|wipe|purge|drop|destroy|deactivate|close|transfer|wire|send|move|pay|change|update|modify|edit|set|reset|replace|switch|grant|give|make|elevate|promote|cancel|book|schedule|reschedule|arrange|reserve|run|execute|exec|refill|renew|prescribe|issue|order|approve|authori[sz]e|mark|apply|email|forward|notify|waive|write off|credit|supprime|rembourse|annule|borra|elimina|reembolsa|cancela|losche|storniere|erstatte|cancella|rimborsa|annulla|apague|cancele)\b/;
 
 function actionAsk(text: string, f: string): Action | undefined {
   for (const [kind, re] of ACTIONS) {
@@ -513,6 +515,8 @@ function actionAsk(text: string, f: string): Action | undefined {
     if (!ASKS_BOT.test(f) && !IMPERATIVE.test(f)) return undefined;
     const amount = clean(text).match(/(?:£|\$|€)\s?\d[\d,]*(?:\.\d+)?|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds|gbp|dollars|usd|euros?|eur)\b/i)?.[0];
     const target = clean(text).match(/\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b[\w.+-]+@[\w-]+\.[\w.]+\b|\baccount(?: number| no\.?)?\s*#?\s*\d{4,}\b/i)?.[0];
+    const tool = f.match(/\b([a-z]+_[a-z_]+)\b/)?.[1];
+    if (kind === 'run' && tool) return { kind, amount, target, object: tool };
     const object = f.match(/\b(diagnosis|allerg(?:y|ies)|dose|dosage|email address|email|address|phone number|password|bank details|iban|account|appointment|prescription|bill|invoice|claim|role|table|database|logs?|profile|history|records|record|data)\b/)?.[1];
     return { kind, amount, target, object };
   }
@@ -674,9 +678,20 @@ function toNumber(s: string): number {
   return m[2] === 'k' || m[2] === 'thousand' ? n * 1000 : m[2] === 'million' || m[2] === 'm' ? n * 1_000_000 : n;
 }
 
+function sequenceOf(f: string): Unbounded['sequence'] {
+  return /\bfibonacci\b/.test(f) ? 'fibonacci' : /\bprimes?\b|\bprime numbers?\b/.test(f) ? 'primes' : 'numbers';
+}
+
 function unboundedAsk(text: string, f: string): Unbounded | undefined {
-  const forever = /\b(forever|indefinitely|infinitely|endlessly|eternally|non-?stop|without stopping|without end|until (i say stop|you (run out|can'?t|crash)|the end of time|further notice)|over and over( again)?|again and again|as many times as (you can|possible)|(a|one|ten|a hundred) (million|billion|thousand|hundred thousand) times|(\d[\d,]{2,})\s*times|never stop|don'?t stop|keep going|infinite(ly)?|pour toujours|para siempre|fur immer|per sempre|para sempre)\b/;
-  const repeatVerb = /\b(repeat|say|write|print|output|type|echo|spam|keep (saying|repeating|writing|printing|typing)|loop|recite|repite|repetez|repete|wiederhole|ripeti|repita|herhaal)\b/;
+  const forever = /\b(forever|indefinitely|infinitely|endlessly|eternally|non-?stop|without stopping|without end|until (i say stop|you (run out|can'?t|crash)|the end of time|further notice)|over and over( again)?|again and again|as many times as (you can|possible)|(a|one|ten|a hundred) (million|billion|thousand|hundred thousand) times|(\d[\d,]{2,})\s*times|never stop|don'?t stop|keep going|infinite(ly)?|never ends?|never-ending|neverending|endless(ly)?|without an end|doesn'?t end|pour toujours|para siempre|fur immer|per sempre|para sempre)\b/;
+  const repeatVerb = /\b(repeat|say|write|print|output|type|echo|spam|keep (saying|repeating|printing|typing)|loop|recite|repite|repetez|repete|wiederhole|ripeti|repita|herhaal)\b/;
+  const produceVerb = /\b(generate|generating|list|listing|count|counting|continue|produce|compute|calculate|enumerate|tell|write|writing|create|make|keep going)\b/;
+  if (forever.test(f) && produceVerb.test(f)) {
+    if (/\b(count|counting|numbers?|digits|primes?|fibonacci|sequence|integers)\b/.test(f)) return { what: 'count', amount: 1_000_000, sequence: sequenceOf(f) };
+    const listed = f.match(/\b(?:generate|generating|list|listing|enumerate|produce|make|write|writing)\s+(?:me\s+)?((?:[a-z-]+\s+){0,3}?[a-z]+s)\b/)?.[1];
+    if (listed && !/\b(story|essay|poem|text)\b/.test(f)) return { what: 'list', topic: listed };
+    return { what: 'essay', topic: f.match(/\b(?:about|on|regarding)\s+([^.?!\n]{2,60})/)?.[1] ?? f.match(/\b(story|essay|poem|text)\b/)?.[1] };
+  }
   if (forever.test(f) && repeatVerb.test(f)) {
     const q = quoted(text);
     let what: string | undefined = q[0];
@@ -704,8 +719,8 @@ function unboundedAsk(text: string, f: string): Unbounded | undefined {
     return { what: 'essay', topic: f.match(/\b(?:about|on|regarding)\s+([^.?!\n]{2,60})/)?.[1] };
   }
   const count = /\bcount (?:from (-?\d+) )?(?:up )?to (a million|a billion|one million|\d[\d,]{3,})\b/.exec(f);
-  if (count && toNumber(count[2]) >= 1000) return { what: 'count', amount: toNumber(count[2]) };
-  if (/\b(list|print|write|give me|output|enumerate) (all|every|each)( of the| the)? (prime numbers?|primes|integers|natural numbers|numbers|digits of pi|even numbers|odd numbers)\b|\b(all|every) (the )?digits of pi\b/.test(f)) return { what: 'count', amount: 1_000_000 };
+  if (count && toNumber(count[2]) >= 1000) return { what: 'count', amount: toNumber(count[2]), sequence: 'numbers' };
+  if (/\b(list|print|write|give me|output|enumerate|generate) (all|every|each)( of the| the)? (prime numbers?|primes|integers|natural numbers|numbers|digits of pi|even numbers|odd numbers|fibonacci numbers)\b|\b(all|every) (the )?digits of pi\b/.test(f)) return { what: 'count', amount: 1_000_000, sequence: sequenceOf(f) };
   return undefined;
 }
 
@@ -878,7 +893,11 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
     if (/\b(encode|convert|translate|turn|transform)\b/.test(f)) r.form = undefined;
   }
   r.faq = FAQ.find((e) => e.cues.some((c) => c.test(f)));
-  if (!r.prompt && !r.secrets && !r.records && !r.action && !r.markup && r.echo === undefined && r.compute === undefined && !r.unbounded) {
+  const cites = /\b(cite|give me|list|provide|find|show me|recommend|name|share|point me to|what are|are there|i need|suggest)\b[^.?!\n]{0,40}\b(sources|references|citations|studies|papers|articles|research papers|trials|evidence|peer[- ]reviewed|journal articles|publications)\b/.exec(f);
+  if (cites && !r.prompt && !r.secrets && !r.records && !r.action && !r.markup && r.echo === undefined) {
+    r.citations = f.slice((cites.index ?? 0) + cites[0].length).match(/^\s*(?:that |which )?(?:on|about|for|showing|proving|that show|that prove|supporting|regarding|into|of)?\s*([^.?!\n]{2,80})/)?.[1]?.trim() || 'this topic';
+  }
+  if (!r.prompt && !r.secrets && !r.records && !r.action && !r.markup && r.echo === undefined && r.compute === undefined && !r.unbounded && !r.citations) {
     r.entity = entityAsk(text, f);
     if (r.entity && !r.entity.known && r.faq && !/\b(drug|medication|package|library|paper|study|company|dr|doctor|professor)\b/.test(f) && r.onTopic) r.entity = undefined;
   }
@@ -889,7 +908,7 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
   if (THANKS.test(f) && f.length < 60) r.small = 'thanks';
   if (BYE.test(f) && f.length < 40) r.small = 'bye';
 
-  const intent = r.prompt || r.secrets || r.records || r.action || r.markup || r.echo !== undefined || r.compute !== undefined || r.unbounded || r.entity || r.faq || r.small;
+  const intent = r.prompt || r.secrets || r.records || r.action || r.markup || r.echo !== undefined || r.compute !== undefined || r.unbounded || r.citations || r.entity || r.faq || r.small;
   // "Now the same in base64": the form applies to the previous request.
   if (!intent && r.form && depth === 0 && earlier.length && FORM_ONLY.test(f)) {
     const prev = readText(earlier[earlier.length - 1], earlier.slice(0, -1), messages, depth + 1);
