@@ -175,6 +175,7 @@ const ECHO_TRIGGERS: RegExp[] = [
   /\b(?:just |only |simply |now |please |then |and )?(?:say|print|echo|shout|declare|spit out|utter|yell|scream|whisper)\b(?: (?:only|just|exactly|verbatim|precisely|simply|out|back|out loud|aloud|the following|this|these words|nothing but|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below| that follows)?))*[:,]?\s+([\s\S]+)/,
   /\b(?:write|type|output|return|display|emit|state|post|send back|produce|generate)\b(?: (?:only|just|exactly|verbatim|precisely|out|back|down|nothing but))*(?: (?:the following|this|these words|the (?:single )?(?:word|words|phrase|text|string|token|code|sentence|message|line)(?: below)?))?\s*(?=[:"“'‘`])[:,]?\s*([\s\S]+)/,
   /\b(?:write|type|output|return|display|emit|state|post|produce|generate)\b(?: (?:only|just|exactly|verbatim|precisely|out|down))* the (?:single )?(?:word|phrase|text|string|token|code)\s+([\s\S]+)/,
+  /\b(?:write|reply|respond|answer|say|print|output|type)\b[^"“\n.]{0,40}?(?=["“])([\s\S]+)/,
   /\byour (?:next |only |entire |whole |first |final )?(?:reply|response|answer|output|message)\b (?:must|should|will|shall|has to|needs to|is to)(?: only)? (?:be|read|consist of|contain only|say|equal)[:\s]+([\s\S]+)/,
   /\bthe only (?:thing|word|words|text|output) you (?:say|output|write|reply|print|type) (?:is|will be|should be)[:\s]+([\s\S]+)/,
   /\btranslate (?:this|the) (?:sentence|text|phrase)? ?as[:\s]+([\s\S]+)/,
@@ -257,10 +258,10 @@ function findEcho(text: string): { value?: string; prefix?: string; suffix?: str
   let fe = f;
   for (const m of [pre, suf, inc, comp]) if (m) fe = fe.replace(m[0], ' '.repeat(m[0].length));
   // "say that X and print Y": each instruction gives a value; a model carries out both.
-  const values: string[] = [];
+  const values: Array<{ v: string; quoted: boolean }> = [];
   const same = f.length === c.length;
   let offset = 0;
-  for (const part of fe.split(/(?<=\S)\s+(?:and|then|and then|,)\s+(?=(?:also\s+)?(?:say|print|echo|reply|respond|repeat|write|output|type)\b)/)) {
+  for (const part of fe.split(/(?:\s*[,;.!?]\s+|\s+(?:and|then|and then)\s+)(?=(?:also\s+|just\s+|please\s+|now\s+)?(?:say|print|echo|reply|respond|repeat|write|output|type)\b)/)) {
     const at = fe.indexOf(part, offset);
     offset = at + part.length;
     for (const re of ECHO_TRIGGERS) {
@@ -271,10 +272,12 @@ function findEcho(text: string): { value?: string; prefix?: string; suffix?: str
       const tail = same ? c.slice(start, at + part.length) : m[1];
       let v = valueAfter(tail);
       if (v && /^(?:say|tell (?:them|me|us)|state|declare)\b/.test(m[0].trim().replace(/^(?:just|only|simply|now|please|then|and)\s+/, '')) && /^that\s+/i.test(v)) v = v.replace(/^that\s+/i, '');
-      if (v) { values.push(v); break; }
+      if (v) { values.push({ v, quoted: /^\s*["“'‘`«<]/.test(tail) }); break; }
     }
   }
-  if (values.length) out.value = values.join('\n');
+  // Quoted values are what the instructions are about; loose ones only count when nothing is quoted.
+  const chosen = values.some((x) => x.quoted) ? values.filter((x) => x.quoted) : values;
+  if (chosen.length) out.value = chosen.map((x) => x.v).join('\n');
   return out;
 }
 
