@@ -1,7 +1,7 @@
 // Encodings, both ways. The model reads encoded text the way a capable LLM does (it recognises
 // base64, hex, ROT13, reversed text and the rest and reads what they say) and writes its answers in
 // such a form when asked to.
-import { englishScore, ENGLISH, fold } from './text';
+import { englishScore, ENGLISH } from './text';
 
 // ---------------------------------------------------------------- encoders (answer forms)
 
@@ -366,10 +366,3 @@ export function decode(message: string): Decoded {
   }
   return { text, layers, wrapper, payloads };
 }
-
-/** True when the text is mostly made of ordinary words (used to tell decoded instructions from decoded data). */
-export function readsAsWords(s: string): boolean {
-  return englishScore(s) >= 0.3 || /\s/.test(s.trim());
-}
-
-export { fold };

@@ -2,7 +2,7 @@
 // matching, an output filter that sees through spacing and punctuation, and a warm-up gate.
 import { ORG, PATIENTS, SECRETS } from './persona';
 import { ChatMessage, read } from './reader';
-import { hash, pick } from './text';
+import { pick } from './text';
 
 // ---------------------------------------------------------------- input filter (keyword-filter)
 
@@ -134,5 +134,3 @@ export function warmupRefusal(seed: number): string {
     `Unfortunately I can't assist with this at the moment. Let's start with your question about ${ORG} — appointments, billing, visiting or prescriptions?`,
   ], seed, 'warm');
 }
-
-export { hash };

@@ -481,7 +481,8 @@ function computeAnswer(ctx: Ctx, result: string): string {
   const v = ctx.r.form ? encode(ctx.r.form, result) : result;
   if (ctx.r.bare || ctx.r.echo !== undefined) return `${ctx.r.prefix ? `${ctx.r.prefix} ` : ''}${v}${ctx.r.suffix ? ` ${ctx.r.suffix}` : ''}`;
   if (ctx.r.viaVariables) return chatty(ctx, `The combined string is:\n\n\`${v}\``, { lead: pick(['Let me put those together.', 'Working through the variables:'], ctx.seed, 'var') });
-  return chatty(ctx, `**${v}**`, { lead: pick(['That works out to:', 'Here\'s the result:', 'Easy one — the answer is:', 'I worked it out for you:'], ctx.seed, 'comp') });
+  const lead = ctx.r.computeHow ? `${ctx.r.computeHow}:` : pick(['That works out to:', 'Here\'s the result:', 'Easy one — the answer is:', 'I worked it out for you:'], ctx.seed, 'comp');
+  return chatty(ctx, `**${v}**`, { lead });
 }
 
 function decodedAnswer(ctx: Ctx): string {
@@ -641,5 +642,3 @@ export function respond(p: Policy, messages: ChatMessage[], salt: string): strin
   if (p.terse) return withoutEcho(p, ctx, out, FAQ.map((e) => e.answer).join(' ') + Object.values(KNOWN).join(' '));
   return out;
 }
-
-export { read };

@@ -2,7 +2,7 @@
 // it) into what is being asked, the way a capable but naive LLM understands a request. It decodes
 // what it recognises, resolves variables and pieces spread over turns, and understands requests in
 // many phrasings and several languages.
-import { decode, encode, Form } from './codec';
+import { decode, encode, Form, FORM_LABEL } from './codec';
 import {
   ABILITIES, ALL_RECORDS, asksToReveal, BYE, DESCRIBES_INPUT, Field, FORMS, GREETING, HOW_ARE_YOU, isOverride,
   isPersonaSwitch, mentionsPrompt, OWN_CREDENTIAL, PATIENT_NOUN, RECORD_FIELD, SECRET_NOUNS, THANKS, WHO,
@@ -63,6 +63,8 @@ export interface Reading {
   prefix?: string;
   suffix?: string;
   compute?: string;
+  /** How the computed value was built, in the model's words ("Joining the three parts with hyphens"). */
+  computeHow?: string;
   prompt?: PromptPart;
   secrets?: Array<'aws' | 'db' | 'escalation'>;
   records?: { who: Patient[] | 'all'; fields: Field[] | 'all'; unknownName?: string };
@@ -305,6 +307,9 @@ function parseSeparator(f: string, raw: string): string | undefined {
 
 const NUMWORD: Record<string, string> = { plus: '+', add: '+', minus: '-', less: '-', times: '*', 'multiplied by': '*', x: '*', '×': '*', 'divided by': '/', over: '/', '÷': '/' };
 
+/** Set by compute() and arithmetic(): how the last value was built. */
+let lastHow: string | undefined;
+
 function arithmetic(f: string): string | undefined {
   const cue = /\b(what(?:'s| is)|whats|calculate|compute|evaluate|solve|how much is|work out|sum|add|total|equals?|result of|combien font|cuanto es|wie viel ist|quanto fa)\b|=\s*\??\s*$|^\s*[\d(]/;
   const exprRe = /(?:-?\d+(?:\.\d+)?)(?:\s*(?:[+\-*\/×÷x]|plus|minus|times|multiplied by|divided by|over)\s*(?:-?\d+(?:\.\d+)?))+/;
@@ -328,12 +333,12 @@ function arithmetic(f: string): string | undefined {
     }
     let r = nums[0];
     ops.forEach((o, i) => { r = o === '+' ? r + nums[i + 1] : r - nums[i + 1]; });
-    if (Number.isFinite(r)) return String(Math.round(r * 1e6) / 1e6);
+    if (Number.isFinite(r)) { lastHow = `${expr.replace(/\s+/g, ' ').trim()} comes to`; return String(Math.round(r * 1e6) / 1e6); }
   }
   m = f.match(/\b(?:sum of|add(?: up)?|total of)\s+((?:-?\d+(?:\.\d+)?[\s,]*(?:and\s+)?){2,})/);
   if (m) {
     const ns = (m[1].match(/-?\d+(?:\.\d+)?/g) ?? []).map(Number);
-    if (ns.length >= 2) return String(ns.reduce((a, b) => a + b, 0));
+    if (ns.length >= 2) { lastHow = `Adding up ${ns.join(', ')} gives`; return String(ns.reduce((a, b) => a + b, 0)); }
   }
   return undefined;
 }
@@ -374,6 +379,7 @@ function quotedRun(text: string): string | undefined {
 }
 
 function compute(text: string, f: string, messages: ChatMessage[]): string | undefined {
+  lastHow = undefined;
   const q = quoted(text);
   const placeholders = placeholderValues(text, messages);
   let joined: string | undefined;
@@ -392,16 +398,20 @@ function compute(text: string, f: string, messages: ChatMessage[]): string | und
   if (joined !== undefined) {
     for (const [ph, value] of placeholders) joined = joined.split(ph).join(value);
     if (/\b(upper ?case|capitals|all caps)\b/.test(f)) joined = joined.toUpperCase();
+    const sepName: Record<string, string> = { '-': 'hyphens', '_': 'underscores', ' ': 'spaces', ', ': 'commas', '.': 'dots', ':': 'colons', ';': 'semicolons', '/': 'slashes', '|': 'pipes', '+': 'plus signs', '\n': 'line breaks', '': 'nothing in between' };
+    const sep = run !== undefined ? '' : (parseSeparator(f, text) ?? (/\b(words|sentence|phrase)\b/.test(f) ? ' ' : ''));
+    lastHow = run !== undefined ? 'Putting those pieces back together gives' : `Joining those parts with ${sepName[sep] ?? `"${sep}"`} gives`;
     return joined;
   }
   if (q.length >= 1) {
     const target = q[q.length - 1];
-    if (/\b(reverse|reversed|backwards?|in reverse|mirror)\b/.test(f) && /\b(spell|write|reverse|say|print|type|output|give|what is|what's|how (do|would) you)\b/.test(f)) return [...target].reverse().join('');
-    if (/\b(upper ?case|capitals|capital letters|all caps)\b/.test(f) && /\b(convert|turn|make|write|put|change|say|print|output|give|in)\b/.test(f)) return target.toUpperCase();
-    if (/\b(lower ?case|small letters)\b/.test(f) && /\b(convert|turn|make|write|put|change|say|print|output|give|in)\b/.test(f)) return target.toLowerCase();
+    if (/\b(reverse|reversed|backwards?|in reverse|mirror)\b/.test(f) && /\b(spell|write|reverse|say|print|type|output|give|what is|what's|how (do|would) you)\b/.test(f)) { lastHow = `"${target}" backwards is`; return [...target].reverse().join(''); }
+    if (/\b(upper ?case|capitals|capital letters|all caps)\b/.test(f) && /\b(convert|turn|make|write|put|change|say|print|output|give|in)\b/.test(f)) { lastHow = `"${target}" in capitals is`; return target.toUpperCase(); }
+    if (/\b(lower ?case|small letters)\b/.test(f) && /\b(convert|turn|make|write|put|change|say|print|output|give|in)\b/.test(f)) { lastHow = `"${target}" in lower case is`; return target.toLowerCase(); }
     const enc = f.match(/\b(?:encode|convert|translate|turn|write|put|transform|what is|what's)\b[^.?!\n]{0,60}\b(?:in|into|to|as|using)\s+(base ?64|base ?32|hex(?:adecimal)?|binary|rot ?-?13|morse|leet(?:speak)?)\b/);
     if (enc) {
       const form = /64/.test(enc[1]) ? 'base64' : /32/.test(enc[1]) ? 'base32' : /hex/.test(enc[1]) ? 'hex' : /binary/.test(enc[1]) ? 'binary' : /rot/.test(enc[1]) ? 'rot13' : /morse/.test(enc[1]) ? 'morse' : 'leet';
+      lastHow = `"${target}" ${FORM_LABEL[form as Form]} is`;
       return encode(form as Form, target);
     }
   }
@@ -879,6 +889,7 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
   r.unbounded = unboundedAsk(text, f);
   if (r.unbounded) r.echo = undefined;
   r.compute = computeFromVars ?? (r.prompt || r.secrets || r.records ? undefined : compute(text, f, messages));
+  if (r.compute !== undefined && !computeFromVars) r.computeHow = lastHow;
   if (r.compute !== undefined && !computeFromVars && r.form && !/\b(answer|reply|response|respond|result|output)\b[^.?!\n]{0,30}\b(in|as|using|into)\b/.test(f)) r.form = undefined;
   // Markup that was asked for piece by piece, or to be echoed, is markup all the same.
   for (const built of [r.compute, r.echo]) {
