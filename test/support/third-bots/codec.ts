@@ -160,7 +160,7 @@ function findBlobs(text: string): Replacement[] {
   for (const m of text.matchAll(/(?:&#(?:x[0-9a-fA-F]+|\d+);\s?){3,}/g)) {
     add(m.index as number, (m.index as number) + m[0].length, m[0].replace(/&#(x[0-9a-fA-F]+|\d+);\s?/g, (_, n: string) => String.fromCharCode(n.startsWith('x') ? parseInt(n.slice(1), 16) : Number(n))), 'HTML entities');
   }
-  for (const m of text.matchAll(/[A-Za-z0-9._~+\-!*'()]*(?:%[0-9A-Fa-f]{2}[A-Za-z0-9._~+\-!*'()]*){3,}/g)) {
+  for (const m of text.includes('%') ? text.matchAll(/(?:[A-Za-z0-9._~+\-!*'()]{0,40}%[0-9A-Fa-f]{2}){3,}[A-Za-z0-9._~+\-!*'()]{0,40}/g) : []) {
     let decoded: string | null = null;
     try { decoded = decodeURIComponent(m[0].replace(/\+/g, ' ')); } catch { decoded = null; }
     add(m.index as number, (m.index as number) + m[0].length, decoded, 'URL encoding');

@@ -807,8 +807,17 @@ function formOf(wrapper: string): Form | undefined {
 
 const FORM_ONLY = /^\W*(now |ok(ay)?,? |great,? |thanks,? |cool,? |perfect,? |and |then |same |again |can you |could you |please |try )*(do |say |give |write |send |show |output |print |put |repeat |make )?(it|that|this|the same|the same thing|the (last|previous) (one|answer|reply|message|response)|your (last|previous) (answer|reply|message|response)|everything|all of it|again)?\b/;
 
+/** What fits in the model's attention: long runs of blanks squeezed, very long messages cut to their start and end. */
+function attention(text: string): string {
+  let t = text.replace(/[ \t\u00a0]{3,}/g, '  ').replace(/(\r?\n[ \t]*){3,}/g, '\n\n');
+  if (t.length > MAX_READ) t = `${t.slice(0, 4000)}\n…\n${t.slice(-(MAX_READ - 4000))}`;
+  return t;
+}
+
+const MAX_READ = 24_000;
+
 export function read(messages: ChatMessage[]): Reading {
-  const users = messages.filter((m) => m.role === 'user').map((m) => m.content);
+  const users = messages.filter((m) => m.role === 'user').map((m) => attention(m.content));
   const raw = users[users.length - 1] ?? '';
   return readText(raw, users.slice(0, -1), messages);
 }
