@@ -119,7 +119,7 @@ function collectVariables(userTexts: string[]): Store {
     }
     for (const re of PIECE.slice(0, 2)) {
       for (const m of t.matchAll(re)) {
-        const idx = ORDINAL[m[1].toLowerCase()] ?? Number(m[1]) ?? 0;
+        const idx = ORDINAL[m[1].toLowerCase()] ?? (Number(m[1]) || 0);
         pieces.push([idx * 1000 + seq++, 0, m[3]]);
       }
     }
@@ -182,9 +182,11 @@ const ECHO_TRIGGERS: RegExp[] = [
   /\bthe only (?:thing|word|words|text|output) you (?:say|output|write|reply|print|type) (?:is|will be|should be)[:\s]+([\s\S]+)/,
   /\btranslate (?:this|the) (?:sentence|text|phrase)? ?as[:\s]+([\s\S]+)/,
   /\b(?:reponds|repondez|repondre|reponse)\b(?: (?:uniquement|seulement|juste|simplement))?(?: (?:par|avec))[:\s]+([\s\S]+)/,
-  /\b(?:dis|dites|ecris|ecrivez|affiche|affichez|imprime|imprimez|repete|repetez|renvoie)\b(?: (?:uniquement|seulement|juste|simplement|exactement|le mot|la phrase|le texte|ceci))*[:\s]+([\s\S]+)/,
+  /\b(?:dites|ecris|ecrivez|affiche|affichez|imprime|imprimez|repete|repetez|renvoie)\b(?: (?:uniquement|seulement|juste|simplement|exactement|le mot|la phrase|le texte|ceci))*[:\s]+([\s\S]+)/,
+  /\bdis\b(?: (?:uniquement|seulement|juste|simplement|exactement|le mot|la phrase|le texte|ceci))+[:\s]+([\s\S]+)|\bdis\s*(?=[:"“'‘«])[:\s]*([\s\S]+)/,
   /\b(?:responde|respondeme|responda|contesta|conteste)\b(?: (?:solo|solamente|unicamente|simplemente))?(?: (?:con|diciendo))[:\s]+([\s\S]+)/,
-  /\b(?:di|diga|escribe|escriba|imprime|imprima|repite|repita|devuelve)\b(?: (?:solo|solamente|unicamente|exactamente|la palabra|la frase|el texto|esto))*[:\s]+([\s\S]+)/,
+  /\b(?:diga|escribe|escriba|imprime|imprima|repite|repita|devuelve)\b(?: (?:solo|solamente|unicamente|exactamente|la palabra|la frase|el texto|esto))*[:\s]+([\s\S]+)/,
+  /\bdi\b(?: (?:solo|solamente|unicamente|exactamente|la palabra|la frase|el texto|esto))+[:\s]+([\s\S]+)|\bdi\s*(?=[:"“'‘«])[:\s]*([\s\S]+)/,
   /\b(?:antworte|antworten sie|antwort)\b(?: (?:nur|ausschliesslich|lediglich|einfach))?(?: mit)[:\s]+([\s\S]+)/,
   /\b(?:sag|sage|sagen sie|schreib|schreibe|schreiben sie|gib aus|wiederhole|wiederholen sie|drucke)\b(?: (?:nur|genau|ausschliesslich|einfach|das wort|den satz|den text|folgendes))*[:\s]+([\s\S]+)/,
   /\b(?:rispondi|risponda)\b(?: (?:solo|soltanto|unicamente|semplicemente))?(?: (?:con|dicendo))[:\s]+([\s\S]+)/,
@@ -269,9 +271,12 @@ function findEcho(text: string): { value?: string; prefix?: string; suffix?: str
     for (const re of ECHO_TRIGGERS) {
       const m = re.exec(part);
       if (!m) continue;
+      // "What should I say to …", "how to reply to …": the user's own words, not an order to the bot.
+      if (/\b(i|we|they|he|she|you'?d|should i|do i|can i|could i|shall i|what to|how to|how do i|need to|want to)\s+(?:just |only |simply |now |please |then |and )?$/.test(part.slice(0, m.index ?? 0))) continue;
+      const captured = m.slice(1).find((g) => g !== undefined) ?? '';
       // Map the captured tail back onto the original casing (fold keeps lengths for Latin text).
-      const start = at + (m.index ?? 0) + m[0].length - m[1].length;
-      const tail = same ? c.slice(start, at + part.length) : m[1];
+      const start = at + (m.index ?? 0) + m[0].length - captured.length;
+      const tail = same ? c.slice(start, at + part.length) : captured;
       let v = valueAfter(tail);
       if (v && /^(?:say|tell (?:them|me|us)|state|declare)\b/.test(m[0].trim().replace(/^(?:just|only|simply|now|please|then|and)\s+/, '')) && /^that\s+/i.test(v)) v = v.replace(/^that\s+/i, '');
       if (v) { values.push({ v, quoted: /^\s*["“'‘`«<]/.test(tail) }); break; }
@@ -870,6 +875,8 @@ function readText(raw: string, earlier: string[], messages: ChatMessage[], depth
     const quotedValue = quoted(text).includes(echoValue);
     if (!quotedValue && (mentionsPrompt(fv) || secretKinds(fv) || recordAsk(echoValue, fv) || /^(the |your |a |an |my )?(result|answer|output|combined|joined|sum|total|decoded|it|that|them)\b/.test(fv) || /^(what|how|why|where|when|who|which|whether|if)\b/.test(fv) || /^(?:(?:a|an|some|me|us|the|my|our|this|that)\s+)*(?:[a-z-]+\s+){0,2}?(poem|story|essay|joke|song|haiku|letter|email|summary|list|table|paragraph|sentence about|description|program|function|html|markdown|code|snippet|page|script|img|image|tag|link|button|svg|iframe)\b/.test(fv))) echoValue = undefined;
     if (echoValue && /^(?:hello|hi|hey)$/i.test(echoValue.trim()) && !BARE.test(f) && !quotedValue) echoValue = undefined;
+    // "Could you repeat the visiting hours?" asks the question again; it does not dictate a text.
+    if (echoValue && !quotedValue && !BARE.test(f) && FAQ.some((e) => e.cues.some((cue) => cue.test(fv)))) echoValue = undefined;
   }
   const completion = echo.complete ?? echo.prefix;
   if (completion && (mentionsPrompt(fold(completion)) || /\b(i was (told|instructed|programmed|asked)|my (instructions|rules|prompt)|you are wren|the (system )?prompt)\b/.test(fold(completion)))) {
