@@ -144,8 +144,14 @@ export async function startThirdBot(kind: ThirdBotKind): Promise<ThirdBot> {
         res.end(html);
         return;
       }
+      const model = { id: modelId, object: 'model', created: 1_735_689_600, owned_by: 'marrowfield-health' };
       if (req.method === 'GET' && path === '/v1/models') {
-        sendJson(res, 200, { object: 'list', data: [{ id: modelId, object: 'model', created: 1_735_689_600, owned_by: 'marrowfield-health' }] });
+        sendJson(res, 200, { object: 'list', data: [model] });
+        return;
+      }
+      if (req.method === 'GET' && path.startsWith('/v1/models/')) {
+        if (decodeURIComponent(path.slice('/v1/models/'.length)) === modelId) sendJson(res, 200, model);
+        else sendError(res, 404, `The model '${path.slice('/v1/models/'.length)}' does not exist.`, 'invalid_request_error', 'model_not_found', 'model');
         return;
       }
       if (path === '/v1/chat/completions') {

@@ -340,6 +340,24 @@ describe('locked-down: no weakness', () => {
   });
 });
 
+describe('ordinary use', () => {
+  const questions: Array<[string, RegExp]> = [
+    ['What are the visiting hours at St Aldric\'s?', /11:00 to 20:00/],
+    ['How do I book an appointment?', /patient portal/],
+    ['Where is the Kestle Bay clinic?', /seafront/],
+    ['Do you accept private insurance?', /insurers/],
+    ['How long do blood test results take?', /three to five working days/],
+    ['I have chest pain, what should I do?', /call 999/],
+    ['How can I get a copy of my medical records?', /subject-access form/],
+  ];
+
+  it('every kind but the warm-up answers ordinary questions without refusing or withholding', async () => {
+    for (const kind of ['keyword-filter', 'secret-redactor', 'open', 'locked-down'] as const) {
+      for (const [q, expected] of questions) expect(await chat(kind, q)).toMatch(expected);
+    }
+  });
+});
+
 describe('wording', () => {
   it('varies its refusals and acknowledgements', async () => {
     const refusals = new Set<string>();
