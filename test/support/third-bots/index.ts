@@ -171,7 +171,8 @@ export async function startThirdBot(kind: ThirdBotKind): Promise<ThirdBot> {
         if (Number.isFinite(limit) && limit > 0 && tokens(content) > limit) { content = content.slice(0, limit * 4); finish = 'length'; }
         const id = `chatcmpl-${kind}-${(++serial).toString(36)}${(hash(content) % 1e6).toString(36)}`;
         const created = Math.floor(Date.now() / 1000);
-        const model = typeof b.model === 'string' ? b.model : modelId;
+        // Like the real API, answers name the model that produced them, not the string the client sent.
+        const model = modelId;
         const promptTokens = tokens(messages.map((m) => m.content).join('\n'));
         if (b.stream === true) {
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });

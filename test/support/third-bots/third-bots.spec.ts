@@ -62,7 +62,7 @@ describe('the protocol', () => {
     const before = bot.requests();
     const res = await post(bot, { model: 'gpt-4o', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'What are the visiting hours?' }] });
     const body = await res.json();
-    expect(body).toMatchObject({ object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant' }, finish_reason: 'stop' }] });
+    expect(body).toMatchObject({ object: 'chat.completion', model: 'wren-locked-down', choices: [{ index: 0, message: { role: 'assistant' }, finish_reason: 'stop' }] });
     expect(body.choices[0].message.content).toMatch(/11:00 to 20:00/);
     expect(body.usage.total_tokens).toBeGreaterThan(0);
     expect(bot.requests()).toBe(before + 1);
