@@ -3,6 +3,7 @@ import { AttackTry } from '../attacker/attacker';
 import { Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { targetEndpoint } from '../drivers/create-chat-driver';
 import { applyChain, Converter } from '../converters/converter';
+import { topicsOf } from '../converters/topics';
 import { JudgeContext, Verdict, strongest } from '../detectors/detector';
 import { readRefusal } from '../detectors/refusal';
 import { exposureOf, ruleDetector, targetCanaryRule } from '../detectors/rules';
@@ -99,6 +100,8 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const enter = (phase: Phase) => write(() => sink.enterPhase(phase, progress));
   const stopped = () => stop.signal.aborted || unavailable !== null;
 
+  /** what the target said it is for, learnt at recon */
+  let topics: readonly string[] = [];
   const renderings = new Map<string, RenderedProbe>();
   const renderedProbe = (probe: Probe) => {
     let r = renderings.get(probe.id);
@@ -151,7 +154,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const converters = chain.map((c) => c.id);
     sent.add(sentKey(probe, converters.join('+')));
     const rendered = renderedProbe(probe);
-    const turns = chain.length ? applyChain(chain, rendered.turns, seed, `${probe.id}:${converters.join('+')}`, { category: probe.category }) : rendered.turns;
+    const turns = chain.length ? applyChain(chain, rendered.turns, seed, `${probe.id}:${converters.join('+')}`, { category: probe.category, topics }) : rendered.turns;
     const technique = chain.length ? [...new Set(chain.map((c) => c.technique))].join('+') : probe.technique;
     return (await deliver(probe, phase, { turns, converters, technique, id: converters }, units))?.verdict ?? null;
   }
@@ -249,6 +252,8 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     if (!recon.transcript[1].content.trim()) return { kind: 'failed', reason: 'target answered the first message with nothing' };
     // a target that refuses even a greeting is likely gated on the depth of the conversation
     const reconRefused = readRefusal(recon.transcript[1].content).refused;
+    // what it says it is for, refusing or not: multi-turn arcs talk about that first
+    topics = topicsOf(recon.transcript[1].content);
     const leak = targetCanaryRule(recon.transcript[1].content, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, entity: null });
     await write(() =>
       sink.recordAttempt(
