@@ -136,6 +136,15 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     return { transcript, latency: Math.round(performance.now() - started) };
   }
 
+  async function stillAnswers(): Promise<boolean> {
+    try {
+      const { transcript } = await converse([RECON_MESSAGE]);
+      return Boolean(transcript[1]?.content.trim());
+    } catch {
+      return false;
+    }
+  }
+
   async function judge(probe: Probe, transcript: Turn[], context: JudgeContext): Promise<Verdict> {
     let verdict: Verdict = ruleDetector.judge(probe, transcript, context);
     const answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
@@ -191,11 +200,14 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       }
     } catch (e) {
       if (e instanceof Stopped || stop.signal.aborted) return null;
-      if (e instanceof TargetUnavailableError) {
+      // one conversation that went silent (an answer that broke a chat page) is not a target gone:
+      // the target is given up on only if it no longer answers a harmless first message either
+      if (e instanceof TargetUnavailableError && (stopped() || !(await stillAnswers()))) {
         unavailable ??= `target stopped answering: ${e.message}`;
         stop.abort();
         return null;
       }
+      if (stopped()) return null;
       consecutiveErrors++;
       const message = e instanceof Error ? e.message : String(e);
       if (consecutiveErrors >= limits.maxConsecutiveErrors) {
