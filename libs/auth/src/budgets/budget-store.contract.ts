@@ -7,6 +7,8 @@ import { LeasedBudget } from './leased-budget';
  */
 export function budgetStoreContract(name: string, open: () => Promise<[BudgetStore, BudgetStore]>) {
   describe(`BudgetStore contract: ${name}`, () => {
+    // a networked store on a busy 2-core machine (FerretDB) can take seconds for a race of 150 takes: bounded, but wider
+    jest.setTimeout(30_000);
     let a: BudgetStore;
     let b: BudgetStore;
     let n = 0;
