@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles apps/, libs/ and bench/ to dist/ with swc (seconds, where tsc takes minutes on 2 cores),
+// Compiles apps/, libs/, bench/ and test/support/ to dist/ with swc (seconds, where tsc takes minutes on 2 cores),
 // rewriting the @gauntlet/* path aliases to relative requires so plain `node` runs the output.
 // Type checking is `npm run typecheck` (tsc --noEmit), run by the test command.
 const fs = require('fs');
@@ -9,7 +9,8 @@ const { aliases } = require('./paths');
 
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'dist');
-const roots = ['apps', 'libs', 'bench', 'bin'];
+// test/support: the guarded chatbots written apart from the scanner, which bench/guarded-bots.ts scans
+const roots = ['apps', 'libs', 'bench', 'bin', 'test/support'];
 const skip = /(\.spec\.ts|\.d\.ts)$/;
 
 function* walk(dir) {
