@@ -2,6 +2,7 @@ export * from './decider';
 export * from './events';
 export * from './account/account';
 export * from './account/email-reservation';
+export * from './account/plans';
 export * from './target/target';
 export * from './target/endpoint';
 export * from './target/headers';

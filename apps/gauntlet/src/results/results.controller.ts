@@ -2,8 +2,7 @@ import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nest
 import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
-import { reportFormatsFor } from '@gauntlet/auth';
-import { isTerminal, ScanScore, streams } from '@gauntlet/domain';
+import { isTerminal, requireReportFormat, ScanScore, streams } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
 import { CurrentPrincipal, Principal } from '../auth/principal';
@@ -111,11 +110,7 @@ export class ResultsController {
   @ApiConflictResponse({ description: 'the scan has not ended' })
   @ApiResponse({ status: 429, description: 'report download limit reached (Retry-After)' })
   async download(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() q: ReportQuery, @Res() reply: FastifyReply) {
-    if (!reportFormatsFor(p.plan).includes(q.format)) {
-      throw new ProblemException(403, `The ${p.plan} plan includes ${reportFormatsFor(p.plan).join(', ')} reports; ${q.format} needs the pro or enterprise plan.`, {
-        slug: 'plan-format', title: 'Format not in your plan', extensions: { plan: p.plan, allowed_formats: reportFormatsFor(p.plan) },
-      });
-    }
+    requireReportFormat(p.plan, q.format);
     const scan = await this.finished(p, id, 'report');
     // only a download that happens spends the budget: claimed now, given back if it fails
     const slot = await this.downloads.claim(p.account_id, reply);
