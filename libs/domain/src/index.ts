@@ -8,6 +8,7 @@ export * from './target/endpoint';
 export * from './target/headers';
 export * from './target/diagnosis';
 export * from './scan/scan';
+export * from './scan/scan-termination';
 export * from './scan/vulnerability';
 export * from './webhook/webhook';
 export * from './monitor/monitor';
