@@ -1,6 +1,7 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ScanDoc } from '@gauntlet/read-models';
+import { AccountReader } from '../auth/account-reader';
 import { rememberedAccount } from '../auth/credentials.guard';
 import { bearerToken } from '../auth/principal';
 import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker } from '../http/rate-limit';
@@ -25,10 +26,11 @@ export const STATUS_ROUTE = '/api/scans/:id/status';
 export function statusFastLane(runtime: Runtime, throttler: ThrottlerStorage) {
   const scans = () => runtime.infra.documents.collection<ScanDoc>('scans');
   const limit = runtime.config.rateLimitPerMinute;
+  const accounts = new AccountReader(runtime.infra.documents);
 
   /** true when it answered the request */
   return async function answer(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const account = await rememberedAccount(runtime, bearerToken(request.headers.authorization));
+    const account = await rememberedAccount(runtime.verifiedTokens, accounts, bearerToken(request.headers.authorization));
     if (!account) return false;
     // no id check of its own: an id that finds one of the caller's scans is well formed, and any
     // other id goes on to the route's ParseUUIDPipe

@@ -12,7 +12,7 @@ const PRODUCT_VERSION = '0.1.0';
  * deliver, retry, drop). Drops and 410 Gone are recorded as events on the webhook's stream.
  */
 export function deliveryWorker(runtime: Runtime): DeliveryWorker {
-  const { config, infra, secrets, log, aggregates } = runtime;
+  const { config, infra, secrets, log, commands } = runtime;
   const system = () => ({ actor: 'system:deliveries', correlationId: randomUUID() });
   const isAccountWebhook = (id: string) => !id.startsWith('alert-');
   return new DeliveryWorker({
@@ -28,7 +28,7 @@ export function deliveryWorker(runtime: Runtime): DeliveryWorker {
       log.warn({ delivery_id: d._id, webhook_id: d.webhook_id, event: d.event, attempts: d.attempts.length }, 'webhook delivery dropped after its last retry');
       if (!isAccountWebhook(d.webhook_id)) return;
       const last = d.attempts[d.attempts.length - 1];
-      await aggregates.handle(
+      await commands.append(
         webhookDecider,
         streams.webhook(d.webhook_id),
         { type: 'RecordDeliveryDropped', delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: new Date().toISOString() },
@@ -38,7 +38,7 @@ export function deliveryWorker(runtime: Runtime): DeliveryWorker {
     onGone: async (webhookId: string) => {
       log.warn({ webhook_id: webhookId }, 'webhook endpoint answered 410 Gone: disabling it');
       if (!isAccountWebhook(webhookId)) return;
-      await aggregates.handle(webhookDecider, streams.webhook(webhookId), { type: 'DisableWebhook', reason: 'The endpoint answered 410 Gone.', now: new Date().toISOString() }, system());
+      await commands.append(webhookDecider, streams.webhook(webhookId), { type: 'DisableWebhook', reason: 'The endpoint answered 410 Gone.', now: new Date().toISOString() }, system());
     },
   });
 }

@@ -2,9 +2,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { CiGatePolicy, Plan, Profile, quotaMonth, scanDecider, streams, targetDecider } from '@gauntlet/domain';
-import type { ScanDoc } from '@gauntlet/read-models';
+import type { Config } from '../../config/config';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
+import { CONFIG } from '../../platform/tokens';
+import { ScanReader } from '../scan-reader';
 
 export class RequestScan {
   constructor(
@@ -29,18 +32,18 @@ export interface RequestedScan {
 
 @CommandHandler(RequestScan)
 export class RequestScanHandler implements ICommandHandler<RequestScan, RequestedScan> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly scans: ScanReader, @Inject(CONFIG) private readonly config: Config) {}
 
   async execute(c: RequestScan): Promise<RequestedScan> {
-    const created_at = new Date().toISOString();
+    const created_at = this.clock.iso();
     // the decider decides on facts: the target as its own stream has it, and the scans the account
     // started this month (counted from the read model: a burst of parallel requests can overshoot
     // by a few, the accepted price of not serialising every scan request of an account)
-    const { state: target } = await this.runtime.aggregates.load(targetDecider, streams.target(c.target_id));
-    const allowed = this.runtime.config.scanQuota[c.plan];
-    const used = allowed === null ? 0 : await this.runtime.infra.documents.collection<ScanDoc>('scans').count({ account_id: c.account_id, created_month: quotaMonth(created_at) });
+    const target = await this.runner.state(targetDecider, streams.target(c.target_id));
+    const allowed = this.config.scanQuota[c.plan];
+    const used = allowed === null ? 0 : await this.scans.countInMonth(c.account_id, quotaMonth(created_at));
     const scan_id = randomUUID();
-    await this.runtime.commit(
+    await this.runner.commit(
       scanDecider,
       streams.scan(scan_id),
       {
