@@ -10,6 +10,7 @@ import { AuthController } from './auth/auth.controller';
 import { ChangePlanHandler } from './auth/changing-plan/change-plan';
 import { AccountReader } from './auth/account-reader';
 import { CredentialsGuard } from './auth/credentials.guard';
+import { VerifiedSessions } from './auth/verified-sessions';
 import { IssueApiKeyHandler } from './auth/issuing-api-key/issue-api-key';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { RegisterAccountHandler } from './auth/registering-account/register-account';
@@ -58,6 +59,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
   const { config, log, infra } = runtime;
   const history = new ScanHistory(infra.events);
+  const accounts = new AccountReader(infra.documents);
   return [
     { provide: CONFIG, useValue: config },
     { provide: LOGGER, useValue: log },
@@ -67,7 +69,8 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: VerifiedTokens, useValue: runtime.verifiedTokens },
     { provide: Metrics, useValue: runtime.metrics },
     { provide: OutboundPolicy, useValue: new OutboundPolicy(config.outboundAllowPrivate) },
-    { provide: AccountReader, useValue: new AccountReader(infra.documents) },
+    { provide: AccountReader, useValue: accounts },
+    { provide: VerifiedSessions, useValue: new VerifiedSessions(runtime.verifiedTokens, accounts) },
     { provide: TargetReader, useValue: new TargetReader(infra.documents) },
     { provide: ScanHistory, useValue: history },
     { provide: ScanReader, useValue: new ScanReader(infra.documents, history) },
