@@ -1,5 +1,6 @@
 export * from './decider';
 export * from './events';
+export * from './streams';
 export * from './account/account';
 export * from './account/email-reservation';
 export * from './account/plans';

@@ -1,3 +1,4 @@
+import { streamPrefixes } from '@gauntlet/domain';
 import type { EventStore, Position, RecordedEvent } from '@gauntlet/eventstore';
 import { CheckpointedSubscription, SubscriptionLog } from './checkpointed-subscription';
 import type { DocumentStore } from './document-store';
@@ -18,7 +19,7 @@ export class Projector {
     options: { name?: string; log?: SubscriptionLog } = {},
   ) {
     this.consumer = new CheckpointedSubscription(store, docs, options.name ?? 'read-models', (e) => this.apply(e), {
-      filter: { streamPrefixes: ['account-', 'target-', 'scan-', 'webhook-', 'monitor-'] },
+      filter: { streamPrefixes: [streamPrefixes.account, streamPrefixes.target, streamPrefixes.scan, streamPrefixes.webhook, streamPrefixes.monitor] },
       log: options.log,
     });
   }

@@ -1,4 +1,4 @@
-import { upcastVulnerability, type CiGatePolicy, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { isStream, upcastVulnerability, type CiGatePolicy, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -39,7 +39,7 @@ type E = RecordedEvent & ScanEvent;
 export const scansProjection: Projection<ScanDoc> = {
   collection: 'scans',
   indexes: [['account_id', 'created_at'], ['account_id', 'created_month'], ['account_id', 'target_id', 'created_at'], ['account_id', 'status', 'created_at'], ['status']],
-  documentId: (e) => (e.streamId.startsWith('scan-') ? e.data.scan_id : null),
+  documentId: (e) => (isStream('scan', e.streamId) ? e.data.scan_id : null),
   apply(doc, event) {
     const e = event as E;
     if (e.type === 'ScanRequested') {

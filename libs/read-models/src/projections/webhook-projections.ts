@@ -1,4 +1,4 @@
-import type { AgentAlert, FormatType, MonitorEvent, Severity, WebhookEvent } from '@gauntlet/domain';
+import { isStream, type AgentAlert, type FormatType, type MonitorEvent, type Severity, type WebhookEvent } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -30,7 +30,7 @@ export const webhooksProjection: Projection<WebhookDoc> = {
   collection: 'webhooks',
   indexes: [['account_id', 'deleted', 'created_at'], ['account_id', 'enabled'], ['target_id', 'enabled']],
   documentId(e) {
-    if (e.streamId.startsWith('webhook-')) return e.data.webhook_id;
+    if (isStream('webhook', e.streamId)) return e.data.webhook_id;
     if (e.type === 'AlertWebhookConfigured' || e.type === 'AlertWebhookRemoved') return alertWebhookId(e.data.target_id);
     return null;
   },

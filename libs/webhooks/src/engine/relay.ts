@@ -1,3 +1,4 @@
+import { isStream, streamPrefixes } from '@gauntlet/domain';
 import type { EventStore, Position, RecordedEvent } from '@gauntlet/eventstore';
 import type { Bus } from '@gauntlet/messaging';
 import { CheckpointedSubscription, type DocumentStore } from '@gauntlet/read-models';
@@ -28,7 +29,7 @@ export class WebhookRelay {
 
   constructor(private readonly options: WebhookRelayOptions) {
     this.subscription = new CheckpointedSubscription(options.store, options.docs, options.name ?? 'webhook-relay', (e) => this.handle(e), {
-      filter: { streamPrefixes: ['scan-', 'monitor-'] },
+      filter: { streamPrefixes: [streamPrefixes.scan, streamPrefixes.monitor] },
       log: options.log ?? silentLog,
     });
   }
@@ -58,7 +59,7 @@ export class WebhookRelay {
       const d = e.data as AgentAlertRaisedData;
       return toWebhookEvents(e, null).map((envelope) => ({ account_id: d.account_id, target_id: d.target_id, envelope }));
     }
-    if (!e.streamId.startsWith('scan-') || typeof e.data?.scan_id !== 'string') return [];
+    if (!isStream('scan', e.streamId) || typeof e.data?.scan_id !== 'string') return [];
     const summaries = this.options.docs.collection<ScanSummaryDoc>(COLLECTIONS.scanSummaries);
     let summary = await summaries.get(e.data.scan_id);
     // a redelivered event leaves the summary alone (it already counts it)

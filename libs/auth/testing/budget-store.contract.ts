@@ -1,5 +1,5 @@
-import { BudgetStore, windowAt } from './budget-store';
-import { LeasedBudget } from './leased-budget';
+import { BudgetStore, windowAt } from '../src/budgets/budget-store';
+import { LeasedBudget } from '../src/budgets/leased-budget';
 
 /**
  * What every BudgetStore adapter must do, run against each (design.md section 6). `open` gives
