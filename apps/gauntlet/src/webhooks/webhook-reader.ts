@@ -1,5 +1,5 @@
 import type { AgentAlertDoc, DocumentStore, FindOptions, WebhookDoc } from '@gauntlet/read-models';
-import { alertWebhookId } from '@gauntlet/read-models';
+import { alertWebhookId, webhookKind } from '@gauntlet/read-models';
 import type { WebhookDeliveryDoc } from '@gauntlet/webhooks';
 import { ProblemException } from '../http/problem';
 
@@ -18,7 +18,7 @@ export class WebhookReader {
   /** the caller's account webhook; absent, deleted, alert and other accounts' webhooks all answer 404 */
   async owned(account_id: string, id: string): Promise<WebhookDoc> {
     const doc = await this.webhooks.get(id);
-    if (!doc || doc.deleted || doc.account_id !== account_id || doc.target_id !== null) throw new ProblemException(404, 'Webhook not found.');
+    if (!doc || doc.deleted || doc.account_id !== account_id || webhookKind(doc) !== 'account') throw new ProblemException(404, 'Webhook not found.');
     return doc;
   }
 

@@ -72,7 +72,7 @@ describe('webhook engine on the embedded adapters, delivering to a real receiver
     dispatcher = new WebhookDispatcher({ bus, docs });
     worker = new DeliveryWorker({
       bus, docs, secrets: box, dispatcher: http, render: { productVersion: '0.1.0', syslog: { hostname: 'gauntlet-test' } }, timeoutMs: 2000, retryDelaysMs: [50, 100, 150],
-      onDropped: async (d) => void dropped.push(d), onGone: async (id) => void gone.push(id),
+      onDropped: async (d) => void dropped.push(d), onGone: async (w) => void gone.push(w._id),
     });
     await relay.start();
     await dispatcher.start();
