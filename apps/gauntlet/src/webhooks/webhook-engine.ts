@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { monitorDecider, streams, webhookDecider } from '@gauntlet/domain';
 import { webhookKind, type WebhookDoc } from '@gauntlet/read-models';
 import { guardedDispatcher } from '@gauntlet/outbound';
-import { DeliveryWorker, WebhookDeliveryDoc, WebhookDispatcher, WebhookRelay } from '@gauntlet/webhooks';
+import { DeliveryWorker, WebhookDeliveryDoc, WebhookDispatcher, webhookRelay } from '@gauntlet/webhooks';
 import { Runtime } from '../runtime';
 
 const PRODUCT_VERSION = '0.1.0';
@@ -50,7 +50,7 @@ export function deliveryWorker(runtime: Runtime): DeliveryWorker {
 }
 
 export async function startWebhookRelay(runtime: Runtime): Promise<() => Promise<void>> {
-  const relay = new WebhookRelay({ store: runtime.infra.events, docs: runtime.infra.documents, bus: runtime.infra.bus, baseUrl: runtime.config.publicBaseUrl, log: runtime.log.child({ component: 'webhook-relay' }) });
+  const relay = webhookRelay({ store: runtime.infra.events, docs: runtime.infra.documents, bus: runtime.infra.bus, baseUrl: runtime.config.publicBaseUrl, log: runtime.log.child({ component: 'webhook-relay' }) });
   await relay.start();
   return () => relay.stop();
 }
