@@ -6,7 +6,7 @@ import { LogRelay, type RelayRoute } from '@gauntlet/subscriptions';
 import { AGENT_ALERT_RAISED, toWebhookEvents, type AgentAlertRaisedData } from '../envelope';
 import { silentLog, type EngineLog } from './log';
 import { COLLECTIONS, TOPICS, type RoutedEnvelope, type ScanSummaryDoc } from './model';
-import { evolveScanSummary, newSince, toScanSummary } from './scan-summary';
+import { evolveScanSummaryDoc, newSince, toScanSummary } from './scan-summary';
 
 export interface WebhookRelayOptions {
   store: EventStore;
@@ -52,7 +52,7 @@ export function webhookEnvelopeRoute(docs: DocumentStore, baseUrl: string): Rela
     let summary = await summaries().get(e.data.scan_id);
     // a redelivered event leaves the summary alone (it already counts it)
     if (!summary || (summary._rev ?? -1) < e.revision) {
-      const next = evolveScanSummary(summary, e);
+      const next = evolveScanSummaryDoc(summary, e);
       if (next) {
         await summaries().putIfNewer({ ...next, _rev: e.revision });
         summary = next;
