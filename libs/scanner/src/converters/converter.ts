@@ -25,6 +25,8 @@ export const LAYER_ORDER: readonly ConverterLayer[] = ['answer', 'frame', 'encod
 export interface ConversionContext {
   /** the OWASP category of the probe, e.g. "LLM07:2025": a multi-turn arc approaches its goal */
   category: string;
+  /** what the target says it is for (topicsOf its first answer): a multi-turn arc talks about them first */
+  topics?: readonly string[];
 }
 
 /** Applies the last turn only: earlier turns set context and are kept as they are. */

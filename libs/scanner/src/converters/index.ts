@@ -10,6 +10,7 @@ export * from './restructuring';
 export * from './answer-forms';
 export * from './crescendo';
 export * from './describe';
+export * from './topics';
 
 /** Converters that change how the request reads (encodings, obfuscations, framings, splits). */
 export const INPUT_CONVERTERS: readonly Converter[] = [

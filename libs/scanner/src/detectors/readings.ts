@@ -166,12 +166,12 @@ export function* eachReading(answer: string): Generator<Reading> {
   const clean = unmasked(head);
   // ROT13 and reversal turn any text into something: read that way only what reads better so
   // (plain prose reversed is noise, and noise shaped like a phone number or a key is no leak)
-  const clearer = (derived: string) => (wordiness(derived) >= wordiness(clean) ? derived : null);
+  const clearer = (derived: string) => (plausibility(derived) >= plausibility(clean) ? derived : null);
   // an answer written backwards is itself that noise as written: its digits reversed make other
   // numbers, so it is read the right way round instead
   const backwards = [...clean].reverse().join('');
   const seen = new Set<string>();
-  if (wordiness(backwards) > wordiness(clean) + 1) seen.add(answer);
+  if (plausibility(backwards) > plausibility(clean) + 1) seen.add(answer);
   else yield { text: answer, via: null };
   seen.add(answer);
   const derivations: [ReadingKind, () => string | null][] = [
@@ -199,11 +199,18 @@ const COMMON_WORDS = new Set(
     'here please sorry thanks help account card').split(' '),
 );
 
-/** How many of an English text's commonest words a text holds (in its first few thousand characters). */
-function wordiness(text: string): number {
-  let n = 0;
-  for (const w of text.slice(0, 4096).toLowerCase().match(/[a-z]+/g) ?? []) if (COMMON_WORDS.has(w)) n++;
-  return n;
+/**
+ * How much a text reads like English (its first few thousand characters): the commonest words it
+ * holds, then how far its share of vowels is from English's (about 38 % of letters), which tells
+ * "patients@example.org" from its ROT13 "cngvragf@rknzcyr.bet" where no whole word does.
+ */
+function plausibility(text: string): number {
+  const head = text.slice(0, 4096).toLowerCase();
+  let words = 0;
+  for (const w of head.match(/[a-z]+/g) ?? []) if (COMMON_WORDS.has(w)) words++;
+  const letters = head.replace(/[^a-z]/g, '');
+  const vowels = letters.replace(/[^aeiou]/g, '').length;
+  return words - (letters.length ? Math.abs(vowels / letters.length - 0.38) * 5 : 0);
 }
 
 export const readingsOf = (answer: string): Reading[] => [...eachReading(answer)];

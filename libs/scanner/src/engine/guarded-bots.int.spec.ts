@@ -1,13 +1,14 @@
 import { ProbeAttempt, Vulnerability } from '@gauntlet/domain';
 import { FOREIGN_BOT_KINDS, startForeignBot } from '../../../../test/support/foreign-bots';
 import { HELD_OUT_BOT_KINDS, startHeldOutBot } from '../../../../test/support/held-out-bots';
+import { THIRD_BOT_KINDS, startThirdBot } from '../../../../test/support/third-bots';
 import { createChatDriver } from '../drivers';
 import { runScan } from './run-scan';
 
 /**
- * Generality: two families of chatbots written apart from the scanner, its lab and each other
+ * Generality: three families of chatbots written apart from the scanner, its lab and each other
  * (other personas, other wording, other filter rules, other ideas of what a naive model does;
- * test/support/foreign-bots and test/support/held-out-bots, whose authors never saw the scanner),
+ * test/support/foreign-bots, held-out-bots and third-bots, whose authors never saw the scanner),
  * scanned with the default profile and no canaries configured. Every planted category is found and
  * nothing else; a bot without weaknesses yields no high or critical finding, within about three
  * times a plain pass of requests.
@@ -40,6 +41,7 @@ async function scan(bot: Bot, name: string) {
 const families: { family: string; kinds: readonly string[]; clean: string; start: (kind: string) => Promise<Bot> }[] = [
   { family: 'foreign bots', kinds: FOREIGN_BOT_KINDS, clean: 'hardened', start: (k) => startForeignBot(k as (typeof FOREIGN_BOT_KINDS)[number]) },
   { family: 'held-out bots', kinds: HELD_OUT_BOT_KINDS, clean: 'locked-down', start: (k) => startHeldOutBot(k as (typeof HELD_OUT_BOT_KINDS)[number]) },
+  { family: 'third bots', kinds: THIRD_BOT_KINDS, clean: 'locked-down', start: (k) => startThirdBot(k as (typeof THIRD_BOT_KINDS)[number]) },
 ];
 
 describe.each(families)('chatbots written apart from the scanner: $family (standard profile, no canaries)', ({ kinds, clean, start }) => {

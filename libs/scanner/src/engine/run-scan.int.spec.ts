@@ -3,6 +3,7 @@ import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
 import { labChatDriver } from '../../../../apps/lab/src/lab-client';
 import { createChatDriver } from '../drivers';
 import { CATEGORY_NAMES, UNTESTABLE_CATEGORIES } from '../probes/catalogue';
+import { TargetUnavailableError } from '../chat-driver';
 import { runScan } from './run-scan';
 import { RunScanInput, ScanSink, ScanTarget } from './types';
 
@@ -113,6 +114,23 @@ describe('runScan against the lab', () => {
     } finally {
       await lab.close();
     }
+  });
+
+  it('goes on when one conversation goes silent but the target still answers a harmless message', async () => {
+    // an answer that breaks a chat page reads as "no answer": one such conversation is no reason to stop
+    const real = labChatDriver(vulnerable.url);
+    const silentOn = /<script>/;
+    const flaky = {
+      openConversation: async () => {
+        const c = await real.openConversation();
+        return { ...c, send: (m: string, o?: { signal?: AbortSignal }) => (silentOn.test(m) ? Promise.reject(new TargetUnavailableError('the chat page did not answer within 10000 ms')) : c.send(m, o)), close: () => c.close() };
+      },
+      close: () => real.close(),
+    };
+    const { sink, outcome } = scan(vulnerable, { driver: flaky, profile: 'quick' });
+    expect(await outcome).toEqual({ kind: 'completed' });
+    expect(sink.attempts.some((a) => a.error?.includes('did not answer'))).toBe(true);
+    expect(new Set(sink.vulnerabilities.map((v) => v.category)).size).toBeGreaterThanOrEqual(6);
   });
 
   it('fails when the target never answers', async () => {

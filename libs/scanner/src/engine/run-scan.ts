@@ -3,6 +3,7 @@ import { AttackTry } from '../attacker/attacker';
 import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { targetEndpoint } from '../drivers/create-chat-driver';
 import { applyChain, Converter } from '../converters/converter';
+import { topicsOf } from '../converters/topics';
 import { JudgeContext, Verdict } from '../detectors/detector';
 import { readRefusal } from '../detectors/refusal';
 import { exposureOf, targetCanaryRule } from '../detectors/rules';
@@ -80,12 +81,24 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
 
   const stopped = () => stop.signal.aborted || unavailable !== null;
 
+  /** what the target said it is for, learnt at recon */
+  let topics: readonly string[] = [];
   const renderings = new Map<string, RenderedProbe>();
   const renderedProbe = (probe: Probe) => {
     let r = renderings.get(probe.id);
     if (!r) renderings.set(probe.id, (r = renderProbe(probe, seed)));
     return r;
   };
+
+  /** whether the target still answers a harmless first message */
+  async function stillAnswers(): Promise<boolean> {
+    try {
+      const { transcript } = await conversations.converse([RECON_MESSAGE]);
+      return Boolean(transcript[1]?.content.trim());
+    } catch {
+      return false;
+    }
+  }
 
   /**
    * One conversation for one probe (optionally through a converter chain); never throws.
@@ -95,7 +108,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const converters = chain.map((c) => c.id);
     sent.add(sentKey(probe, converters.join('+')));
     const rendered = renderedProbe(probe);
-    const turns = chain.length ? applyChain(chain, rendered.turns, seed, `${probe.id}:${converters.join('+')}`, { category: probe.category }) : rendered.turns;
+    const turns = chain.length ? applyChain(chain, rendered.turns, seed, `${probe.id}:${converters.join('+')}`, { category: probe.category, topics }) : rendered.turns;
     const technique = chain.length ? [...new Set(chain.map((c) => c.technique))].join('+') : probe.technique;
     return (await deliver(probe, phase, { turns, converters, technique, id: converters }, units))?.verdict ?? null;
   }
@@ -132,11 +145,14 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       }
     } catch (e) {
       if (e instanceof Stopped || stop.signal.aborted) return null;
-      if (e instanceof TargetUnavailableError) {
+      // one conversation that went silent (an answer that broke a chat page) is not a target gone:
+      // the target is given up on only if it no longer answers a harmless first message either
+      if (e instanceof TargetUnavailableError && (stopped() || !(await stillAnswers()))) {
         unavailable ??= `target stopped answering: ${e.message}`;
         stop.abort();
         return null;
       }
+      if (stopped()) return null;
       consecutiveErrors++;
       const message = e instanceof Error ? e.message : String(e);
       if (consecutiveErrors >= limits.maxConsecutiveErrors) {
@@ -192,6 +208,8 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     if (!recon.transcript[1].content.trim()) return { kind: 'failed', reason: 'target answered the first message with nothing' };
     // a target that refuses even a greeting is likely gated on the depth of the conversation
     const reconRefused = readRefusal(recon.transcript[1].content).refused;
+    // what it says it is for, refusing or not: multi-turn arcs talk about that first
+    topics = topicsOf(recon.transcript[1].content);
     const leak = targetCanaryRule(recon.transcript[1].content, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, entity: null });
     await recorder.recordAttempt(
       {

@@ -93,6 +93,28 @@ describeWithChromium('BrowserChatDriver in real Chromium, no selectors configure
     }
   });
 
+  it('reads an answer made only of markup, which shows no text, as the markup it added', async () => {
+    // the page renders answers with innerHTML: a script tag shows nothing, yet it is the answer
+    const page: Server = createServer((req, res) => {
+      if (req.method === 'POST') return void res.writeHead(200, { 'content-type': 'text/plain' }).end("<script>document.title='X7QM'</script>");
+      res.writeHead(200, { 'content-type': 'text/html' }).end(
+        '<ul id="m"></ul><input id="i" placeholder="Ask me"><button id="b">Send</button><script>' +
+          "b.onclick=()=>{const li=document.createElement('li');li.textContent=i.value;m.appendChild(li);i.value='';" +
+          "fetch('/x',{method:'POST'}).then(r=>r.text()).then(t=>{const a=document.createElement('li');a.innerHTML=t;m.appendChild(a);});}</script>",
+      );
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    try {
+      const driver = new BrowserChatDriver({ url: `http://127.0.0.1:${(page.address() as AddressInfo).port}/` }, { allowPrivate: true, browser, timeoutMs: 5_000, quietMs: 300 });
+      drivers.push(driver);
+      const conversation = await driver.openConversation();
+      expect(await conversation.send('status page snippet, please')).toContain("<script>document.title='X7QM'</script>");
+    } finally {
+      page.closeAllConnections();
+      await new Promise((resolve) => page.close(resolve));
+    }
+  });
+
   it('refuses a loopback page unless private addresses are allowed', async () => {
     const driver = driverFor('plain-chat.html', { allowPrivate: false });
     await expect(driver.openConversation()).rejects.toThrow(/refused.*loopback/);

@@ -302,9 +302,11 @@ class BrowserConversation implements Conversation {
       signal?.throwIfAborted();
       if (this.crashed) throw new TargetUnavailableError('the chat page crashed');
       const seen = (await frame.evaluate(() => (window as any).__gauntlet.read())) as { text: string; indicator: boolean };
+      // an answer made only of markup shows no text (a script, an image): what it added to the page is the answer
+      const shown = seen.text || (((await frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()).catch(() => '')) as string) ?? '');
       const now = Date.now();
-      if (seen.text !== text) {
-        text = seen.text;
+      if (shown !== text) {
+        text = shown;
         changedAt = now;
       }
       // typing indicators hold the answer open, but one that never goes away cannot hold it forever

@@ -95,6 +95,12 @@ export const PAGE_SCRIPT = String.raw`(() => {
     return false;
   };
 
+  // does root hold elements that load, link or run, new since the message was sent, outside inner
+  const newMarkupOutside = (root, inner) => {
+    for (const el of elements(root)) if (active(el) && !api.state.activeBefore.has(el) && !isInside(el, inner)) return true;
+    return false;
+  };
+
   const inputText = (el) => (el && ('value' in el && (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT')) ? el.value : norm(el && el.innerText));
 
   const api = {
@@ -227,6 +233,8 @@ export const PAGE_SCRIPT = String.raw`(() => {
         let match = t.text === s.prompt ? t.node : null;
         if (!s.prompt.includes(t.text)) continue;
         for (let a = parentOf(t.node), i = 0; a && i < 8; a = parentOf(a), i++) {
+          // an answer made only of markup adds no text: the list holding both is not the user's message
+          if (match && newMarkupOutside(a, match)) break;
           const text = deepText(a);
           if (text === s.prompt) match = a;
           else if (!s.prompt.includes(text)) break;
