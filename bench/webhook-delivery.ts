@@ -20,7 +20,7 @@ import { openSqlite, SqliteEventStore } from '@gauntlet/eventstore';
 import { EmbeddedBus, silentBusLogger } from '@gauntlet/messaging';
 import { guardedDispatcher } from '@gauntlet/outbound';
 import { SqliteDocumentStore } from '../libs/read-models/src/sqlite/sqlite-document-store';
-import { COLLECTIONS, DeliveryWorker, envelopeId, newWebhookSecret, verifyServiceSignature, WebhookDispatcher, WebhookRelay, type WebhookDoc } from '@gauntlet/webhooks';
+import { COLLECTIONS, DeliveryWorker, envelopeId, newWebhookSecret, verifyServiceSignature, WebhookDispatcher, webhookRelay, type WebhookDoc } from '@gauntlet/webhooks';
 
 const WEBHOOKS = 2;
 const BURST_SCANS = 250; // x 4 webhook events (started, 2 critical, completed) x WEBHOOKS deliveries
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       secret_encrypted: box.seal(secret), created_at: meta.occurredAt, target_id: null, min_severity: null, disabled_reason: null, deleted: false,
     });
   }
-  const relay = new WebhookRelay({ store, docs, bus, baseUrl: 'http://localhost:3000' });
+  const relay = webhookRelay({ store, docs, bus, baseUrl: 'http://localhost:3000' });
   const dispatcher = new WebhookDispatcher({ bus, docs });
   const worker = new DeliveryWorker({ bus, docs, secrets: box, dispatcher: http, render: { productVersion: 'bench' } });
   await relay.start();

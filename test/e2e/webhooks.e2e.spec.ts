@@ -114,4 +114,22 @@ describe('webhook deliveries: retries, restarts, drops', () => {
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0].body).toMatch(/^<\d+>1 /);
   }, 60_000);
+
+  it('disables an alert webhook whose endpoint answers 410 Gone', async () => {
+    const { api } = await signUp(base);
+    const target = (await api.post('/api/targets', { name: 'agent', url: 'https://agent.example.com/v1/chat/completions', scan_mode: 'api', api_format: 'openai' })).body;
+    secret = (await api.post(`/api/agent-monitor/target/${target.id}/webhook`, { url: `${receiver.url}/alert-gone`, format_type: 'json', min_severity: 'low' })).body.secret;
+    answers = Array(10).fill(410);
+    receiver.deliveries.length = 0;
+    await alertOnce(api, target.id, 7);
+    const disabled = await eventually(async () => {
+      const h = (await api.get(`/api/agent-monitor/target/${target.id}/webhook`)).body;
+      return h.enabled === false ? h : undefined;
+    }, 20_000, 250);
+    expect(disabled).toMatchObject({ target_id: target.id, enabled: false });
+    // a disabled alert webhook receives nothing more
+    await alertOnce(api, target.id, 8);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.deliveries.filter((d) => d.path === '/alert-gone')).toHaveLength(1);
+  }, 60_000);
 });

@@ -1,19 +1,23 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
-import type { BudgetStore } from '@gauntlet/auth';
+import { BudgetStore, SecretBox, VerifiedTokens } from '@gauntlet/auth';
+import { DeliveryWorker } from '@gauntlet/webhooks';
 import { AuthController } from './auth/auth.controller';
 import { ChangePlanHandler } from './auth/changing-plan/change-plan';
+import { AccountReader } from './auth/account-reader';
 import { CredentialsGuard } from './auth/credentials.guard';
+import { VerifiedSessions } from './auth/verified-sessions';
 import { IssueApiKeyHandler } from './auth/issuing-api-key/issue-api-key';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { RegisterAccountHandler } from './auth/registering-account/register-account';
 import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
 import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
+import { Readiness } from './health/readiness';
 import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker, SharedThrottlerStorage } from './http/rate-limit';
 import { ConfigureAlertWebhookHandler } from './monitor/configuring-alert-webhook/configure-alert-webhook';
 import { IngestAgentEventsHandler } from './monitor/ingesting-events/ingest-agent-events';
@@ -21,33 +25,63 @@ import { MonitorController } from './monitor/monitor.controller';
 import { RemoveAlertWebhookHandler } from './monitor/removing-alert-webhook/remove-alert-webhook';
 import { ResultsController } from './results/results.controller';
 import { ReportDownloads } from './results/report-downloads';
-import { RUNTIME, Runtime } from './runtime';
+import { Clock } from './platform/clock';
+import { CommandRunner } from './platform/command-runner';
+import { Metrics } from './platform/metrics';
+import { CONFIG, LOGGER } from './platform/tokens';
+import { Runtime } from './runtime';
 import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
 import { RequestScanHandler } from './scans/requesting-scan/request-scan';
+import { ScanHistory } from './scans/scan-history';
 import { ScanReader } from './scans/scan-reader';
 import { ScansController } from './scans/scans.controller';
 import { TriageFindingHandler } from './scans/triaging-finding/triage-finding';
 import { CheckTargetHandler } from './targets/checking-target/check-target';
 import { TargetChecker } from './targets/checking-target/target-checker';
 import { DeleteTargetHandler } from './targets/deleting-target/delete-target';
+import { OutboundPolicy } from './targets/outbound-url';
 import { RegisterTargetHandler } from './targets/registering-target/register-target';
+import { TargetReader } from './targets/target-reader';
 import { TargetsController } from './targets/targets.controller';
 import { UpdateTargetHandler } from './targets/updating-target/update-target';
 import { DeleteWebhookHandler } from './webhooks/deleting-webhook/delete-webhook';
 import { RegisterWebhookHandler } from './webhooks/registering-webhook/register-webhook';
 import { RotateWebhookSecretHandler } from './webhooks/rotating-secret/rotate-secret';
+import { deliveryWorker } from './webhooks/webhook-engine';
+import { WebhookReader } from './webhooks/webhook-reader';
 import { WebhookTester } from './webhooks/webhook-tester';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
-@Global()
-@Module({})
-class RuntimeModule {
-  static of(runtime: Runtime): DynamicModule {
-    return { module: RuntimeModule, providers: [{ provide: RUNTIME, useValue: runtime }], exports: [RUNTIME] };
-  }
+/**
+ * The ports and adapters the api's handlers, controllers and guards receive, each by its own
+ * class (or token, for the two plain values), built here from the composition root.
+ */
+function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
+  const { config, log, infra } = runtime;
+  const history = new ScanHistory(infra.events);
+  const accounts = new AccountReader(infra.documents);
+  return [
+    { provide: CONFIG, useValue: config },
+    { provide: LOGGER, useValue: log },
+    { provide: Clock, useValue: runtime.clock },
+    { provide: CommandRunner, useValue: runtime.commands },
+    { provide: SecretBox, useValue: runtime.secrets },
+    { provide: VerifiedTokens, useValue: runtime.verifiedTokens },
+    { provide: Metrics, useValue: runtime.metrics },
+    { provide: OutboundPolicy, useValue: new OutboundPolicy(config.outboundAllowPrivate) },
+    { provide: AccountReader, useValue: accounts },
+    { provide: VerifiedSessions, useValue: new VerifiedSessions(runtime.verifiedTokens, accounts) },
+    { provide: TargetReader, useValue: new TargetReader(infra.documents) },
+    { provide: ScanHistory, useValue: history },
+    { provide: ScanReader, useValue: new ScanReader(infra.documents, history) },
+    { provide: WebhookReader, useValue: new WebhookReader(infra.documents) },
+    { provide: DeliveryWorker, useValue: deliveryWorker(runtime) },
+    { provide: Readiness, useValue: new Readiness(infra, runtime.projector, runtime.metrics) },
+    { provide: ReportDownloads, useValue: new ReportDownloads(budgets, config.reportDownloadsPerHour) },
+  ];
 }
 
-/** Thin glue: routes, command handlers and guards; every object with state comes from the runtime. */
+/** Thin glue: routes, command handlers and guards; every object with state is one of the ports above. */
 @Module({})
 export class AppModule {
   /** `budgets`: the shared store the limits count in (runtime.infra.budgets()) */
@@ -55,7 +89,6 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        RuntimeModule.of(runtime),
         CqrsModule.forRoot(),
         PassportModule,
         JwtModule.register({ secret: runtime.config.jwtSecret }),
@@ -71,9 +104,8 @@ export class AppModule {
       providers: [
         ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : []),
         { provide: APP_GUARD, useClass: CredentialsGuard },
+        ...portsOf(runtime, budgets),
         JwtStrategy,
-        ScanReader,
-        { provide: ReportDownloads, useValue: new ReportDownloads(budgets, runtime.config.reportDownloadsPerHour) },
         RegisterAccountHandler, IssueApiKeyHandler, RevokeApiKeyHandler, ChangePlanHandler,
         RegisterTargetHandler, UpdateTargetHandler, DeleteTargetHandler, CheckTargetHandler, TargetChecker,
         RequestScanHandler, CancelScanHandler, TriageFindingHandler,

@@ -3,7 +3,8 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
 import { createHttpApp } from './http/server';
-import { LogRelay } from './platform/log-relay';
+import { DocumentCheckpoints } from '@gauntlet/read-models';
+import { LogRelay } from '@gauntlet/subscriptions';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
 import { ScanWorker } from './scanning/scan-worker';
 import { startWebhookDispatch, startWebhookRelay } from './webhooks/webhook-engine';
@@ -21,8 +22,10 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
   // the api waits on the projector for read-your-writes; in one process it is local and wakes at once
   if (has('projector')) await runtime.projector.start();
   if (has('relay')) {
-    const relay = new LogRelay(runtime.infra.events, runtime.infra.documents, runtime.infra.bus, {
-      name: 'scan-jobs-relay', topic: SCAN_JOBS_TOPIC, filter: { eventTypes: ['ScanRequested'] }, toMessages: scanJobsFrom, log: runtime.log,
+    const { events, documents, bus } = runtime.infra;
+    const relay = new LogRelay({
+      store: events, checkpoints: new DocumentCheckpoints(documents), bus, name: 'scan-jobs-relay', log: runtime.log,
+      route: { topic: SCAN_JOBS_TOPIC, filter: { eventTypes: ['ScanRequested'] }, toMessages: scanJobsFrom },
     });
     await relay.start();
     runtime.onClose(() => relay.stop());

@@ -2,36 +2,34 @@ import { SecretBox, VerifiedTokens } from '@gauntlet/auth';
 import { CachingDocumentStore, coreProjections, Projection, Projector } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
-import type { Decider, DomainEvent } from '@gauntlet/domain';
-import { Aggregates, CommandContext, Decided } from './platform/aggregates';
+import { Aggregates } from './platform/aggregates';
+import { Clock, SystemClock } from './platform/clock';
+import { CommandRunner } from './platform/command-runner';
 import { Infrastructure, openInfrastructure } from './platform/infrastructure';
 import { Metrics } from './platform/metrics';
 
 /**
- * The composition root: everything a role needs, built once, before Nest starts. Nest modules
- * receive these objects as providers; they do not build them.
+ * The composition root: everything a role needs, built once, before Nest starts. The roles
+ * (main.ts) take what they run from here; the api's Nest module receives small named ports built
+ * from it (app.module.ts), never this object.
  */
 export interface Runtime {
   config: Config;
   log: Logger;
+  clock: Clock;
   infra: Infrastructure;
   aggregates: Aggregates;
+  /** the write path of every command: decide, append, and (commit) wait for the read models */
+  commands: CommandRunner;
   projector: Projector;
   secrets: SecretBox;
   /** bearer tokens passport-jwt has verified in this process, until they expire */
   verifiedTokens: VerifiedTokens;
   metrics: Metrics;
-  /**
-   * The api's write path: decide and append, then wait until the read models include the change,
-   * so the response and the client's next GET agree (read-your-writes).
-   */
-  commit<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext): Promise<Decided<E, S>>;
   /** run on shutdown, last registered first */
   onClose(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
-
-export const RUNTIME = Symbol('RUNTIME');
 
 export async function createRuntime(config: Config, log: Logger, extraProjections: Projection<any>[] = []): Promise<Runtime> {
   const opened = await openInfrastructure(config, log);
@@ -40,21 +38,19 @@ export async function createRuntime(config: Config, log: Logger, extraProjection
   const documents = new CachingDocumentStore(opened.documents, { collections: ['accounts', 'scans'], enabled: () => projector.running });
   const infra: Infrastructure = { ...opened, documents };
   const metrics = new Metrics();
+  const clock = new SystemClock();
   const projector: Projector = new Projector(infra.events, documents, [...coreProjections, ...extraProjections], { log });
   const closers: (() => Promise<void>)[] = [];
-  const aggregates = new Aggregates(infra.events, metrics);
+  const aggregates = new Aggregates(infra.events, metrics, () => clock.now());
   return {
     config,
     log,
+    clock,
     infra,
     metrics,
     projector,
     aggregates,
-    async commit(decider, streamId, command, context) {
-      const decided = await aggregates.handle(decider, streamId, command, context);
-      if (decided.position !== null) await projector.waitFor(decided.position);
-      return decided;
-    },
+    commands: new CommandRunner(aggregates, projector),
     secrets: new SecretBox(config.secretsKey),
     verifiedTokens: new VerifiedTokens(),
     onClose: (fn) => closers.push(fn),

@@ -1,12 +1,24 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../gauntlet/src/config/config';
-import { startRoles } from '../../gauntlet/src/main';
-import { createLogger } from '../../gauntlet/src/platform/logger';
-import { createRuntime } from '../../gauntlet/src/runtime';
 import { startLab } from './lab';
+
+/** the built service's entry point, as `npm start` runs it: the demo talks to Gauntlet as any user does, over its CLI and HTTP */
+const GAUNTLET_MAIN = join(__dirname, '..', '..', 'gauntlet', 'src', 'main.js');
+
+/** Gauntlet in its own process (every role, embedded engines), resolved once it answers /healthz (bounded) */
+async function startGauntlet(env: Record<string, string>, base: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [GAUNTLET_MAIN, 'all'], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`gauntlet exited with ${child.exitCode}`);
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error(`gauntlet did not answer at ${base} within 30 s`);
+}
 
 /**
  * The port to listen on: `preferred` when it is free, else one the system picks. The demo runs
@@ -41,15 +53,15 @@ async function main() {
   const dataDir = process.env.DATA_DIR ?? (port === Number(process.env.PORT ?? 3000) ? './data-demo' : mkdtempSync(join(tmpdir(), 'gauntlet-demo-')));
   // this demo's own administrator, so the demo account can be moved to the pro plan (every report format)
   const admin = { email: 'demo-admin@gauntlet.local', password: 'demo-admin-password-123' };
-  const config = loadConfig({
-    ...process.env, PORT: String(port), HOST: host, DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE: 'true',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', SCAN_QUOTA_FREE: 'unlimited', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password,
-    // links point at this demo's port, whatever the environment says
-    PUBLIC_BASE_URL: `http://localhost:${port}`,
-  });
-  const runtime = await createRuntime(config, createLogger(config.logLevel));
-  await startRoles(runtime, ['all']);
-  const base = config.publicBaseUrl;
+  // links point at this demo's port, whatever the environment says
+  const base = `http://localhost:${port}`;
+  const gauntlet = await startGauntlet(
+    {
+      PORT: String(port), HOST: host, DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE: 'true', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      SCAN_QUOTA_FREE: 'unlimited', ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, PUBLIC_BASE_URL: base,
+    },
+    `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+  );
   const call = async (path: string, body?: unknown, token?: string, method = body === undefined ? 'GET' : 'POST') => {
     const res = await fetch(base + path, {
       method,
@@ -101,7 +113,9 @@ async function main() {
   }
   console.log('Ctrl-C to stop.');
   const stop = async () => {
-    await runtime.close();
+    const exited = new Promise((r) => gauntlet.once('exit', r));
+    gauntlet.kill('SIGTERM');
+    await exited;
     await lab.close();
     process.exit(0);
   };

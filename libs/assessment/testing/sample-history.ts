@@ -1,4 +1,4 @@
-import { FindingVariant, OwaspCategoryId, ProbeAttempt, ScanScore, Severity, Vulnerability } from '@gauntlet/domain';
+import { FindingVariant, OwaspCategoryId, ProbeAttempt, ScanScore, Severity, streams, Vulnerability } from '@gauntlet/domain';
 import { ChainEvent } from '../src/integrity';
 import { OWASP_LLM_TOP10_2025 } from '../src/owasp';
 import { scoreScan } from '../src/scoring';
@@ -100,7 +100,7 @@ export function sampleVariant(rnd: () => number, i: number, j: number): FindingV
 export function sampleHistory(opts: { seed?: number; findings?: number; attempts?: number; scanId?: string; end?: 'completed' | 'completed_partial' | 'failed'; score?: ScanScore; variantsPerFinding?: number } = {}): ChainEvent[] {
   const rnd = seeded(opts.seed ?? 1);
   const scanId = opts.scanId ?? '7d4b2c1e-0000-4000-8000-000000000001';
-  const streamId = `scan-${scanId}`;
+  const streamId = streams.scan(scanId);
   const events: ChainEvent[] = [];
   const t0 = Date.UTC(2026, 10, 20, 10, 0, 0);
   const push = (type: string, data: unknown, at: number) =>

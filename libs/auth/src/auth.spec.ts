@@ -1,4 +1,4 @@
-import { accountIdFor, apiKeyMatches, generateApiKey, hashPassword, monthStart, nextMonthStart, parseApiKey, reportFormatsFor, verifyPassword } from '.';
+import { accountIdFor, apiKeyMatches, generateApiKey, hashPassword, parseApiKey, verifyPassword } from '.';
 
 describe('passwords', () => {
   it('verifies the right password and refuses a wrong one', async () => {
@@ -27,22 +27,10 @@ describe('api keys', () => {
   });
 });
 
-describe('identity and plans', () => {
+describe('identity', () => {
   it('derives one account id per email, whatever its case', () => {
     expect(accountIdFor('Ada@Example.com ')).toBe(accountIdFor('ada@example.com'));
     expect(accountIdFor('ada@example.com')).not.toBe(accountIdFor('bob@example.com'));
     expect(accountIdFor('ada@example.com')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  });
-
-  it('gives the free plan json only and paid plans every format', () => {
-    expect(reportFormatsFor('free')).toEqual(['json']);
-    expect(reportFormatsFor('pro')).toContain('pdf');
-    expect(reportFormatsFor('enterprise')).toHaveLength(5);
-  });
-
-  it('resets quotas at calendar month boundaries (UTC)', () => {
-    const now = new Date('2026-12-31T23:59:59Z');
-    expect(monthStart(now).toISOString()).toBe('2026-12-01T00:00:00.000Z');
-    expect(nextMonthStart(now).toISOString()).toBe('2027-01-01T00:00:00.000Z');
   });
 });

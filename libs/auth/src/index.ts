@@ -2,6 +2,5 @@ export * from './secret-box';
 export * from './passwords';
 export * from './api-keys';
 export * from './identity';
-export * from './plans';
 export * from './verified-tokens';
 export * from './budgets';

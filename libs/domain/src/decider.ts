@@ -10,13 +10,25 @@ export interface Decider<Command, Event, State> {
 }
 
 /** A rule the command broke. `code` maps 1:1 to an HTTP problem status in the api layer. */
-export type DomainErrorCode = 'invalid' | 'not_found' | 'conflict' | 'forbidden';
+export type DomainErrorCode = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'limit_exceeded';
+
+/** Which named rule was broken, for callers that tell rules apart (the api's problem type). */
+export interface BrokenRule {
+  /** e.g. `scan-quota`, `plan-format` */
+  rule: string;
+  title: string;
+  /** when trying again can succeed (a limit that resets) */
+  retryAfterSeconds?: number;
+  /** the facts the rule decided on, as the caller may show them */
+  facts?: Record<string, unknown>;
+}
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
+    readonly broken?: BrokenRule,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -18,14 +18,3 @@ export interface EventMetadata {
 export function event<Type extends string, Data>(type: Type, data: Data, schemaVersion = 1): DomainEvent<Type, Data> {
   return { type, schemaVersion, data };
 }
-
-/** Stream names, one place (design.md section 3). */
-export const streams = {
-  account: (id: string) => `account-${id}`,
-  /** keyed by the hash of the normalised email: what makes an email unique */
-  emailReservation: (emailHash: string) => `email-${emailHash}`,
-  target: (id: string) => `target-${id}`,
-  scan: (id: string) => `scan-${id}`,
-  webhook: (id: string) => `webhook-${id}`,
-  monitor: (targetId: string) => `monitor-${targetId}`,
-} as const;

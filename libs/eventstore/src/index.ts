@@ -2,4 +2,3 @@ export * from './event-store';
 export { openSqlite, type SqliteDatabase } from './sqlite/database';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
 export { EventStoreDbEventStore } from './eventstoredb/eventstoredb-event-store';
-export { describeEventStoreContract, type EventStoreUnderTest } from './event-store.contract';

@@ -8,6 +8,4 @@ export { partitionForKey } from './embedded/partitioner';
 export { KafkaBus } from './kafka/kafka-bus';
 export type { KafkaBusOptions } from './kafka/kafka-bus';
 export { notBeforeHeader } from './kafka/kafka-messages';
-export { describeBusContract } from './bus.contract';
-export type { BusUnderTest } from './bus.contract';
 export * from './namespaced-bus';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '@gauntlet/eventstore';
 import { CachingDocumentStore } from './caching-document-store';
-import { describeDocumentStoreContract } from './document-store.contract';
+import { describeDocumentStoreContract } from '@gauntlet/read-models/testing';
 import type { Collection, Doc, DocumentStore } from './document-store';
 import { SqliteDocumentStore } from './sqlite/sqlite-document-store';
 

@@ -1,5 +1,7 @@
+import { streamPrefixes } from '@gauntlet/domain';
 import type { EventStore, Position, RecordedEvent } from '@gauntlet/eventstore';
-import { CheckpointedSubscription, SubscriptionLog } from './checkpointed-subscription';
+import { CheckpointedSubscription, SubscriptionLog } from '@gauntlet/subscriptions';
+import { DocumentCheckpoints } from './document-checkpoints';
 import type { DocumentStore } from './document-store';
 import type { Projection } from './projections/projection';
 
@@ -17,8 +19,8 @@ export class Projector {
     private readonly projections: Projection<any>[],
     options: { name?: string; log?: SubscriptionLog } = {},
   ) {
-    this.consumer = new CheckpointedSubscription(store, docs, options.name ?? 'read-models', (e) => this.apply(e), {
-      filter: { streamPrefixes: ['account-', 'target-', 'scan-', 'webhook-', 'monitor-'] },
+    this.consumer = new CheckpointedSubscription(store, new DocumentCheckpoints(docs), options.name ?? 'read-models', (e) => this.apply(e), {
+      filter: { streamPrefixes: [streamPrefixes.account, streamPrefixes.target, streamPrefixes.scan, streamPrefixes.webhook, streamPrefixes.monitor] },
       log: options.log,
     });
   }

@@ -1,8 +1,8 @@
 import type { ScanReport } from '@gauntlet/assessment';
 import type { Severity, Turn, Vulnerability } from '@gauntlet/domain';
 
-export type ReportFormat = 'pdf' | 'json' | 'csv' | 'markdown' | 'html';
-export const REPORT_FORMATS: readonly ReportFormat[] = ['pdf', 'json', 'csv', 'markdown', 'html'];
+/** the formats are the domain's (plans decide who gets which) */
+export { REPORT_FORMATS, type ReportFormat } from '@gauntlet/domain';
 
 export interface RenderedReport {
   contentType: string;

@@ -3,11 +3,12 @@ import { CommandBus } from '@nestjs/cqrs';
 import { JwtService } from '@nestjs/jwt';
 import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { decoyPasswordHash, normaliseEmail, verifyPassword } from '@gauntlet/auth';
-import type { AccountDoc, ApiKeyDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { Ctx } from '../http/context';
 import { CommandContext } from '../platform/aggregates';
-import { RUNTIME, Runtime } from '../runtime';
+import type { Config } from '../config/config';
+import { CONFIG } from '../platform/tokens';
+import { AccountReader } from './account-reader';
 import { ChangePlan } from './changing-plan/change-plan';
 import { AccountView, ApiKeyList, ChangePlanBody, CreateApiKeyBody, CreatedApiKeyView, LoginBody, MeView, RegisterBody, TokenView } from './dto';
 import { IssueApiKey, IssuedApiKey } from './issuing-api-key/issue-api-key';
@@ -18,7 +19,7 @@ import { RevokeApiKey } from './revoking-api-key/revoke-api-key';
 @ApiTags('accounts')
 @Controller('api')
 export class AuthController {
-  constructor(private readonly commands: CommandBus, private readonly jwt: JwtService, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly commands: CommandBus, private readonly jwt: JwtService, private readonly accounts: AccountReader, @Inject(CONFIG) private readonly config: Config) {}
 
   @Public()
   @Post('auth/register')
@@ -36,11 +37,11 @@ export class AuthController {
   @ApiOkResponse({ type: TokenView })
   @ApiUnauthorizedResponse({ description: 'email or password is wrong (the same answer for an unknown email)' })
   async login(@Body() body: LoginBody): Promise<TokenView> {
-    const [account] = await this.runtime.infra.documents.collection<AccountDoc>('accounts').find({ email: normaliseEmail(body.email) }, { limit: 1 });
+    const account = await this.accounts.byEmail(normaliseEmail(body.email));
     // an unknown email costs as much as a wrong password: no account enumeration by timing
     const ok = await verifyPassword(body.password, account?.password_hash ?? (await decoyPasswordHash()));
     if (!account || !ok) throw new ProblemException(401, 'Email or password is wrong.');
-    const expires_in = this.runtime.config.jwtTtlSeconds;
+    const expires_in = this.config.jwtTtlSeconds;
     const access_token = await this.jwt.signAsync({ sub: account._id }, { expiresIn: expires_in, issuer: 'gauntlet', audience: 'gauntlet-api', algorithm: 'HS256' });
     return { access_token, token_type: 'bearer', expires_in };
   }
@@ -68,9 +69,7 @@ export class AuthController {
   @ApiOperation({ summary: 'List the active API keys of the account (never the keys themselves)' })
   @ApiOkResponse({ type: ApiKeyList })
   async listKeys(@CurrentPrincipal() p: Principal): Promise<ApiKeyList> {
-    const keys = await this.runtime.infra.documents
-      .collection<ApiKeyDoc>('api_keys')
-      .find({ account_id: p.account_id, revoked: false }, { sort: { field: 'created_at', direction: 'desc' }, limit: 100 });
+    const keys = await this.accounts.activeApiKeys(p.account_id);
     return { api_keys: keys.map((k) => ({ id: k._id, name: k.name, prefix: k.prefix, created_at: k.created_at })) };
   }
 
@@ -91,7 +90,7 @@ export class AuthController {
   @ApiOkResponse({ type: AccountView })
   async changePlan(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: ChangePlanBody, @Ctx() ctx: CommandContext): Promise<AccountView> {
     await this.commands.execute(new ChangePlan(id, body.plan, ctx));
-    const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(id);
+    const account = await this.accounts.get(id);
     if (!account) throw new ProblemException(404, 'Account not found.');
     return { id, email: account.email, plan: account.plan };
   }

@@ -1,10 +1,10 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { apiKeyMatches, parseApiKey } from '@gauntlet/auth';
-import type { AccountDoc, ApiKeyDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
-import { RUNTIME, Runtime } from '../runtime';
+import { AccountReader } from './account-reader';
+import { VerifiedSessions } from './verified-sessions';
 import { ADMIN_ONLY, BEARER_ONLY, bearerToken, IS_PUBLIC, Principal, principalOf } from './principal';
 
 const JwtGuard = AuthGuard('jwt');
@@ -19,7 +19,7 @@ export class CredentialsGuard implements CanActivate {
   /** a route's markers never change: read its metadata once, not on every request */
   private readonly markers = new WeakMap<object, { public: boolean; bearerOnly: boolean; adminOnly: boolean }>();
 
-  constructor(private readonly reflector: Reflector, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly reflector: Reflector, private readonly sessions: VerifiedSessions, private readonly accounts: AccountReader) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const route = this.markersOf(context);
@@ -61,39 +61,21 @@ export class CredentialsGuard implements CanActivate {
   /** passport-jwt verifies a token the first time; until it expires, only its account is read */
   private async fromBearer(authorization: string, context: ExecutionContext): Promise<Principal | null> {
     const token = bearerToken(authorization);
-    const remembered = await rememberedAccount(this.runtime, token);
+    const remembered = await this.sessions.account(token);
     if (remembered !== undefined) return remembered ? principalOf(remembered, 'bearer') : null;
     const ok = await Promise.resolve(this.jwt.canActivate(context)).catch(() => false);
     if (!ok) return null;
     const principal = context.switchToHttp().getRequest().user as Principal;
-    if (token) this.runtime.verifiedTokens.remember(token, principal.account_id, expiryOf(token));
+    if (token) this.sessions.remember(token, principal.account_id);
     return principal;
   }
 
   private async fromApiKey(key: string): Promise<Principal | null> {
     const parsed = parseApiKey(key);
     if (!parsed) return null;
-    const docs = this.runtime.infra.documents;
-    const [record] = await docs.collection<ApiKeyDoc>('api_keys').find({ prefix: parsed.prefix }, { limit: 1 });
+    const record = await this.accounts.apiKeyByPrefix(parsed.prefix);
     if (!record || record.revoked || !apiKeyMatches(key, record.key_hash)) return null;
-    const account = await docs.collection<AccountDoc>('accounts').get(record.account_id);
+    const account = await this.accounts.get(record.account_id);
     return account ? principalOf(account, 'api_key', record._id) : null;
   }
-}
-
-/**
- * The account a bearer token names when passport-jwt has already verified that token in this
- * process (null: the account is gone), or undefined when the token is not remembered and must be
- * verified. The guard and the status fast lane both go through here.
- */
-export async function rememberedAccount(runtime: Runtime, token: string | undefined): Promise<AccountDoc | null | undefined> {
-  const subject = token === undefined ? undefined : runtime.verifiedTokens.subjectOf(token);
-  if (subject === undefined) return undefined;
-  return runtime.infra.documents.collection<AccountDoc>('accounts').get(subject);
-}
-
-/** the exp claim of a token passport-jwt has just verified */
-function expiryOf(token: string): number | undefined {
-  const exp = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).exp;
-  return typeof exp === 'number' ? exp : undefined;
 }

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { createSecretKey } from 'node:crypto';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import type { AccountDoc } from '@gauntlet/read-models';
-import { RUNTIME, Runtime } from '../runtime';
+import type { Config } from '../config/config';
+import { CONFIG } from '../platform/tokens';
+import { AccountReader } from './account-reader';
 import { Principal, principalOf } from './principal';
 
 export interface TokenClaims {
@@ -14,12 +15,12 @@ export interface TokenClaims {
 
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {
+  constructor(@Inject(CONFIG) config: Config, private readonly accounts: AccountReader) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       // a KeyObject: given a string, jsonwebtoken first tries (and fails) to parse it as a public key
       // on every request, which cost more than the rest of a status read together
-      secretOrKey: createSecretKey(Buffer.from(runtime.config.jwtSecret, 'utf8')) as unknown as string,
+      secretOrKey: createSecretKey(Buffer.from(config.jwtSecret, 'utf8')) as unknown as string,
       algorithms: ['HS256'],
       issuer: 'gauntlet',
       audience: 'gauntlet-api',
@@ -35,7 +36,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
    */
   async validate(claims: TokenClaims): Promise<Principal | false> {
     if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string') return false;
-    const account = await this.runtime.infra.documents.collection<AccountDoc>('accounts').get(claims.sub);
+    const account = await this.accounts.get(claims.sub);
     return account ? principalOf(account, 'bearer') : false;
   }
 }

@@ -6,7 +6,8 @@ import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { problemType } from '../http/problem';
 import { CommandContext } from '../platform/aggregates';
-import { RUNTIME, Runtime } from '../runtime';
+import type { Config } from '../config/config';
+import { CONFIG } from '../platform/tokens';
 import { RequestScan, RequestedScan } from '../scans/requesting-scan/request-scan';
 import { ScanReader } from '../scans/scan-reader';
 import { isTerminal } from '@gauntlet/domain';
@@ -20,7 +21,7 @@ const POLL_MS = 500;
 @ApiSecurity('api_key') @ApiBearerAuth()
 @Controller('api/ci/scan')
 export class CiController {
-  constructor(private readonly commands: CommandBus, private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly commands: CommandBus, private readonly reader: ScanReader, @Inject(CONFIG) private readonly config: Config) {}
 
   @Post()
   @ApiOperation({ summary: 'Start a scan from a pipeline; with wait, answer when it ends and gate on fail_threshold' })
@@ -63,7 +64,7 @@ export class CiController {
     const scan = await this.reader.owned(account_id, scan_id);
     const recorded = scan.gate ?? DEFAULT_GATE;
     const policy = { fail_on: override.fail_on ?? recorded.fail_on, allow_partial: override.allow_partial ?? recorded.allow_partial };
-    return gate(scan, this.runtime.config.publicBaseUrl, await this.facts(scan), policy);
+    return gate(scan, this.config.publicBaseUrl, await this.facts(scan), policy);
   }
 
   private async answer(reply: FastifyReply, account_id: string, scan_id: string, waitSeconds: number, override: { fail_on?: 'score' | 'new'; allow_partial?: boolean }) {

@@ -88,7 +88,7 @@ function isUnavailable(err: unknown): boolean {
   return UNAVAILABLE_ERRORS.has(err.constructor.name) || UNAVAILABLE_ERRORS.has(err.name) || (typeof code === 'string' && UNAVAILABLE_SQLITE.test(code));
 }
 
-const DOMAIN_STATUS: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403 };
+const DOMAIN_STATUS: Record<DomainErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, limit_exceeded: 429 };
 
 export function toProblem(err: unknown): { problem: Problem; headers: Record<string, string> } {
   const make = (status: number, detail: string, slug?: string, title?: string): Problem => {
@@ -103,10 +103,12 @@ export function toProblem(err: unknown): { problem: Problem; headers: Record<str
   }
   if (err instanceof DomainError) {
     const status = DOMAIN_STATUS[err.code];
-    const p = make(status, err.message);
+    const { broken } = err;
+    const p = make(status, err.message, broken?.rule, broken?.title);
     const field = err.details.field;
     if (typeof field === 'string') p.errors = [{ field, message: err.message }];
-    return { problem: p, headers: {} };
+    Object.assign(p, broken?.facts ?? {});
+    return { problem: p, headers: broken?.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(broken.retryAfterSeconds) } };
   }
   if (err instanceof WrongExpectedRevisionError) {
     return { problem: make(409, 'The resource was changed by another request at the same time; retry.'), headers: {} };

@@ -16,6 +16,22 @@ export const rateLimitTracker = (ip: string): string => normalizeIp(ip);
  */
 export const rateLimitKey = (tracker: string, throttler = RATE_LIMIT_THROTTLER): string => `${throttler}:${tracker}`;
 
+/** What spending one request of a client's budget left: for the X-RateLimit headers, or a refusal. */
+export interface SpentRequest {
+  blocked: boolean;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+/** spends one request of the client's per-IP budget through `storage`, the way the ThrottlerGuard spends it */
+export function requestSpender(storage: ThrottlerStorage, limit: number): (ip: string) => Promise<SpentRequest> {
+  return async (ip) => {
+    const spent = await storage.increment(rateLimitKey(rateLimitTracker(ip)), RATE_LIMIT_WINDOW_MS, limit, RATE_LIMIT_WINDOW_MS, RATE_LIMIT_THROTTLER);
+    return { blocked: spent.isBlocked, limit, remaining: Math.max(0, limit - spent.totalHits), resetSeconds: spent.timeToExpire };
+  };
+}
+
 /**
  * @nestjs/throttler's storage on the shared budgets: the per-IP limit holds across every api
  * process and survives a restart, without a store round trip per request (LeasedBudget says

@@ -9,11 +9,14 @@ import { AppModule } from '../app.module';
 import { RegisterAccount } from '../auth/registering-account/register-account';
 import { createRequestLogger, NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
+import { VerifiedSessions } from '../auth/verified-sessions';
+import { ScanReader } from '../scans/scan-reader';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { serveDashboard } from './dashboard';
 import { registerJsonBody } from './json-body';
 import { answerMethodNotAllowed } from './method-not-allowed';
 import { completeOpenApi, routeFacts } from './openapi';
+import { requestSpender } from './rate-limit';
 import { answerClientError, ProblemDetailsFilter, sendProblem } from './problem';
 import { validationPipe } from './validation';
 
@@ -84,21 +87,12 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     done();
   });
 
-  // the polled status route gets its fast lane when Nest registers it (app.init below)
-  const lane = statusFastLane(runtime, app.get<ThrottlerStorage>(getStorageToken()));
-  fastify.addHook('onRoute', (route) => {
-    if (route.url !== STATUS_ROUTE || route.method !== 'GET') return;
-    const own = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
-    route.preHandler = [
-      ...own,
-      (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-        // answered here, or on to the Nest route; a failure here only means the pipeline answers
-        lane(request, reply).then(
-          (answered) => answered || done(),
-          () => done(),
-        );
-      },
-    ];
+  // the polled status route's fast lane, hooked onto the route when Nest registers it (app.init below)
+  await fastify.register(statusFastLane, {
+    sessions: app.get<VerifiedSessions>(VerifiedSessions),
+    scans: app.get<ScanReader>(ScanReader).scans,
+    ...(config.rateLimitPerMinute > 0 && { spend: requestSpender(app.get<ThrottlerStorage>(getStorageToken()), config.rateLimitPerMinute) }),
+    answered: metrics.statusFastLane,
   });
 
   const document = openApiDocument(app, config.publicBaseUrl);

@@ -1,14 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { AgentAlertDoc, alertWebhookId, TargetDoc, WebhookDoc } from '@gauntlet/read-models';
+import type { AgentAlertDoc, TargetDoc } from '@gauntlet/read-models';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';
 import { CommandContext } from '../platform/aggregates';
-import { RUNTIME, Runtime } from '../runtime';
+import { TargetReader } from '../targets/target-reader';
 import { AlertWebhookBody, AlertWebhookView, CreatedAlertWebhookView } from '../webhooks/dto';
+import { WebhookReader } from '../webhooks/webhook-reader';
 import { ConfigureAlertWebhook } from './configuring-alert-webhook/configure-alert-webhook';
 import { AlertList, AlertView, IngestBody, IngestResult } from './dto';
 import { IngestAgentEvents } from './ingesting-events/ingest-agent-events';
@@ -21,12 +22,10 @@ const alertView = ({ _id, _rev, account_id, target_id, ...a }: AgentAlertDoc): A
 @ApiSecurity('api_key') @ApiBearerAuth()
 @Controller('api/agent-monitor/target/:id')
 export class MonitorController {
-  constructor(private readonly commands: CommandBus, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly commands: CommandBus, private readonly targets: TargetReader, private readonly webhooks: WebhookReader) {}
 
-  private async target(p: Principal, id: string): Promise<TargetDoc> {
-    const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(id);
-    if (!doc || doc.deleted || doc.account_id !== p.account_id) throw new ProblemException(404, 'Target not found.');
-    return doc;
+  private target(p: Principal, id: string): Promise<TargetDoc> {
+    return this.targets.owned(p.account_id, id);
   }
 
   @Post('webhook')
@@ -42,8 +41,8 @@ export class MonitorController {
   @ApiOkResponse({ type: AlertWebhookView })
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<AlertWebhookView> {
     await this.target(p, id);
-    const hook = await this.runtime.infra.documents.collection<WebhookDoc>('webhooks').get(alertWebhookId(id));
-    if (!hook || hook.deleted) throw new ProblemException(404, 'No alert webhook is configured for this target.');
+    const hook = await this.webhooks.alertWebhook(id);
+    if (!hook) throw new ProblemException(404, 'No alert webhook is configured for this target.');
     return { target_id: id, url: hook.url, format_type: hook.format_type, min_severity: hook.min_severity ?? 'medium', enabled: hook.enabled };
   }
 
@@ -71,9 +70,7 @@ export class MonitorController {
   async alerts(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() q: PageQuery): Promise<AlertList> {
     await this.target(p, id);
     const limit = q.limit ?? 50;
-    const docs = await this.runtime.infra.documents
-      .collection<AgentAlertDoc>('agent_alerts')
-      .find({ target_id: id }, { sort: { field: 'occurred_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) });
+    const docs = await this.webhooks.alerts(id, limit + 1, decodeCursor(q.cursor));
     const { items, next_cursor } = page(docs, limit, 'occurred_at');
     return { alerts: items.map(alertView), next_cursor };
   }

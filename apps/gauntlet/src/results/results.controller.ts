@@ -2,14 +2,17 @@ import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nest
 import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
-import { reportFormatsFor } from '@gauntlet/auth';
-import { isTerminal, ScanScore, streams } from '@gauntlet/domain';
-import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
+import { isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
+import type { ScanDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { ProblemException } from '../http/problem';
-import { RUNTIME, Runtime } from '../runtime';
+import type { Config } from '../config/config';
+import { Clock } from '../platform/clock';
+import { CONFIG } from '../platform/tokens';
+import { ScanHistory } from '../scans/scan-history';
 import { ScanReader } from '../scans/scan-reader';
+import { TargetReader } from '../targets/target-reader';
 import { CategoryScoreView, ComplianceEvidenceView, ReportQuery, ScoreView } from './dto';
 import { ReportDownloads } from './report-downloads';
 
@@ -23,7 +26,14 @@ import { ReportDownloads } from './report-downloads';
 @ApiExtraModels(CategoryScoreView)
 @Controller('api/scans/:id')
 export class ResultsController {
-  constructor(private readonly reader: ScanReader, @Inject(RUNTIME) private readonly runtime: Runtime, private readonly downloads: ReportDownloads) {}
+  constructor(
+    private readonly reader: ScanReader,
+    private readonly scanHistory: ScanHistory,
+    private readonly targets: TargetReader,
+    private readonly downloads: ReportDownloads,
+    private readonly clock: Clock,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
 
   private async finished(p: Principal, id: string, what: string): Promise<ScanDoc> {
     const scan = await this.reader.owned(p.account_id, id);
@@ -32,20 +42,20 @@ export class ResultsController {
   }
 
   private history(id: string): Promise<ChainEvent[]> {
-    return this.runtime.infra.events.readStream(streams.scan(id));
+    return this.scanHistory.read(id);
   }
 
   private async report(scan: ScanDoc) {
     const [target, history, triage, base] = await Promise.all([
-      this.runtime.infra.documents.collection<TargetDoc>('targets').get(scan.target_id),
+      this.targets.get(scan.target_id),
       this.history(scan._id),
       this.reader.triageDecisions(scan.target_id),
       this.reader.reportBase(scan),
     ]);
     return buildScanReport(history, {
       target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
-      baseUrl: this.runtime.config.publicBaseUrl,
-      generatedAt: new Date().toISOString(),
+      baseUrl: this.config.publicBaseUrl,
+      generatedAt: this.clock.iso(),
       triage,
       base,
     });
@@ -66,7 +76,7 @@ export class ResultsController {
   async score(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScoreView> {
     const scan = await this.finished(p, id, 'score');
     if (!scan.score) throw new ProblemException(409, `The scan ended ${scan.status} without a score${scan.reason ? `: ${scan.reason}` : ''}.`, { extensions: { scan_status: scan.status } });
-    return this.withTriage(scan, scan.score, new Date().toISOString());
+    return this.withTriage(scan, scan.score, this.clock.iso());
   }
 
   @Get('compliance-evidence')
@@ -111,11 +121,7 @@ export class ResultsController {
   @ApiConflictResponse({ description: 'the scan has not ended' })
   @ApiResponse({ status: 429, description: 'report download limit reached (Retry-After)' })
   async download(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() q: ReportQuery, @Res() reply: FastifyReply) {
-    if (!reportFormatsFor(p.plan).includes(q.format)) {
-      throw new ProblemException(403, `The ${p.plan} plan includes ${reportFormatsFor(p.plan).join(', ')} reports; ${q.format} needs the pro or enterprise plan.`, {
-        slug: 'plan-format', title: 'Format not in your plan', extensions: { plan: p.plan, allowed_formats: reportFormatsFor(p.plan) },
-      });
-    }
+    requireReportFormat(p.plan, q.format);
     const scan = await this.finished(p, id, 'report');
     // only a download that happens spends the budget: claimed now, given back if it fails
     const slot = await this.downloads.claim(p.account_id, reply);

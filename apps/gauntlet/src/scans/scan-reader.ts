@@ -1,19 +1,13 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
-import { diffBase, diffFindings, FindingChanges, ProbeAttempt, ScanScore, streams, TriageDecision } from '@gauntlet/domain';
-import type { ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
+import { diffBase, diffFindings, FindingChanges, ProbeAttempt, ScanScore, TriageDecision } from '@gauntlet/domain';
+import type { DocumentStore, ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
-import { RUNTIME, Runtime } from '../runtime';
+import { ScanHistory } from './scan-history';
 import { vulnerabilityView } from './scan-view';
 
 /** Reads scans from the read models, answering 404 for absent scans and other accounts' scans alike. */
-@Injectable()
 export class ScanReader {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
-
-  private get docs() {
-    return this.runtime.infra.documents;
-  }
+  constructor(private readonly docs: DocumentStore, private readonly history: ScanHistory) {}
 
   get scans() {
     return this.docs.collection<ScanDoc>('scans');
@@ -23,6 +17,15 @@ export class ScanReader {
     const doc = await this.scans.get(scan_id);
     if (!doc || doc.account_id !== account_id) throw new ProblemException(404, 'Scan not found.');
     return doc;
+  }
+
+  /** scans of the account requested in `month` (YYYY-MM): what the monthly quota counts */
+  countInMonth(account_id: string, month: string): Promise<number> {
+    return this.scans.count({ account_id, created_month: month });
+  }
+
+  vulnerability(scan_id: string, id: string): Promise<VulnerabilityDoc | null> {
+    return this.docs.collection<VulnerabilityDoc>('vulnerabilities').get(`${scan_id}:${id}`);
   }
 
   vulnerabilities(scan_id: string): Promise<VulnerabilityDoc[]> {
@@ -44,7 +47,7 @@ export class ScanReader {
   /** the score without the findings triage set aside; the scan's history is read only when something is */
   async scoreAfterTriage(scan: ScanDoc & { score: ScanScore }, findings: readonly TriagedVulnerability[]): Promise<ScanScore> {
     if (!anyTriagedAway(findings)) return scan.score;
-    const history = await this.runtime.infra.events.readStream(streams.scan(scan._id));
+    const history = await this.history.read(scan._id);
     const attempts = history.filter((e) => e.type === 'ProbeAttempted').map((e) => (e.data as { attempt: ProbeAttempt }).attempt);
     return scoreAfterTriage(scan.score, attempts, findings);
   }

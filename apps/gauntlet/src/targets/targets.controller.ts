@@ -1,17 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { TargetDoc } from '@gauntlet/read-models';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { ProblemException } from '../http/problem';
 import { CommandContext } from '../platform/aggregates';
-import { RUNTIME, Runtime } from '../runtime';
 import { DeleteTarget } from './deleting-target/delete-target';
 import { CheckTarget } from './checking-target/check-target';
 import { ListTargetsQuery, RegisteredTargetView, RegisterTargetBody, TargetCheckView, TargetList, TargetView, UpdateTargetBody } from './dto';
 import { RegisterTarget } from './registering-target/register-target';
+import { TargetReader } from './target-reader';
 import { targetView } from './target-view';
 import { UpdateTarget } from './updating-target/update-target';
 
@@ -19,11 +17,7 @@ import { UpdateTarget } from './updating-target/update-target';
 @ApiBearerAuth() @ApiSecurity('api_key')
 @Controller('api/targets')
 export class TargetsController {
-  constructor(private readonly commands: CommandBus, @Inject(RUNTIME) private readonly runtime: Runtime) {}
-
-  private get targets() {
-    return this.runtime.infra.documents.collection<TargetDoc>('targets');
-  }
+  constructor(private readonly commands: CommandBus, private readonly targets: TargetReader) {}
 
   @Post()
   @ApiOperation({ summary: 'Register a target (a chat page or a model API)' })
@@ -37,10 +31,7 @@ export class TargetsController {
   @ApiOkResponse({ type: TargetList })
   async list(@CurrentPrincipal() p: Principal, @Query() q: ListTargetsQuery): Promise<TargetList> {
     const limit = q.limit ?? 50;
-    const docs = await this.targets.find(
-      { account_id: p.account_id, deleted: false },
-      { sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) },
-    );
+    const docs = await this.targets.list(p.account_id, limit + 1, decodeCursor(q.cursor));
     const { items, next_cursor } = page(docs, limit, 'created_at');
     return { targets: items.map(targetView), next_cursor };
   }
@@ -49,9 +40,7 @@ export class TargetsController {
   @ApiOperation({ summary: 'One target' })
   @ApiOkResponse({ type: TargetView })
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<TargetView> {
-    const doc = await this.targets.get(id);
-    if (!doc || doc.deleted || doc.account_id !== p.account_id) throw new ProblemException(404, 'Target not found.');
-    return targetView(doc);
+    return targetView(await this.targets.owned(p.account_id, id));
   }
 
   @Patch(':id')

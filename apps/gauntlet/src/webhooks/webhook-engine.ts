@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { streams, webhookDecider } from '@gauntlet/domain';
+import { monitorDecider, streams, webhookDecider } from '@gauntlet/domain';
+import { webhookKind, type WebhookDoc } from '@gauntlet/read-models';
 import { guardedDispatcher } from '@gauntlet/outbound';
-import { DeliveryWorker, WebhookDeliveryDoc, WebhookDispatcher, WebhookRelay } from '@gauntlet/webhooks';
+import { DeliveryWorker, WebhookDeliveryDoc, WebhookDispatcher, webhookRelay } from '@gauntlet/webhooks';
 import { Runtime } from '../runtime';
 
 const PRODUCT_VERSION = '0.1.0';
@@ -9,12 +10,12 @@ const PRODUCT_VERSION = '0.1.0';
 /**
  * The webhook pipeline's three parts, built from the runtime: relay (log -> envelopes on the
  * bus), dispatcher (envelope -> one job per subscribed webhook) and delivery worker (sign,
- * deliver, retry, drop). Drops and 410 Gone are recorded as events on the webhook's stream.
+ * deliver, retry, drop). Drops and 410 Gone are recorded as events on the webhook's stream, as
+ * its kind has it: an account webhook's own stream, an alert webhook's monitor stream.
  */
 export function deliveryWorker(runtime: Runtime): DeliveryWorker {
-  const { config, infra, secrets, log, aggregates } = runtime;
+  const { config, infra, secrets, log, commands, clock } = runtime;
   const system = () => ({ actor: 'system:deliveries', correlationId: randomUUID() });
-  const isAccountWebhook = (id: string) => !id.startsWith('alert-');
   return new DeliveryWorker({
     bus: infra.bus,
     docs: infra.documents,
@@ -24,27 +25,32 @@ export function deliveryWorker(runtime: Runtime): DeliveryWorker {
     timeoutMs: config.webhookTimeoutMs,
     retryDelaysMs: config.webhookRetryDelaysMs,
     log: log.child({ component: 'deliveries' }),
-    onDropped: async (d: WebhookDeliveryDoc) => {
+    onDropped: async (d: WebhookDeliveryDoc, webhook: WebhookDoc) => {
       log.warn({ delivery_id: d._id, webhook_id: d.webhook_id, event: d.event, attempts: d.attempts.length }, 'webhook delivery dropped after its last retry');
-      if (!isAccountWebhook(d.webhook_id)) return;
+      // an account webhook's history records each drop; an alert webhook's drops are in the delivery log only
+      if (webhookKind(webhook) !== 'account') return;
       const last = d.attempts[d.attempts.length - 1];
-      await aggregates.handle(
+      await commands.append(
         webhookDecider,
         streams.webhook(d.webhook_id),
-        { type: 'RecordDeliveryDropped', delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: new Date().toISOString() },
+        { type: 'RecordDeliveryDropped', delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: clock.iso() },
         system(),
       );
     },
-    onGone: async (webhookId: string) => {
-      log.warn({ webhook_id: webhookId }, 'webhook endpoint answered 410 Gone: disabling it');
-      if (!isAccountWebhook(webhookId)) return;
-      await aggregates.handle(webhookDecider, streams.webhook(webhookId), { type: 'DisableWebhook', reason: 'The endpoint answered 410 Gone.', now: new Date().toISOString() }, system());
+    onGone: async (webhook: WebhookDoc) => {
+      log.warn({ webhook_id: webhook._id }, 'webhook endpoint answered 410 Gone: disabling it');
+      const reason = 'The endpoint answered 410 Gone.';
+      if (webhookKind(webhook) === 'alert') {
+        await commands.append(monitorDecider, streams.monitor(webhook.target_id!), { type: 'DisableAlertWebhook', reason, now: clock.iso() }, system());
+      } else {
+        await commands.append(webhookDecider, streams.webhook(webhook._id), { type: 'DisableWebhook', reason, now: clock.iso() }, system());
+      }
     },
   });
 }
 
 export async function startWebhookRelay(runtime: Runtime): Promise<() => Promise<void>> {
-  const relay = new WebhookRelay({ store: runtime.infra.events, docs: runtime.infra.documents, bus: runtime.infra.bus, baseUrl: runtime.config.publicBaseUrl, log: runtime.log.child({ component: 'webhook-relay' }) });
+  const relay = webhookRelay({ store: runtime.infra.events, docs: runtime.infra.documents, bus: runtime.infra.bus, baseUrl: runtime.config.publicBaseUrl, log: runtime.log.child({ component: 'webhook-relay' }) });
   await relay.start();
   return () => relay.stop();
 }

@@ -1,17 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { WebhookDoc } from '@gauntlet/read-models';
-import type { DeliveryWorker, WebhookDeliveryDoc } from '@gauntlet/webhooks';
-import { RUNTIME, Runtime } from '../runtime';
-import { deliveryWorker } from './webhook-engine';
+import { DeliveryWorker, WebhookDeliveryDoc } from '@gauntlet/webhooks';
+import { WebhookReader } from './webhook-reader';
 
 /** The api's share of the delivery worker: a test ping sent now, and queued redeliveries. */
 @Injectable()
 export class WebhookTester {
-  private readonly worker: DeliveryWorker;
-
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {
-    this.worker = deliveryWorker(runtime);
-  }
+  constructor(private readonly worker: DeliveryWorker, private readonly webhooks: WebhookReader) {}
 
   async ping(webhook: WebhookDoc): Promise<WebhookDeliveryDoc> {
     const { delivery } = await this.worker.sendTest(webhook as never);
@@ -19,7 +14,7 @@ export class WebhookTester {
   }
 
   async redeliver(webhookId: string, deliveryId: string): Promise<boolean> {
-    const doc = await this.runtime.infra.documents.collection<WebhookDeliveryDoc>('webhook_deliveries').get(deliveryId);
+    const doc = await this.webhooks.delivery(deliveryId);
     if (!doc || doc.webhook_id !== webhookId) return false;
     return (await this.worker.redeliver(deliveryId)) !== null;
   }

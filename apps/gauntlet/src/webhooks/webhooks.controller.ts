@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { WebhookDoc } from '@gauntlet/read-models';
@@ -8,11 +8,11 @@ import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';
 import { CommandContext } from '../platform/aggregates';
-import { RUNTIME, Runtime } from '../runtime';
 import { DeleteWebhook } from './deleting-webhook/delete-webhook';
 import { CreatedWebhookView, DeliveryList, DeliveryView, ListDeliveriesQuery, RegisterWebhookBody, RotatedSecretView, WebhookList, WebhookView } from './dto';
 import { RegisterWebhook } from './registering-webhook/register-webhook';
 import { RotateWebhookSecret } from './rotating-secret/rotate-secret';
+import { WebhookReader } from './webhook-reader';
 import { WebhookTester } from './webhook-tester';
 
 export const webhookView = (d: WebhookDoc): WebhookView => ({
@@ -27,12 +27,10 @@ export const deliveryView = (d: WebhookDeliveryDoc): DeliveryView => ({
 @ApiSecurity('api_key') @ApiBearerAuth()
 @Controller('api/webhooks')
 export class WebhooksController {
-  constructor(private readonly commands: CommandBus, private readonly tester: WebhookTester, @Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly commands: CommandBus, private readonly tester: WebhookTester, private readonly webhooks: WebhookReader) {}
 
-  private async owned(account_id: string, id: string): Promise<WebhookDoc> {
-    const doc = await this.runtime.infra.documents.collection<WebhookDoc>('webhooks').get(id);
-    if (!doc || doc.deleted || doc.account_id !== account_id || doc.target_id !== null) throw new ProblemException(404, 'Webhook not found.');
-    return doc;
+  private owned(account_id: string, id: string): Promise<WebhookDoc> {
+    return this.webhooks.owned(account_id, id);
   }
 
   @Post()
@@ -47,9 +45,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: WebhookList })
   async list(@CurrentPrincipal() p: Principal, @Query() q: PageQuery): Promise<WebhookList> {
     const limit = q.limit ?? 50;
-    const docs = await this.runtime.infra.documents
-      .collection<WebhookDoc>('webhooks')
-      .find({ account_id: p.account_id, deleted: false, target_id: null }, { sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) });
+    const docs = await this.webhooks.list(p.account_id, limit + 1, decodeCursor(q.cursor));
     const { items, next_cursor } = page(docs, limit, 'created_at');
     return { webhooks: items.map(webhookView), next_cursor };
   }
@@ -94,9 +90,7 @@ export class WebhooksController {
   async deliveries(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Query() q: ListDeliveriesQuery): Promise<DeliveryList> {
     await this.owned(p.account_id, id);
     const limit = q.limit ?? 50;
-    const docs = await this.runtime.infra.documents
-      .collection<WebhookDeliveryDoc>('webhook_deliveries')
-      .find({ webhook_id: id }, { sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) });
+    const docs = await this.webhooks.deliveries(id, limit + 1, decodeCursor(q.cursor));
     const { items, next_cursor } = page(docs, limit, 'created_at');
     return { deliveries: items.map(deliveryView), next_cursor };
   }

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { budgetStoreContract } from './budget-store.contract';
+import { budgetStoreContract } from '@gauntlet/auth/testing';
 import { connectMongoBudgetStore } from './mongo-budget-store';
 
 const url = process.env.MONGODB_URL ?? process.env.FERRETDB_URL;

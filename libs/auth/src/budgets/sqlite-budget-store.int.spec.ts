@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { budgetStoreContract } from './budget-store.contract';
+import { budgetStoreContract } from '@gauntlet/auth/testing';
 import { SqliteBudgetStore } from './sqlite-budget-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'gauntlet-budgets-'));

@@ -32,4 +32,18 @@ describe('monitor decider', () => {
     spec(monitorDecider).given([]).when(cmd).then([raised('x1'), raised('x2')]);
     spec(monitorDecider).given([raised('x1')]).when(cmd).then([raised('x2')]);
   });
+
+  it('an alert webhook whose endpoint answered 410 Gone is disabled, once; configuring it again enables it', () => {
+    const disabled: MonitorEvent = { type: 'AlertWebhookDisabled', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', reason: 'The endpoint answered 410 Gone.', disabled_at: now } };
+    const disable = { type: 'DisableAlertWebhook' as const, reason: 'The endpoint answered 410 Gone.', now };
+    spec(monitorDecider).given([configured]).when(disable).then([disabled]);
+    spec(monitorDecider).given([configured, disabled]).when(disable).then([]);
+    spec(monitorDecider).given([configured, disabled, configured]).when(disable).then([disabled]);
+  });
+
+  it('a removed or never configured alert webhook has nothing to disable', () => {
+    const removed: MonitorEvent = { type: 'AlertWebhookRemoved', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', removed_at: now } };
+    spec(monitorDecider).given([configured, removed]).when({ type: 'DisableAlertWebhook', reason: 'gone', now }).then([]);
+    spec(monitorDecider).given([]).when({ type: 'DisableAlertWebhook', reason: 'gone', now }).then([]);
+  });
 });

@@ -27,24 +27,34 @@ export type MonitorEvent =
       secret_encrypted: string; configured_at: string;
     }>
   | DomainEvent<'AlertWebhookRemoved', { target_id: string; account_id: string; removed_at: string }>
+  /** its endpoint answered 410 Gone: no more deliveries until it is configured again */
+  | DomainEvent<'AlertWebhookDisabled', { target_id: string; account_id: string; reason: string; disabled_at: string }>
   | DomainEvent<'AgentAlertRaised', { account_id: string; target_id: string; target_name: string; alert: AgentAlert }>;
 
 export type MonitorCommand =
   | { type: 'ConfigureAlertWebhook'; target_id: string; account_id: string; url: string; format_type: FormatType; min_severity: Severity; secret_encrypted: string; now: string }
   | { type: 'RemoveAlertWebhook'; account_id: string; now: string }
+  /** from the deliveries, not a user: it names no account */
+  | { type: 'DisableAlertWebhook'; reason: string; now: string }
   | { type: 'RaiseAgentAlerts'; account_id: string; target_id: string; target_name: string; alerts: AgentAlert[] };
 
 export interface MonitorState {
   target_id: string | null;
   account_id: string | null;
   webhookConfigured: boolean;
+  webhookEnabled: boolean;
   alertIds: Set<string>;
 }
 
 export const monitorDecider: Decider<MonitorCommand, MonitorEvent, MonitorState> = {
-  initialState: () => ({ target_id: null, account_id: null, webhookConfigured: false, alertIds: new Set() }),
+  initialState: () => ({ target_id: null, account_id: null, webhookConfigured: false, webhookEnabled: false, alertIds: new Set() }),
 
   decide(command, state) {
+    if (command.type === 'DisableAlertWebhook') {
+      // the webhook it was meant for may have been removed or replaced meanwhile: nothing to disable
+      if (!state.webhookConfigured || !state.webhookEnabled) return [];
+      return [event('AlertWebhookDisabled', { target_id: state.target_id!, account_id: state.account_id!, reason: command.reason, disabled_at: command.now })];
+    }
     if (state.account_id && state.account_id !== command.account_id) throw new DomainError('not_found', 'Target not found.');
     switch (command.type) {
       case 'ConfigureAlertWebhook': {
@@ -65,9 +75,11 @@ export const monitorDecider: Decider<MonitorCommand, MonitorEvent, MonitorState>
   evolve(state, e) {
     switch (e.type) {
       case 'AlertWebhookConfigured':
-        return { ...state, target_id: e.data.target_id, account_id: e.data.account_id, webhookConfigured: true };
+        return { ...state, target_id: e.data.target_id, account_id: e.data.account_id, webhookConfigured: true, webhookEnabled: true };
       case 'AlertWebhookRemoved':
-        return { ...state, webhookConfigured: false };
+        return { ...state, webhookConfigured: false, webhookEnabled: false };
+      case 'AlertWebhookDisabled':
+        return { ...state, webhookEnabled: false };
       case 'AgentAlertRaised': {
         const alertIds = new Set(state.alertIds);
         alertIds.add(e.data.alert.id);

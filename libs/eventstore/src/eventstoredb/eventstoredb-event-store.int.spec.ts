@@ -24,7 +24,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 import { EventStoreDbStandIn, startEventStoreDbStandIn } from '../../testing/eventstoredb-stand-in';
-import { describeEventStoreContract } from '../event-store.contract';
+import { describeEventStoreContract } from '@gauntlet/eventstore/testing';
 import { EventStore } from '../event-store';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { transformFileSync } from '@swc/core';
-import { describeEventStoreContract } from '../event-store.contract';
+import { describeEventStoreContract } from '@gauntlet/eventstore/testing';
 import { EventStore } from '../event-store';
 import { openSqlite, SqliteDatabase } from './database';
 import { SqliteEventStore } from './sqlite-event-store';

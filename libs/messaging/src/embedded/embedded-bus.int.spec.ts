@@ -2,7 +2,7 @@ import { openSqlite } from '@gauntlet/eventstore';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeBusContract } from '../bus.contract';
+import { describeBusContract } from '@gauntlet/messaging/testing';
 import { silentBusLogger } from '../logger';
 import { EmbeddedBus, EmbeddedBusOptions } from './embedded-bus';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, KafkaJSProtocolError, logLevel } from 'kafkajs';
 import type { Bus } from '../bus';
-import { describeBusContract, waitFor } from '../bus.contract';
+import { describeBusContract, waitFor } from '@gauntlet/messaging/testing';
 import { BusLogger, silentBusLogger, stderrBusLogger } from '../logger';
 import { KafkaBus, KafkaBusOptions } from './kafka-bus';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { describeDocumentStoreContract } from '../document-store.contract';
+import { describeDocumentStoreContract } from '@gauntlet/read-models/testing';
 import { connectMongoDocumentStore, type RevisionGuard } from './mongo-document-store';
 
 // MONGODB_URL: a real MongoDB; otherwise the FerretDB 1.24 that `infra/ferretdb.sh start` runs

@@ -1,4 +1,4 @@
-import type { AccountEvent, Plan, Role } from '@gauntlet/domain';
+import { isStream, type AccountEvent, type Plan, type Role } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -31,7 +31,7 @@ type E = RecordedEvent & AccountEvent;
 export const accountsProjection: Projection<AccountDoc> = {
   collection: 'accounts',
   indexes: [['email']],
-  documentId: (e) => (e.streamId.startsWith('account-') ? e.data.account_id : null),
+  documentId: (e) => (isStream('account', e.streamId) ? e.data.account_id : null),
   apply(doc, event) {
     const e = event as E;
     switch (e.type) {

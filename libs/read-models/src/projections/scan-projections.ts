@@ -1,4 +1,4 @@
-import { upcastVulnerability, type CiGatePolicy, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -36,26 +36,35 @@ export type VulnerabilityDoc = Vulnerability & { _id: string; _rev?: number; sca
 
 type E = RecordedEvent & ScanEvent;
 
+/** the scan's summary as the domain folds it, read from the document (which keeps no fingerprints) */
+const summaryOf = (d: ScanDoc): ScanSummaryState => ({
+  account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, status: d.status, ...d.severity_counts, started_at: d.started_at, created_at: d.created_at,
+});
+const countsOf = (s: ScanSummaryState): Record<Severity, number> => ({ critical: s.critical, high: s.high, medium: s.medium, low: s.low });
+
 export const scansProjection: Projection<ScanDoc> = {
   collection: 'scans',
   indexes: [['account_id', 'created_at'], ['account_id', 'created_month'], ['account_id', 'target_id', 'created_at'], ['account_id', 'status', 'created_at'], ['status']],
-  documentId: (e) => (e.streamId.startsWith('scan-') ? e.data.scan_id : null),
+  documentId: (e) => (isStream('scan', e.streamId) ? e.data.scan_id : null),
   apply(doc, event) {
     const e = event as E;
+    // whose, which target, status, times and counts: the domain's one fold; the rest is this read model's own
+    const summary = evolveScanSummary(doc && summaryOf(doc), e);
     if (e.type === 'ScanRequested') {
       const d = e.data;
+      const s = summary!;
       return {
-        _id: d.scan_id, _rev: e.revision, account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, profile: d.profile,
-        origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: 'pending', phase: 'queued', progress: 0, findings_so_far: 0,
-        severity_counts: { critical: 0, high: 0, medium: 0, low: 0 }, probes_run: 0, requests: {}, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: null,
+        _id: d.scan_id, _rev: e.revision, account_id: s.account_id, target_id: s.target_id, target_name: s.target_name, profile: d.profile,
+        origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: s.status, phase: 'queued', progress: 0, findings_so_far: 0,
+        severity_counts: countsOf(s), probes_run: 0, requests: {}, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: s.started_at,
         finished_at: null, reason: null, score: null,
       };
     }
     if (!doc) return null;
-    const next = { ...doc, _rev: e.revision };
+    const next = { ...doc, _rev: e.revision, ...(summary && { status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary) }) };
     switch (e.type) {
       case 'ScanStarted':
-        return { ...next, status: 'running', started_at: e.data.started_at };
+        return next;
       case 'ScanPhaseEntered':
         return { ...next, phase: e.data.phase, progress: Math.max(doc.progress, e.data.progress) };
       case 'ProbeAttempted': {
@@ -65,18 +74,16 @@ export const scansProjection: Projection<ScanDoc> = {
         const requests = { ...doc.requests, [phase]: (doc.requests?.[phase] ?? 0) + sent };
         return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests };
       }
-      case 'VulnerabilityFound': {
-        const sev: Severity = e.data.vulnerability.severity;
-        return { ...next, findings_so_far: doc.findings_so_far + 1, severity_counts: { ...doc.severity_counts, [sev]: doc.severity_counts[sev] + 1 } };
-      }
+      case 'VulnerabilityFound':
+        return { ...next, findings_so_far: doc.findings_so_far + 1 };
       case 'ScanCompleted':
-        return { ...next, status: 'completed', phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
+        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
       case 'ScanCompletedPartial':
-        return { ...next, status: 'completed_partial', phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason };
+        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason };
       case 'ScanFailed':
-        return { ...next, status: 'failed', phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
+        return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':
-        return { ...next, status: 'cancelled', phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}` };
+        return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}` };
       default:
         return next;
     }

@@ -1,4 +1,4 @@
-import type { TargetEvent, TargetSettings } from '@gauntlet/domain';
+import { isStream, type TargetEvent, type TargetSettings } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -16,7 +16,7 @@ export type TargetDoc = TargetSettings & {
 export const targetsProjection: Projection<TargetDoc> = {
   collection: 'targets',
   indexes: [['account_id', 'deleted', 'created_at']],
-  documentId: (e) => (e.streamId.startsWith('target-') ? e.data.target_id : null),
+  documentId: (e) => (isStream('target', e.streamId) ? e.data.target_id : null),
   apply(doc, event) {
     const e = event as RecordedEvent & TargetEvent;
     switch (e.type) {

@@ -1,4 +1,4 @@
-import type { ProbeAttempt, ScanEvent, TriageDecision, TriageEvent } from '@gauntlet/domain';
+import { isStream, type ProbeAttempt, type ScanEvent, type TriageDecision, type TriageEvent } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -10,7 +10,7 @@ export const triageDocId = (target_id: string, fingerprint: string) => `${target
 export const triageProjection: Projection<TriageDoc> = {
   collection: 'triage',
   indexes: [['target_id']],
-  documentId: (e) => (e.type === 'FindingTriaged' && e.streamId.startsWith('target-') ? triageDocId(e.data.target_id, e.data.fingerprint) : null),
+  documentId: (e) => (e.type === 'FindingTriaged' && isStream('target', e.streamId) ? triageDocId(e.data.target_id, e.data.fingerprint) : null),
   apply(_doc, event) {
     const e = event as RecordedEvent & TriageEvent;
     return { ...e.data, _id: triageDocId(e.data.target_id, e.data.fingerprint), _rev: e.revision };
@@ -32,7 +32,7 @@ export interface ScanCoverageDoc {
 export const scanCoverageProjection: Projection<ScanCoverageDoc> = {
   collection: 'scan_coverage',
   indexes: [],
-  documentId: (e) => (e.type === 'ProbeAttempted' && e.streamId.startsWith('scan-') ? e.data.scan_id : null),
+  documentId: (e) => (e.type === 'ProbeAttempted' && isStream('scan', e.streamId) ? e.data.scan_id : null),
   apply(doc, event) {
     const e = event as RecordedEvent & ScanEvent;
     if (e.type !== 'ProbeAttempted') return doc;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '@gauntlet/eventstore';
-import { describeDocumentStoreContract } from '../document-store.contract';
+import { describeDocumentStoreContract } from '@gauntlet/read-models/testing';
 import { SqliteDocumentStore } from './sqlite-document-store';
 
 // a real file in WAL mode, as the embedded deployment opens it

@@ -3,3 +3,4 @@ export * from './text';
 export * from './refusal';
 export * from './rules';
 export * from './llm-judge';
+export * from './registry';

@@ -1,19 +1,22 @@
 import { diagnose, Phase, ProbeAttempt, Turn } from '@gauntlet/domain';
 import { AttackTry } from '../attacker/attacker';
-import { Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
+import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { targetEndpoint } from '../drivers/create-chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { topicsOf } from '../converters/topics';
-import { JudgeContext, Verdict, strongest } from '../detectors/detector';
+import { JudgeContext, Verdict } from '../detectors/detector';
 import { readRefusal } from '../detectors/refusal';
-import { exposureOf, ruleDetector, targetCanaryRule } from '../detectors/rules';
+import { exposureOf, targetCanaryRule } from '../detectors/rules';
 import { probesFor } from '../probes/catalogue';
 import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { Conversations } from './conversations';
 import { Escalation, ProbeResult } from './escalation';
 import { FindingBook, isDisclosure } from './findings';
 import { stableId } from './ids';
 import { interleaveByCategory, planAmplification } from './plan';
+import { ScanRecorder } from './scan-recorder';
 import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, RunScanInput, ScanOutcome, ScanTarget } from './types';
+import { verdictPolicy } from './verdict-policy';
 import { Stopped, Waits, pool } from './waits';
 
 export { stableId } from './ids';
@@ -47,7 +50,9 @@ function firstMessageFailed(target: ScanTarget, e: unknown): string {
  * Runs one scan: recon (does the target answer?), probe (the catalogue), amplify (escalation in
  * every category that resisted, then converter chains on what worked), analyze (one finding per
  * weakness, its strongest evidence and its variants), report. Everything it tries goes to the
- * sink as it happens.
+ * sink as it happens. This is the phases and the attempts; the conversations and their waits
+ * (Conversations, Waits, pool), the sink's writes and progress (ScanRecorder) and how a verdict
+ * is reached (verdictPolicy, detectors by name) each live apart.
  */
 export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const limits: EngineLimits = { ...DEFAULT_LIMITS, ...input.limits };
@@ -60,44 +65,20 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const onAbort = () => stop.abort();
   input.signal.addEventListener('abort', onAbort, { once: true });
   const waits = new Waits(stop.signal, Math.min(250, Math.max(10, limits.messageTimeoutMs / 10)));
-  // the conversations in flight, abandoned together when the scan stops
-  const inFlight = new Set<AbortController>();
-  stop.signal.addEventListener('abort', () => inFlight.forEach((c) => c.abort()), { once: true });
+  const conversations = new Conversations(driver, waits, limits.messageTimeoutMs, stop.signal);
+  const judge = verdictPolicy(input.judge);
 
-  let sinkError: unknown = null;
   let unavailable: string | null = null;
   let consecutiveErrors = 0;
-  let progress = 0;
-  let done = 0;
   // the attacker's rounds are planned work only when there is an attacker (8 testable categories at most)
   const attackerBudget = input.attacker ? plan.attackerRounds * 8 : 0;
   const total = 1 + probes.length + plan.escalationBudget + attackerBudget + plan.amplifyBudget + 2;
+  const recorder = new ScanRecorder(sink, total, () => stop.abort());
   const book = new FindingBook(limits.maxRecordedChars);
   // (probe, converter chain) pairs already sent: nothing is sent twice
   const sent = new Set<string>();
   const sentKey = (probe: Probe, chainId: string) => `${probe.id}|${chainId}`;
 
-  // sink writes are serialised: one stream, one writer, and progress stays monotonic
-  let sinkChain: Promise<void> = Promise.resolve();
-  const write = (f: () => Promise<void>): Promise<void> => {
-    sinkChain = sinkChain.then(async () => {
-      if (sinkError) throw sinkError;
-      try {
-        await f();
-      } catch (e) {
-        sinkError ??= e;
-        stop.abort();
-        throw e;
-      }
-    });
-    return sinkChain;
-  };
-  const advance = (units = 1) => {
-    done += units;
-    progress = Math.max(progress, Math.min(99, Math.floor((done * 100) / total)));
-    return progress;
-  };
-  const enter = (phase: Phase) => write(() => sink.enterPhase(phase, progress));
   const stopped = () => stop.signal.aborted || unavailable !== null;
 
   /** what the target said it is for, learnt at recon */
@@ -109,50 +90,14 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     return r;
   };
 
-  async function converse(turns: readonly string[]): Promise<{ transcript: Turn[]; latency: number }> {
-    const started = performance.now();
-    // one signal per conversation: drivers hang listeners on it, and they go away with it
-    // (a scan-wide signal would collect thousands of them)
-    const own = new AbortController();
-    inFlight.add(own);
-    const transcript: Turn[] = [];
-    let finished = false;
-    try {
-      const conversation: Conversation = await waits.bounded(() => driver.openConversation(), limits.messageTimeoutMs);
-      try {
-        for (const message of turns) {
-          const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), limits.messageTimeoutMs);
-          const observed = conversation.observe?.() ?? null;
-          transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer, ...(observed && { observed }) });
-        }
-        finished = true;
-      } finally {
-        void waits.bounded(() => conversation.close(), 5_000, false).catch(() => undefined);
-      }
-    } finally {
-      inFlight.delete(own);
-      if (!finished) own.abort(); // a timed-out or failed message still in flight is abandoned
-    }
-    return { transcript, latency: Math.round(performance.now() - started) };
-  }
-
+  /** whether the target still answers a harmless first message */
   async function stillAnswers(): Promise<boolean> {
     try {
-      const { transcript } = await converse([RECON_MESSAGE]);
+      const { transcript } = await conversations.converse([RECON_MESSAGE]);
       return Boolean(transcript[1]?.content.trim());
     } catch {
       return false;
     }
-  }
-
-  async function judge(probe: Probe, transcript: Turn[], context: JudgeContext): Promise<Verdict> {
-    let verdict: Verdict = ruleDetector.judge(probe, transcript, context);
-    const answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
-    if (input.judge && verdict.outcome !== 'vulnerable' && (verdict.outcome === 'partial' || !readRefusal(answer).refused)) {
-      const second = await input.judge.judge(probe, transcript, context);
-      if (second.outcome !== 'error') verdict = strongest(verdict, second);
-    }
-    return verdict;
   }
 
   /**
@@ -188,7 +133,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     let verdict: Verdict | null = null;
     let answer = '';
     try {
-      const { transcript, latency } = await converse(turns);
+      const { transcript, latency } = await conversations.converse(turns);
       answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
       verdict = await judge(probe, transcript, context);
       consecutiveErrors = 0;
@@ -216,8 +161,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       }
       record = { ...base, turns: turns.map((content) => ({ role: 'user' as const, content })), verdict: { detector: 'engine', outcome: 'error', matched: null, confidence: 0 }, latency_ms: 0, error: message.slice(0, 500) };
     }
-    const p = advance(units);
-    await write(() => sink.recordAttempt(record, p)).catch(() => undefined);
+    await recorder.recordAttempt(record, recorder.advance(units)).catch(() => undefined);
     return verdict && { verdict, answer };
   }
 
@@ -244,21 +188,21 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const inParallel = <T>(items: readonly T[], work: (item: T) => Promise<void>) => pool(items, width, stopped, work);
 
   const finishEarly = async (): Promise<ScanOutcome> => {
-    await sinkChain.catch(() => undefined);
-    if (sinkError) throw sinkError;
+    await recorder.flushed().catch(() => undefined);
+    if (recorder.error) throw recorder.error;
     return { kind: 'cancelled' };
   };
 
   try {
     // recon: a harmless first message; no answer means there is nothing to scan
-    await enter('recon');
-    if (sinkError) throw sinkError;
+    await recorder.enter('recon');
+    if (recorder.error) throw recorder.error;
     let recon: { transcript: Turn[]; latency: number };
     try {
-      recon = await converse([RECON_MESSAGE]);
+      recon = await conversations.converse([RECON_MESSAGE]);
     } catch (e) {
       if (input.signal.aborted) return await finishEarly();
-      if (sinkError) throw sinkError;
+      if (recorder.error) throw recorder.error;
       return { kind: 'failed', reason: firstMessageFailed(target, e) };
     }
     if (!recon.transcript[1].content.trim()) return { kind: 'failed', reason: 'target answered the first message with nothing' };
@@ -267,29 +211,27 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     // what it says it is for, refusing or not: multi-turn arcs talk about that first
     topics = topicsOf(recon.transcript[1].content);
     const leak = targetCanaryRule(recon.transcript[1].content, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, entity: null });
-    await write(() =>
-      sink.recordAttempt(
-        {
-          attempt_id: stableId(scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
-          turns: recon.transcript.map((t) => boundTurn(t, limits.maxRecordedChars)),
-          verdict: leak ?? { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
-          latency_ms: recon.latency,
-        },
-        advance(),
-      ),
+    await recorder.recordAttempt(
+      {
+        attempt_id: stableId(scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
+        turns: recon.transcript.map((t) => boundTurn(t, limits.maxRecordedChars)),
+        verdict: leak ?? { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
+        latency_ms: recon.latency,
+      },
+      recorder.advance(),
     );
 
     // probe: the catalogue, a few conversations at a time
-    await enter('probe');
+    await recorder.enter('probe');
     const results: ProbeResult[] = [];
     await inParallel(probes, async (probe) => {
       const verdict = await attempt(probe, 'probe', []);
       if (verdict) results.push({ probe, verdict });
     });
-    if (input.signal.aborted || sinkError) return await finishEarly();
+    if (input.signal.aborted || recorder.error) return await finishEarly();
 
     if (!unavailable) {
-      await enter('amplify');
+      await recorder.enter('amplify');
       const order = new Map(probes.map((p, i) => [p.id, i]));
       results.sort((a, b) => order.get(a.probe.id)! - order.get(b.probe.id)!);
       // escalation: categories that resisted are attacked again, a round at a time, learning what gets through
@@ -303,34 +245,34 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
           if (verdict) results.push({ probe: a.probe, verdict });
         });
       }
-      if (input.signal.aborted || sinkError) return await finishEarly();
+      if (input.signal.aborted || recorder.error) return await finishEarly();
       // an attacker model, when configured, takes on what still resists
       if (input.attacker && plan.attackerRounds > 0) {
         await inParallel(escalation.leadsStillResisting, (probe) => adaptiveAttack(probe, plan.attackerRounds));
-        if (input.signal.aborted || sinkError) return await finishEarly();
+        if (input.signal.aborted || recorder.error) return await finishEarly();
       }
       // then amplify what worked: finish half-successes, widen to other probes, collect variants
-      done = Math.max(done, 1 + probes.length + plan.escalationBudget + attackerBudget);
+      recorder.reach(1 + probes.length + plan.escalationBudget + attackerBudget);
       const tasks = planAmplification(results, plan, seed, escalation.winning, (probe, chainId) => sent.has(sentKey(probe, chainId)));
       await inParallel(tasks, async (t) => void (await attempt(t.probe, 'amplify', t.chain, t.cost)));
-      if (input.signal.aborted || sinkError) return await finishEarly();
+      if (input.signal.aborted || recorder.error) return await finishEarly();
     }
 
     // analyze: one finding per weakness, its strongest evidence and every other way in as variants
-    done = 1 + probes.length + plan.escalationBudget + attackerBudget + plan.amplifyBudget;
-    advance(0);
-    await enter('analyze');
+    recorder.settle(1 + probes.length + plan.escalationBudget + attackerBudget + plan.amplifyBudget);
+    recorder.advance(0);
+    await recorder.enter('analyze');
     for (const v of book.vulnerabilities(scanId)) {
       if (input.signal.aborted) return await finishEarly();
-      await write(() => sink.recordVulnerability(v));
+      await recorder.recordVulnerability(v);
     }
-    advance();
-    await enter('report');
-    await sinkChain;
+    recorder.advance();
+    await recorder.enter('report');
+    await recorder.flushed();
     if (input.signal.aborted) return { kind: 'cancelled' };
     return unavailable ? { kind: 'completed_partial', reason: unavailable } : { kind: 'completed' };
   } catch (e) {
-    if (sinkError) throw sinkError;
+    if (recorder.error) throw recorder.error;
     if (input.signal.aborted) return { kind: 'cancelled' };
     throw e;
   } finally {

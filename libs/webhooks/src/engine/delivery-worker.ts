@@ -27,10 +27,10 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** WEBHOOK_RETRY_DELAYS_MS */
   retryDelaysMs?: readonly number[];
-  /** records WebhookDeliveryDropped on the webhook's stream */
-  onDropped?: (delivery: WebhookDeliveryDoc) => Promise<void>;
-  /** a 410 Gone: disables the webhook (WebhookDisabled) */
-  onGone?: (webhookId: string, delivery: WebhookDeliveryDoc) => Promise<void>;
+  /** records the drop, as the webhook's kind records that (WebhookDeliveryDropped on an account webhook's stream) */
+  onDropped?: (delivery: WebhookDeliveryDoc, webhook: WebhookDoc) => Promise<void>;
+  /** a 410 Gone: disables the webhook, as its kind records that (WebhookDisabled, AlertWebhookDisabled) */
+  onGone?: (webhook: WebhookDoc, delivery: WebhookDeliveryDoc) => Promise<void>;
   log?: EngineLog;
   now?: () => number;
 }
@@ -122,8 +122,8 @@ export class DeliveryWorker {
       next.next_attempt_at = null;
       await this.deliveries.put(next);
       this.log.warn({ delivery_id: next._id, webhook_id: next.webhook_id, event: next.event, attempts: next.attempts.length, error: attempt.error, status: attempt.status, gone: !!result.gone }, 'webhook delivery dropped');
-      if (result.gone) await this.options.onGone?.(webhook._id, next);
-      await this.options.onDropped?.(next);
+      if (result.gone) await this.options.onGone?.(webhook, next);
+      await this.options.onDropped?.(next, webhook);
       return next;
     }
     next.status = 'failed';

@@ -2,7 +2,7 @@ import type { WebhookEnvelope } from '../envelope';
 import { alert, completed } from '../../test/fixtures';
 import { deliveryId, subscribers } from './dispatcher';
 import type { WebhookDoc } from './model';
-import { evolveScanSummary, newSince } from './scan-summary';
+import { evolveScanSummaryDoc, newSince } from './scan-summary';
 import type { ScanSummaryDoc } from './model';
 
 const hook = (id: string, over: Partial<WebhookDoc> = {}): WebhookDoc => ({
@@ -30,21 +30,21 @@ describe('subscribers', () => {
   });
 });
 
-describe('evolveScanSummary', () => {
+describe('evolveScanSummaryDoc', () => {
   const e = (type: string, data: object, revision: number) => ({ streamId: 'scan-s', revision, type, data, recordedAt: '' });
   it('counts findings by severity and follows the status', () => {
-    let doc = evolveScanSummary(null, e('ScanRequested', { scan_id: 's', account_id: 'a', target_id: 't', target_name: 'n', requested_at: 'R' }, 0));
-    doc = evolveScanSummary(doc, e('ScanStarted', { scan_id: 's', started_at: 'T' }, 1));
-    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', fingerprint: 'p1:LLM01:2025' } }, 2));
+    let doc = evolveScanSummaryDoc(null, e('ScanRequested', { scan_id: 's', account_id: 'a', target_id: 't', target_name: 'n', requested_at: 'R' }, 0));
+    doc = evolveScanSummaryDoc(doc, e('ScanStarted', { scan_id: 's', started_at: 'T' }, 1));
+    doc = evolveScanSummaryDoc(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', fingerprint: 'p1:LLM01:2025' } }, 2));
     // a finding recorded before fingerprints existed gets the one derived from its probe and category
-    doc = evolveScanSummary(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', probe_id: 'p2', category: 'LLM07:2025' } }, 3));
-    doc = evolveScanSummary(doc, e('ScanFailed', { scan_id: 's' }, 4));
+    doc = evolveScanSummaryDoc(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', probe_id: 'p2', category: 'LLM07:2025' } }, 3));
+    doc = evolveScanSummaryDoc(doc, e('ScanFailed', { scan_id: 's' }, 4));
     expect(doc).toEqual({
       _id: 's', _rev: 4, account_id: 'a', target_id: 't', target_name: 'n', status: 'failed', critical: 0, high: 2, medium: 0, low: 0, started_at: 'T',
       created_at: 'R', fingerprints: ['p1:LLM01:2025', 'p2:LLM07:2025'],
     });
-    expect(evolveScanSummary(null, e('ScanStarted', { scan_id: 's' }, 1))).toBeNull();
-    expect(evolveScanSummary(doc, e('ProbeAttempted', { scan_id: 's' }, 5))).toBeNull();
+    expect(evolveScanSummaryDoc(null, e('ScanStarted', { scan_id: 's' }, 1))).toBeNull();
+    expect(evolveScanSummaryDoc(doc, e('ProbeAttempted', { scan_id: 's' }, 5))).toBeNull();
   });
 });
 

@@ -11,7 +11,8 @@ import { newWebhookSecret } from '../signing';
 import { DeliveryWorker } from './delivery-worker';
 import { deliveryId, WebhookDispatcher } from './dispatcher';
 import { COLLECTIONS, type WebhookDeliveryDoc, type WebhookDoc } from './model';
-import { WebhookRelay } from './relay';
+import type { LogRelay } from '@gauntlet/subscriptions';
+import { webhookRelay } from './relay';
 
 const now = () => new Date().toISOString();
 const meta = { correlationId: 'c', actor: 'system', occurredAt: '2026-11-20T10:00:00.000Z' };
@@ -27,7 +28,7 @@ describe('webhook engine on the embedded adapters, delivering to a real receiver
   let docs: SqliteDocumentStore;
   let bus: EmbeddedBus;
   let receiver: Receiver;
-  let relay: WebhookRelay;
+  let relay: LogRelay;
   let dispatcher: WebhookDispatcher;
   let worker: DeliveryWorker;
   const http = guardedDispatcher({ allowPrivate: true });
@@ -68,11 +69,11 @@ describe('webhook engine on the embedded adapters, delivering to a real receiver
     receiver.endpoint('/down', secrets['wh-down'], (_n, res) => res.writeHead(500).end());
     receiver.endpoint('/gone', secrets['wh-gone'], (_n, res) => res.writeHead(410).end());
 
-    relay = new WebhookRelay({ store, docs, bus, baseUrl: 'https://gauntlet.example.com' });
+    relay = webhookRelay({ store, docs, bus, baseUrl: 'https://gauntlet.example.com' });
     dispatcher = new WebhookDispatcher({ bus, docs });
     worker = new DeliveryWorker({
       bus, docs, secrets: box, dispatcher: http, render: { productVersion: '0.1.0', syslog: { hostname: 'gauntlet-test' } }, timeoutMs: 2000, retryDelaysMs: [50, 100, 150],
-      onDropped: async (d) => void dropped.push(d), onGone: async (id) => void gone.push(id),
+      onDropped: async (d) => void dropped.push(d), onGone: async (w) => void gone.push(w._id),
     });
     await relay.start();
     await dispatcher.start();

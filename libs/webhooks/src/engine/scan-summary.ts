@@ -1,40 +1,15 @@
-import { diffBase, fingerprintOf, type Severity } from '@gauntlet/domain';
+import { diffBase, evolveScanSummary, type ScanSummaryState } from '@gauntlet/domain';
 import type { SourceEvent, ScanSummary } from '../envelope';
 import type { ScanSummaryDoc } from './model';
 
-/** The small per-scan state webhooks need (pure): who owns it, its target, its counts so far. */
-export function evolveScanSummary(doc: ScanSummaryDoc | null, event: SourceEvent): ScanSummaryDoc | null {
-  const d = event.data ?? {};
-  if (event.type === 'ScanRequested') {
-    return {
-      _id: d.scan_id, _rev: event.revision, account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, status: 'pending',
-      critical: 0, high: 0, medium: 0, low: 0, started_at: null, created_at: d.requested_at, fingerprints: [],
-    };
-  }
-  if (!doc) return null;
-  const next = { ...doc, _rev: event.revision };
-  switch (event.type) {
-    case 'ScanStarted':
-      return { ...next, status: 'running', started_at: d.started_at };
-    case 'VulnerabilityFound': {
-      const v = d.vulnerability;
-      const sev = v.severity as Severity;
-      // findings recorded before fingerprints existed have the same one, derived
-      const fingerprint: string = v.fingerprint ?? fingerprintOf(v.probe_id, v.category);
-      const known = doc.fingerprints ?? [];
-      return { ...next, [sev]: doc[sev] + 1, fingerprints: known.includes(fingerprint) ? known : [...known, fingerprint] };
-    }
-    case 'ScanCompleted':
-      return { ...next, status: 'completed' };
-    case 'ScanCompletedPartial':
-      return { ...next, status: 'completed_partial' };
-    case 'ScanFailed':
-      return { ...next, status: 'failed' };
-    case 'ScanCancelled':
-      return { ...next, status: 'cancelled' };
-    default:
-      return null;
-  }
+/**
+ * The small per-scan state webhooks need, as a document: the domain's one fold of scan events
+ * (evolveScanSummary), keyed by scan id with the revision of the last event it counts.
+ */
+export function evolveScanSummaryDoc(doc: ScanSummaryDoc | null, event: SourceEvent): ScanSummaryDoc | null {
+  const next = evolveScanSummary(doc as (ScanSummaryDoc & ScanSummaryState) | null, event);
+  if (!next) return null;
+  return { ...next, _id: doc?._id ?? event.data.scan_id, _rev: event.revision } as ScanSummaryDoc;
 }
 
 export function toScanSummary(doc: ScanSummaryDoc, baseUrl: string, changes?: ScanSummary['changes']): ScanSummary {

@@ -1,8 +1,8 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { accountDecider, Plan, streams } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 
 export class ChangePlan {
   constructor(readonly account_id: string, readonly plan: Plan, readonly context: CommandContext) {}
@@ -10,9 +10,9 @@ export class ChangePlan {
 
 @CommandHandler(ChangePlan)
 export class ChangePlanHandler implements ICommandHandler<ChangePlan, void> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
 
   async execute(c: ChangePlan): Promise<void> {
-    await this.runtime.commit(accountDecider, streams.account(c.account_id), { type: 'ChangePlan', plan: c.plan }, c.context);
+    await this.runner.commit(accountDecider, streams.account(c.account_id), { type: 'ChangePlan', plan: c.plan }, c.context);
   }
 }

@@ -1,10 +1,10 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { accountIdFor, emailHashFor, hashPassword, normaliseEmail } from '@gauntlet/auth';
 import { accountDecider, DomainError, emailReservationDecider, Plan, Role, streams } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 
 export class RegisterAccount {
   constructor(readonly email: string, readonly password: string, readonly context: CommandContext, readonly plan: Plan = 'free', readonly role: Role = 'member') {}
@@ -18,7 +18,7 @@ export interface RegisteredAccount {
 
 @CommandHandler(RegisterAccount)
 export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, RegisteredAccount> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
 
   /**
    * A random account id (an id derived from the email could be guessed); the email reserved
@@ -28,24 +28,24 @@ export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, 
     const email = normaliseEmail(c.email);
     const account_id = randomUUID();
     const password_hash = await hashPassword(c.password);
-    const { aggregates } = this.runtime;
-    const exists = async (id: string) => (await this.runtime.infra.events.readStream(streams.account(id))).length > 0;
+    // an account stream exists once its AccountRegistered is recorded
+    const exists = async (id: string) => (await this.runner.state(accountDecider, streams.account(id))).id !== null;
     const reservation = streams.emailReservation(emailHashFor(email));
-    const { state } = await aggregates.load(emailReservationDecider, reservation);
-    await aggregates.handle(
+    const state = await this.runner.state(emailReservationDecider, reservation);
+    await this.runner.append(
       emailReservationDecider,
       reservation,
       {
-        type: 'ReserveEmail', email_hash: emailHashFor(email), account_id, now: new Date().toISOString(),
+        type: 'ReserveEmail', email_hash: emailHashFor(email), account_id, now: this.clock.iso(),
         holder_registered: state.holder !== null && (await exists(state.holder)),
         legacy_account_exists: await exists(accountIdFor(email)),
       },
       c.context,
     );
-    const { events } = await this.runtime.commit(
+    const { events } = await this.runner.commit(
       accountDecider,
       streams.account(account_id),
-      { type: 'RegisterAccount', account_id, email, password_hash, plan: c.plan, role: c.role, now: new Date().toISOString() },
+      { type: 'RegisterAccount', account_id, email, password_hash, plan: c.plan, role: c.role, now: this.clock.iso() },
       c.context,
     );
     if (events.length === 0) throw new DomainError('conflict', 'An account with this email already exists.');

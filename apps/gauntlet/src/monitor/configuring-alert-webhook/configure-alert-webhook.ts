@@ -1,10 +1,11 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { monitorDecider, streams } from '@gauntlet/domain';
+import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
-import { requireOutboundUrl } from '../../targets/outbound-url';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
+import { OutboundPolicy } from '../../targets/outbound-url';
 import { AlertWebhookBody, CreatedAlertWebhookView } from '../../webhooks/dto';
 
 export class ConfigureAlertWebhook {
@@ -14,16 +15,16 @@ export class ConfigureAlertWebhook {
 /** One alert webhook per target; configuring it again replaces it (with a new secret). */
 @CommandHandler(ConfigureAlertWebhook)
 export class ConfigureAlertWebhookHandler implements ICommandHandler<ConfigureAlertWebhook, CreatedAlertWebhookView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly outbound: OutboundPolicy, private readonly secrets: SecretBox) {}
 
   async execute({ account_id, target_id, body, context }: ConfigureAlertWebhook): Promise<CreatedAlertWebhookView> {
-    requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
+    this.outbound.requireUrl(body.url);
     const secret = newWebhookSecret();
     const min_severity = body.min_severity ?? 'medium';
-    await this.runtime.commit(
+    await this.runner.commit(
       monitorDecider,
       streams.monitor(target_id),
-      { type: 'ConfigureAlertWebhook', target_id, account_id, url: body.url, format_type: body.format_type, min_severity, secret_encrypted: this.runtime.secrets.seal(secret), now: new Date().toISOString() },
+      { type: 'ConfigureAlertWebhook', target_id, account_id, url: body.url, format_type: body.format_type, min_severity, secret_encrypted: this.secrets.seal(secret), now: this.clock.iso() },
       context,
     );
     return { target_id, url: body.url, format_type: body.format_type, min_severity, enabled: true, secret };

@@ -1,11 +1,11 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { AgentAlert, monitorDecider, streams } from '@gauntlet/domain';
 import type { TargetDoc } from '@gauntlet/read-models';
 import { judgeAgentEvent } from '@gauntlet/scanner';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 import { AgentEventBody, IngestResult } from '../dto';
 
 export class IngestAgentEvents {
@@ -19,10 +19,10 @@ export class IngestAgentEvents {
  */
 @CommandHandler(IngestAgentEvents)
 export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEvents, IngestResult> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
 
   async execute({ account_id, target, events, context }: IngestAgentEvents): Promise<IngestResult> {
-    const received = new Date().toISOString();
+    const received = this.clock.iso();
     const alerts: AgentAlert[] = [];
     events.forEach((e, index) => {
       const occurred_at = e.occurred_at ? new Date(e.occurred_at).toISOString() : received;
@@ -35,7 +35,7 @@ export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEven
       }
     });
     if (alerts.length) {
-      await this.runtime.commit(
+      await this.runner.commit(
         monitorDecider,
         streams.monitor(target._id),
         { type: 'RaiseAgentAlerts', account_id, target_id: target._id, target_name: target.name, alerts },

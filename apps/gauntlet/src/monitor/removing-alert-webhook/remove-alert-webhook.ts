@@ -1,8 +1,8 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { monitorDecider, streams } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 
 export class RemoveAlertWebhook {
   constructor(readonly account_id: string, readonly target_id: string, readonly context: CommandContext) {}
@@ -10,9 +10,9 @@ export class RemoveAlertWebhook {
 
 @CommandHandler(RemoveAlertWebhook)
 export class RemoveAlertWebhookHandler implements ICommandHandler<RemoveAlertWebhook, void> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
 
   async execute({ account_id, target_id, context }: RemoveAlertWebhook): Promise<void> {
-    await this.runtime.commit(monitorDecider, streams.monitor(target_id), { type: 'RemoveAlertWebhook', account_id, now: new Date().toISOString() }, context);
+    await this.runner.commit(monitorDecider, streams.monitor(target_id), { type: 'RemoveAlertWebhook', account_id, now: this.clock.iso() }, context);
   }
 }

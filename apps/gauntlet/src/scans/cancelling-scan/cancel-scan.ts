@@ -1,8 +1,8 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { scanDecider, ScanStatus, streams } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 
 /** The worker running the scan learns of it when its next write is refused, and stops. */
 export class CancelScan {
@@ -11,13 +11,13 @@ export class CancelScan {
 
 @CommandHandler(CancelScan)
 export class CancelScanHandler implements ICommandHandler<CancelScan, { id: string; status: ScanStatus }> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
 
   async execute(c: CancelScan) {
-    const { state } = await this.runtime.commit(
+    const { state } = await this.runner.commit(
       scanDecider,
       streams.scan(c.scan_id),
-      { type: 'CancelScan', account_id: c.account_id, cancelled_by: c.context.actor, now: new Date().toISOString() },
+      { type: 'CancelScan', account_id: c.account_id, cancelled_by: c.context.actor, now: this.clock.iso() },
       c.context,
     );
     return { id: c.scan_id, status: state.status };

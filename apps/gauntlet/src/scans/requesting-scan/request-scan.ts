@@ -1,12 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { monthStart, nextMonthStart } from '@gauntlet/auth';
-import { CiGatePolicy, Plan, Profile, scanDecider, streams } from '@gauntlet/domain';
-import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
-import { ProblemException } from '../../http/problem';
+import { CiGatePolicy, Plan, Profile, quotaMonth, scanDecider, streams, targetDecider } from '@gauntlet/domain';
+import type { Config } from '../../config/config';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
+import { CONFIG } from '../../platform/tokens';
+import { ScanReader } from '../scan-reader';
 
 export class RequestScan {
   constructor(
@@ -31,33 +32,25 @@ export interface RequestedScan {
 
 @CommandHandler(RequestScan)
 export class RequestScanHandler implements ICommandHandler<RequestScan, RequestedScan> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly scans: ScanReader, @Inject(CONFIG) private readonly config: Config) {}
 
   async execute(c: RequestScan): Promise<RequestedScan> {
-    const docs = this.runtime.infra.documents;
-    const target = await docs.collection<TargetDoc>('targets').get(c.target_id);
-    if (!target || target.deleted || target.account_id !== c.account_id) throw new ProblemException(404, 'Target not found.');
-
-    const now = new Date();
-    const quota = this.runtime.config.scanQuota[c.plan];
-    if (quota !== null) {
-      // counted from the read model: a burst of parallel requests can overshoot by a few, which
-      // is the accepted price of not serialising every scan request of an account
-      const used = await docs.collection<ScanDoc>('scans').count({ account_id: c.account_id, created_month: now.toISOString().slice(0, 7) });
-      if (used >= quota) {
-        const retryAfter = Math.ceil((nextMonthStart(now).getTime() - now.getTime()) / 1000);
-        throw new ProblemException(429, `The ${c.plan} plan allows ${quota} scans per calendar month; ${used} were started since ${monthStart(now).toISOString().slice(0, 10)}.`, {
-          slug: 'scan-quota', title: 'Scan quota exhausted', headers: { 'Retry-After': String(retryAfter) }, extensions: { plan: c.plan, quota, used },
-        });
-      }
-    }
-
+    const created_at = this.clock.iso();
+    // the decider decides on facts: the target as its own stream has it, and the scans the account
+    // started this month (counted from the read model: a burst of parallel requests can overshoot
+    // by a few, the accepted price of not serialising every scan request of an account)
+    const target = await this.runner.state(targetDecider, streams.target(c.target_id));
+    const allowed = this.config.scanQuota[c.plan];
+    const used = allowed === null ? 0 : await this.scans.countInMonth(c.account_id, quotaMonth(created_at));
     const scan_id = randomUUID();
-    const created_at = now.toISOString();
-    await this.runtime.commit(
+    await this.runner.commit(
       scanDecider,
       streams.scan(scan_id),
-      { type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, target_name: target.name, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, ...(c.gate && { gate: c.gate }), now: created_at },
+      {
+        type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, ...(c.gate && { gate: c.gate }), now: created_at,
+        target: target.id ? { account_id: target.account_id, name: target.settings?.name ?? '', deleted: target.deleted } : null,
+        quota: { plan: c.plan, allowed, used },
+      },
       c.context,
     );
     return { id: scan_id, status: 'pending', created_at, target_id: c.target_id, profile: c.profile };

@@ -1,11 +1,12 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { effectiveTriage, streams, triageDecider, TriageState } from '@gauntlet/domain';
 import { findingTriage, FindingTriage } from '@gauntlet/assessment';
-import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
+import type { ScanDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../../http/problem';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
+import { ScanReader } from '../scan-reader';
 
 /** A person marks a finding open, a false positive, an accepted risk or fixed; it applies to its fingerprint on the target. */
 export class TriageFinding {
@@ -27,14 +28,15 @@ export interface TriagedFinding {
 
 @CommandHandler(TriageFinding)
 export class TriageFindingHandler implements ICommandHandler<TriageFinding, TriagedFinding> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly scans: ScanReader) {}
 
   async execute(c: TriageFinding): Promise<TriagedFinding> {
     const { scan } = c;
-    const vulnerability = await this.runtime.infra.documents.collection<VulnerabilityDoc>('vulnerabilities').get(`${scan._id}:${c.vulnerability_id}`);
+    // the finding's fingerprint is a fact recorded when it was found; the decision is the triage decider's
+    const vulnerability = await this.scans.vulnerability(scan._id, c.vulnerability_id);
     if (!vulnerability) throw new ProblemException(404, 'Vulnerability not found in this scan.');
-    const now = new Date().toISOString();
-    const { state } = await this.runtime.commit(
+    const now = this.clock.iso();
+    const { state } = await this.runner.commit(
       triageDecider,
       streams.target(scan.target_id),
       {

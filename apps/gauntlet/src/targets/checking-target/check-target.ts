@@ -1,8 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { Inject } from '@nestjs/common';
-import type { TargetDoc } from '@gauntlet/read-models';
-import { ProblemException } from '../../http/problem';
-import { RUNTIME, Runtime } from '../../runtime';
+import { TargetReader } from '../target-reader';
 import type { TargetCheckView } from '../dto';
 import { TargetChecker } from './target-checker';
 
@@ -12,11 +9,9 @@ export class CheckTarget {
 
 @CommandHandler(CheckTarget)
 export class CheckTargetHandler implements ICommandHandler<CheckTarget, TargetCheckView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime, private readonly checker: TargetChecker) {}
+  constructor(private readonly targets: TargetReader, private readonly checker: TargetChecker) {}
 
   async execute({ account_id, target_id }: CheckTarget): Promise<TargetCheckView> {
-    const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id);
-    if (!doc || doc.deleted || doc.account_id !== account_id) throw new ProblemException(404, 'Target not found.');
-    return this.checker.check(doc);
+    return this.checker.check(await this.targets.owned(account_id, target_id));
   }
 }

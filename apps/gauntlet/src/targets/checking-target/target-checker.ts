@@ -1,7 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SecretBox } from '@gauntlet/auth';
+import type { Logger } from 'pino';
 import type { TargetDoc } from '@gauntlet/read-models';
 import { checkTarget } from '@gauntlet/scanner';
-import { RUNTIME, Runtime } from '../../runtime';
+import type { Config } from '../../config/config';
+import { Clock } from '../../platform/clock';
+import { CONFIG, LOGGER } from '../../platform/tokens';
 import type { TargetCheckView } from '../dto';
 import { openHeaders } from '../target-secrets';
 
@@ -12,10 +16,10 @@ import { openHeaders } from '../target-secrets';
  */
 @Injectable()
 export class TargetChecker {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(@Inject(CONFIG) private readonly config: Config, private readonly secrets: SecretBox, private readonly clock: Clock, @Inject(LOGGER) private readonly log: Logger) {}
 
   async check(doc: TargetDoc): Promise<TargetCheckView> {
-    const { config, secrets } = this.runtime;
+    const { config, secrets } = this;
     const result = await checkTarget(
       {
         scan_mode: doc.scan_mode, api_format: doc.api_format, url: doc.url, model: doc.model, http: doc.http, browser: doc.browser,
@@ -26,11 +30,11 @@ export class TargetChecker {
       },
       { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath },
     );
-    this.runtime.log.info({ target_id: doc._id, ok: result.ok, status: result.status, latency_ms: result.latency_ms }, 'target checked');
+    this.log.info({ target_id: doc._id, ok: result.ok, status: result.status, latency_ms: result.latency_ms }, 'target checked');
     return {
       ok: result.ok, endpoint: result.endpoint, status: result.status, latency_ms: result.latency_ms, diagnosis: result.diagnosis, hint: result.hint,
       answer: result.answer, screenshot: result.screenshot ? { content_type: 'image/png', data: result.screenshot.toString('base64') } : null,
-      checked_at: new Date().toISOString(),
+      checked_at: this.clock.iso(),
     };
   }
 }

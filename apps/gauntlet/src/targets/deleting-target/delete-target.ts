@@ -1,8 +1,8 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { streams, targetDecider } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 
 /** Deleting a target keeps its scans: their history is compliance evidence. */
 export class DeleteTarget {
@@ -11,9 +11,9 @@ export class DeleteTarget {
 
 @CommandHandler(DeleteTarget)
 export class DeleteTargetHandler implements ICommandHandler<DeleteTarget, void> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
 
   async execute({ account_id, target_id, context }: DeleteTarget): Promise<void> {
-    await this.runtime.commit(targetDecider, streams.target(target_id), { type: 'DeleteTarget', account_id, now: new Date().toISOString() }, context);
+    await this.runner.commit(targetDecider, streams.target(target_id), { type: 'DeleteTarget', account_id, now: this.clock.iso() }, context);
   }
 }

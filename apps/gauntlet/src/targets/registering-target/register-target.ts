@@ -1,12 +1,13 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
-import type { TargetDoc } from '@gauntlet/read-models';
+import { SecretBox } from '@gauntlet/auth';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
-import { requireOutboundUrl } from '../outbound-url';
+import { OutboundPolicy } from '../outbound-url';
+import { TargetReader } from '../target-reader';
 import { sealHeaders } from '../target-secrets';
 import { targetView } from '../target-view';
 import { TargetChecker } from '../checking-target/target-checker';
@@ -17,35 +18,42 @@ export class RegisterTarget {
 
 @CommandHandler(RegisterTarget)
 export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, RegisteredTargetView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime, private readonly checker: TargetChecker) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+    private readonly outbound: OutboundPolicy,
+    private readonly secrets: SecretBox,
+    private readonly targets: TargetReader,
+    private readonly checker: TargetChecker,
+  ) {}
 
   async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
-    requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
+    this.outbound.requireUrl(body.url);
     const settings: TargetSettings = {
       name: body.name,
       url: body.url,
       scan_mode: body.scan_mode,
       api_format: body.api_format ?? null,
       // sealed before it reaches the log: the plain key exists only in this request and in a scanner's memory
-      api_key_encrypted: body.api_key ? this.runtime.secrets.seal(body.api_key) : null,
+      api_key_encrypted: body.api_key ? this.secrets.seal(body.api_key) : null,
       model: body.model ?? null,
       canaries: body.canaries ?? [],
       browser: body.browser ? { ...body.browser } : null,
       http: body.http ? { ...body.http } : null,
       max_requests_per_second: body.max_requests_per_second ?? null,
       // sealed like the key; only the names stay readable
-      headers_encrypted: sealHeaders(this.runtime.secrets, body.headers),
+      headers_encrypted: sealHeaders(this.secrets, body.headers),
       header_names: Object.keys(body.headers ?? {}),
       stream: body.stream ?? false,
     };
     const target_id = randomUUID();
-    await this.runtime.commit(
+    await this.runner.commit(
       targetDecider,
       streams.target(target_id),
-      { type: 'RegisterTarget', target_id, account_id, settings, now: new Date().toISOString() },
+      { type: 'RegisterTarget', target_id, account_id, settings, now: this.clock.iso() },
       context,
     );
-    const doc = (await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id))!;
+    const doc = (await this.targets.get(target_id))!;
     // check: true answers with the connection check too; the target is registered whatever it says
     return body.check ? { ...targetView(doc), check: await this.checker.check(doc) } : targetView(doc);
   }

@@ -1,11 +1,12 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, streams, targetDecider, TargetSettings } from '@gauntlet/domain';
-import type { TargetDoc } from '@gauntlet/read-models';
+import { SecretBox } from '@gauntlet/auth';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 import { TargetView, UpdateTargetBody } from '../dto';
-import { requireOutboundUrl } from '../outbound-url';
+import { OutboundPolicy } from '../outbound-url';
+import { TargetReader } from '../target-reader';
 import { sealHeaders } from '../target-secrets';
 import { targetView } from '../target-view';
 
@@ -15,26 +16,32 @@ export class UpdateTarget {
 
 @CommandHandler(UpdateTarget)
 export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, TargetView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(
+    private readonly runner: CommandRunner,
+    private readonly clock: Clock,
+    private readonly outbound: OutboundPolicy,
+    private readonly secrets: SecretBox,
+    private readonly targets: TargetReader,
+  ) {}
 
   async execute({ account_id, target_id, body, context }: UpdateTarget): Promise<TargetView> {
-    if (body.url !== undefined) requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
+    if (body.url !== undefined) this.outbound.requireUrl(body.url);
     const { api_key, browser, http, headers, ...plain } = body;
     const changes: Partial<TargetSettings> = { ...plain };
-    if (api_key !== undefined) changes.api_key_encrypted = this.runtime.secrets.seal(api_key);
+    if (api_key !== undefined) changes.api_key_encrypted = this.secrets.seal(api_key);
     if (headers !== undefined) {
-      changes.headers_encrypted = sealHeaders(this.runtime.secrets, headers);
+      changes.headers_encrypted = sealHeaders(this.secrets, headers);
       changes.header_names = Object.keys(headers ?? {});
     }
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
-    await this.runtime.commit(
+    await this.runner.commit(
       targetDecider,
       streams.target(target_id),
-      { type: 'UpdateTarget', account_id, changes, now: new Date().toISOString() },
+      { type: 'UpdateTarget', account_id, changes, now: this.clock.iso() },
       context,
     );
-    const doc = await this.runtime.infra.documents.collection<TargetDoc>('targets').get(target_id);
+    const doc = await this.targets.get(target_id);
     if (!doc || doc.deleted || doc.account_id !== account_id) throw new DomainError('not_found', 'Target not found.');
     return targetView(doc);
   }

@@ -1,11 +1,12 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { streams, webhookDecider } from '@gauntlet/domain';
+import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
-import { requireOutboundUrl } from '../../targets/outbound-url';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
+import { OutboundPolicy } from '../../targets/outbound-url';
 import { CreatedWebhookView, RegisterWebhookBody } from '../dto';
 
 export class RegisterWebhook {
@@ -14,17 +15,17 @@ export class RegisterWebhook {
 
 @CommandHandler(RegisterWebhook)
 export class RegisterWebhookHandler implements ICommandHandler<RegisterWebhook, CreatedWebhookView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly outbound: OutboundPolicy, private readonly secrets: SecretBox) {}
 
   async execute({ account_id, body, context }: RegisterWebhook): Promise<CreatedWebhookView> {
-    requireOutboundUrl(body.url, this.runtime.config.outboundAllowPrivate);
+    this.outbound.requireUrl(body.url);
     const webhook_id = randomUUID();
     const secret = newWebhookSecret();
-    const now = new Date().toISOString();
-    const { events } = await this.runtime.commit(
+    const now = this.clock.iso();
+    const { events } = await this.runner.commit(
       webhookDecider,
       streams.webhook(webhook_id),
-      { type: 'RegisterWebhook', webhook_id, account_id, url: body.url, event_types: body.event_types, format_type: body.format_type, secret_encrypted: this.runtime.secrets.seal(secret), now },
+      { type: 'RegisterWebhook', webhook_id, account_id, url: body.url, event_types: body.event_types, format_type: body.format_type, secret_encrypted: this.secrets.seal(secret), now },
       context,
     );
     const registered = events[0].data as { event_types: string[] };

@@ -1,9 +1,10 @@
-import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { streams, webhookDecider } from '@gauntlet/domain';
+import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
 import { CommandContext } from '../../platform/aggregates';
-import { RUNTIME, Runtime } from '../../runtime';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
 import { RotatedSecretView } from '../dto';
 
 /** The new secret signs every delivery from now on, retries of older deliveries included. */
@@ -13,14 +14,14 @@ export class RotateWebhookSecret {
 
 @CommandHandler(RotateWebhookSecret)
 export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret, RotatedSecretView> {
-  constructor(@Inject(RUNTIME) private readonly runtime: Runtime) {}
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly secrets: SecretBox) {}
 
   async execute({ account_id, webhook_id, context }: RotateWebhookSecret): Promise<RotatedSecretView> {
     const secret = newWebhookSecret();
-    await this.runtime.commit(
+    await this.runner.commit(
       webhookDecider,
       streams.webhook(webhook_id),
-      { type: 'RotateWebhookSecret', account_id, secret_encrypted: this.runtime.secrets.seal(secret), now: new Date().toISOString() },
+      { type: 'RotateWebhookSecret', account_id, secret_encrypted: this.secrets.seal(secret), now: this.clock.iso() },
       context,
     );
     return { id: webhook_id, secret };

@@ -1,23 +1,14 @@
 import type { EventFilter, EventStore, Position, RecordedEvent, Subscription } from '@gauntlet/eventstore';
-import type { DocumentStore } from './document-store';
+import type { CheckpointStore } from './checkpoint-store';
 
 export interface SubscriptionLog {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
-interface CheckpointDoc {
-  _id: string;
-  position: string;
-  updated_at: string;
-  [k: string]: unknown;
-}
-
-export const CHECKPOINTS = 'checkpoints';
-
 /**
- * A consumer of the log that remembers how far it got: the checkpoint lives in the document
- * store, next to what the consumer writes, and is saved after each event is handled. After a
+ * A consumer of the log that remembers how far it got: the checkpoint lives in a CheckpointStore
+ * (the document store, next to what the consumer writes), and is saved after each event is handled. After a
  * crash the last events are handled again, so handlers must be idempotent. A failing handler
  * stops this consumer only; it restarts from its checkpoint with backoff and nothing is skipped.
  */
@@ -31,7 +22,7 @@ export class CheckpointedSubscription {
 
   constructor(
     private readonly store: EventStore,
-    private readonly docs: DocumentStore,
+    private readonly checkpoints: CheckpointStore,
     readonly name: string,
     private readonly handler: (event: RecordedEvent) => Promise<void>,
     private readonly options: { filter?: EventFilter; log?: SubscriptionLog } = {},
@@ -67,19 +58,18 @@ export class CheckpointedSubscription {
     );
   }
 
-  async load(): Promise<Position | null> {
-    const doc = await this.docs.collection<CheckpointDoc>(CHECKPOINTS).get(this.name);
-    return doc ? BigInt(doc.position) : null;
+  load(): Promise<Position | null> {
+    return this.checkpoints.load(this.name);
   }
 
   async save(position: Position): Promise<void> {
-    await this.docs.collection<CheckpointDoc>(CHECKPOINTS).put({ _id: this.name, position: String(position), updated_at: new Date().toISOString() });
+    await this.checkpoints.save(this.name, position);
     this.current = position;
     for (const listener of this.listeners) listener();
   }
 
   async reset(): Promise<void> {
-    await this.docs.collection(CHECKPOINTS).delete(this.name);
+    await this.checkpoints.delete(this.name);
     this.current = null;
   }
 

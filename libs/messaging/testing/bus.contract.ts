@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Bus, Consumer, DeliveredMessage, Message } from './bus';
+import type { Bus, Consumer, DeliveredMessage, Message } from '../src/bus';
 
 /** One adapter under test, fresh for each case. */
 export interface BusUnderTest {

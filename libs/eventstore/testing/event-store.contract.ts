@@ -6,7 +6,7 @@
  * at the start, so the suite also runs against a shared server that already holds other events.
  */
 import { randomUUID } from 'node:crypto';
-import { EventStore, EventToAppend, Position, RecordedEvent, Subscription, WrongExpectedRevisionError } from './event-store';
+import { EventStore, EventToAppend, Position, RecordedEvent, Subscription, WrongExpectedRevisionError } from '../src/event-store';
 
 export interface EventStoreUnderTest {
   store: EventStore;

@@ -1,4 +1,4 @@
-import type { Collection, Doc, DocumentStore, FindOptions } from './document-store';
+import type { Collection, Doc, DocumentStore, FindOptions } from '../src/document-store';
 
 /**
  * The DocumentStore contract: every adapter runs this same suite (design.md section 6), so the

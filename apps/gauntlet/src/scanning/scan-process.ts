@@ -1,0 +1,142 @@
+import { scoreScan } from '@gauntlet/assessment';
+import { SecretBox } from '@gauntlet/auth';
+import { DomainError, isTerminal, leaseExpired, leaseTimings, ProbeAttempt, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, streams, Vulnerability } from '@gauntlet/domain';
+import type { DocumentStore, ScanDoc, TargetDoc } from '@gauntlet/read-models';
+import { concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { CommandRunner } from '../platform/command-runner';
+import type { ScanHistory } from '../scans/scan-history';
+import { openHeaders } from '../targets/target-secrets';
+import type { ScanJob } from './scan-jobs';
+import type { ScanClaims, ScanWriter } from './scan-claims';
+
+export interface ScanProcessDeps {
+  commands: CommandRunner;
+  claims: ScanClaims;
+  docs: DocumentStore;
+  history: ScanHistory;
+  secrets: SecretBox;
+  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'judge' | 'attacker'>;
+  log: Logger;
+  now: () => Date;
+}
+
+/** the engine's outcome in the domain's words: an engine stopped without the user's cancel is a scanner stopping */
+const runOutcome = (outcome: ScanOutcome): ScanRunOutcome => (outcome.kind === 'cancelled' ? { kind: 'stopped' } : outcome);
+
+/**
+ * The process manager of a claimed scan: runs the engine against the target, turns what the
+ * engine reports into commands on the scan's stream (phases, attempts, findings), and its
+ * outcome into the command that ends the scan (the domain's scanEnding). It also ends scans
+ * whose scanner was lost (reap). No rule lives here: they are the scan decider's and the
+ * domain's termination policy.
+ */
+export class ScanProcess {
+  constructor(private readonly deps: ScanProcessDeps) {}
+
+  private iso(): string {
+    return this.deps.now().toISOString();
+  }
+
+  async run(writer: ScanWriter, job: ScanJob, abort: AbortController): Promise<void> {
+    const { config, docs, secrets, claims } = this.deps;
+    const end = async (command: ScanCommand) => {
+      try {
+        await writer.handle(command);
+      } catch (err) {
+        // already ended (cancelled meanwhile): nothing to record
+        if (!(err instanceof DomainError && isTerminal(writer.state.status))) throw err;
+      }
+    };
+    const heartbeat = setInterval(async () => {
+      try {
+        await claims.renew(job.scan_id);
+        const doc = await docs.collection<ScanDoc>('scans').get(job.scan_id);
+        if (doc?.status === 'cancelled') abort.abort();
+      } catch (err) {
+        this.deps.log.error({ err, scan_id: job.scan_id }, 'lease renewal failed');
+      }
+    }, leaseTimings(claims.leaseMs).renewEveryMs);
+    const target = await docs.collection<TargetDoc>('targets').get(job.target_id);
+    if (!target || target.deleted) {
+      clearInterval(heartbeat);
+      await end(scanEnding({ kind: 'target_deleted' }, { score: scoreScan({ attempts: [], vulnerabilities: [] }), attempts: 0, now: this.iso() }));
+      await claims.release(job.scan_id);
+      return;
+    }
+    const attempts: ProbeAttempt[] = [];
+    const vulnerabilities: Vulnerability[] = [];
+    const sink: ScanSink = {
+      enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
+      recordAttempt: async (attempt, progress) => {
+        await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso() });
+        attempts.push(attempt);
+      },
+      recordVulnerability: async (vulnerability) => {
+        await writer.handle({ type: 'RecordVulnerability', vulnerability });
+        vulnerabilities.push(vulnerability);
+      },
+    };
+    const ending = (outcome: ScanRunOutcome, score = scoreScan({ attempts, vulnerabilities })) => scanEnding(outcome, { score, attempts: attempts.length, now: this.iso() });
+    const scanTarget: ScanTarget = {
+      id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode, api_format: target.api_format,
+      // opened only here, in memory, for the length of the scan
+      api_key: target.api_key_encrypted ? secrets.open(target.api_key_encrypted) : null,
+      model: target.model, canaries: target.canaries, browser: target.browser, http: target.http, max_requests_per_second: target.max_requests_per_second,
+      headers: openHeaders(secrets, target.headers_encrypted), stream: target.stream ?? false,
+    };
+    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, concurrency: concurrencyFor(job.profile) });
+    const log = this.deps.log.child({ scan_id: job.scan_id });
+    log.info({ target_id: target._id, profile: job.profile }, 'scan started');
+    try {
+      const outcome = await runScan({
+        scanId: job.scan_id, target: scanTarget, profile: job.profile, seed: job.scan_id, driver, sink, signal: abort.signal, now: this.deps.now,
+        // optional models, only ever contacted when the operator configured them
+        ...(config.judge && { judge: createLlmJudge(config.judge) }),
+        ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
+      });
+      const score = scoreScan({ attempts, vulnerabilities });
+      await end(ending(runOutcome(outcome), score));
+      log.info({ outcome: outcome.kind, score: score.overall_score, findings: vulnerabilities.length }, 'scan ended');
+    } catch (err) {
+      if (!isTerminal(writer.state.status)) {
+        log.error({ err }, 'scan crashed');
+        await end(ending({ kind: 'crashed' }));
+      }
+    } finally {
+      clearInterval(heartbeat);
+      await driver.close().catch(() => undefined);
+      await claims.release(job.scan_id);
+    }
+  }
+
+  /** ends running scans whose scanner stopped renewing its lease (never one this scanner runs) */
+  async reap(isMine: (scanId: string) => boolean): Promise<number> {
+    const { docs, claims, history, commands } = this.deps;
+    const runningScans = await docs.collection<ScanDoc>('scans').find({ status: 'running' }, { limit: 500 });
+    let reaped = 0;
+    for (const scan of runningScans) {
+      if (isMine(scan._id)) continue;
+      const lease = await claims.lease(scan._id);
+      if (!leaseExpired(scan, lease, this.deps.now().getTime(), claims.leaseMs)) continue;
+      const events = await history.read(scan._id);
+      const attempts = events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data.attempt as ProbeAttempt);
+      const vulnerabilities = events.filter((e) => e.type === 'VulnerabilityFound').map((e) => e.data.vulnerability as Vulnerability);
+      try {
+        await commands.append(
+          scanDecider,
+          streams.scan(scan._id),
+          scanEnding({ kind: 'lease_expired' }, { score: scoreScan({ attempts, vulnerabilities }), attempts: attempts.length, now: this.iso() }),
+          { actor: claims.actor, correlationId: scan._id },
+        );
+        reaped++;
+        this.deps.log.warn({ scan_id: scan._id, lease_worker: lease?.worker_id }, 'ended a scan whose worker was lost');
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err; // ended meanwhile
+      }
+      await claims.release(scan._id);
+    }
+    return reaped;
+  }
+}

@@ -1,0 +1,56 @@
+import { DomainError } from '../decider';
+import type { Plan } from './account';
+
+/** What each plan is entitled to (api-spec.md sections 4 and 8), as pure rules. */
+
+export type ReportFormat = 'pdf' | 'json' | 'csv' | 'markdown' | 'html';
+export const REPORT_FORMATS: readonly ReportFormat[] = ['pdf', 'json', 'csv', 'markdown', 'html'];
+
+/** Free plan: json only. Pro and above: all formats. */
+export function reportFormatsFor(plan: Plan): readonly ReportFormat[] {
+  return plan === 'free' ? ['json'] : REPORT_FORMATS;
+}
+
+/** A report in a format outside the plan is refused (403). */
+export function requireReportFormat(plan: Plan, format: ReportFormat): void {
+  const allowed = reportFormatsFor(plan);
+  if (allowed.includes(format)) return;
+  throw new DomainError('forbidden', `The ${plan} plan includes ${allowed.join(', ')} reports; ${format} needs the pro or enterprise plan.`, {}, {
+    rule: 'plan-format', title: 'Format not in your plan', facts: { plan, allowed_formats: allowed },
+  });
+}
+
+/** Scans per calendar month (UTC) by plan; null: unlimited. */
+export type ScanQuotas = Record<Plan, number | null>;
+
+/** The first moment of the calendar month (UTC) that `now` falls in: quotas reset then. */
+export function monthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+export function nextMonthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+/** `YYYY-MM` of an ISO time: the key scans are counted by against the quota */
+export const quotaMonth = (iso: string) => iso.slice(0, 7);
+
+/** What the quota rule needs to know when a scan is requested: the plan's allowance and the scans started this month. */
+export interface ScanQuotaFacts {
+  plan: Plan;
+  /** scans the plan allows per calendar month, null: unlimited */
+  allowed: number | null;
+  /** scans of the account requested in the month of `now` */
+  used: number;
+}
+
+/** The monthly scan quota: a request past it is refused (429) until the month turns. */
+export function requireScanQuota(quota: ScanQuotaFacts, nowIso: string): void {
+  const { plan, allowed, used } = quota;
+  if (allowed === null || used < allowed) return;
+  const now = new Date(nowIso);
+  const retryAfterSeconds = Math.ceil((nextMonthStart(now).getTime() - now.getTime()) / 1000);
+  throw new DomainError('limit_exceeded', `The ${plan} plan allows ${allowed} scans per calendar month; ${used} were started since ${monthStart(now).toISOString().slice(0, 10)}.`, {}, {
+    rule: 'scan-quota', title: 'Scan quota exhausted', retryAfterSeconds, facts: { plan, quota: allowed, used },
+  });
+}

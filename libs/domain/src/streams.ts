@@ -1,0 +1,28 @@
+/**
+ * Stream names, one place (design.md section 3): every stream is `<kind>-<id>`. Writers name a
+ * stream with `streams.<kind>(id)`; consumers of the log tell streams apart with `streamPrefixes`
+ * and `isStream`, never with a spelled-out prefix.
+ */
+export const streamPrefixes = {
+  account: 'account-',
+  /** keyed by the hash of the normalised email: what makes an email unique */
+  emailReservation: 'email-',
+  target: 'target-',
+  scan: 'scan-',
+  webhook: 'webhook-',
+  monitor: 'monitor-',
+} as const;
+
+export type StreamKind = keyof typeof streamPrefixes;
+
+export const streams = {
+  account: (id: string) => `${streamPrefixes.account}${id}`,
+  emailReservation: (emailHash: string) => `${streamPrefixes.emailReservation}${emailHash}`,
+  target: (id: string) => `${streamPrefixes.target}${id}`,
+  scan: (id: string) => `${streamPrefixes.scan}${id}`,
+  webhook: (id: string) => `${streamPrefixes.webhook}${id}`,
+  monitor: (targetId: string) => `${streamPrefixes.monitor}${targetId}`,
+} as const;
+
+/** whether `streamId` is a stream of `kind` */
+export const isStream = (kind: StreamKind, streamId: string): boolean => streamId.startsWith(streamPrefixes[kind]);

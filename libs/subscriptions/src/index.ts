@@ -1,0 +1,3 @@
+export * from './checkpoint-store';
+export * from './checkpointed-subscription';
+export * from './log-relay';
