@@ -1,3 +1,4 @@
+import canonicalize from 'canonicalize';
 import { createHash } from 'node:crypto';
 import { sampleHistory } from '../testing/sample-history';
 import { canonicalEvent, CHAIN_GENESIS, chainDigest, chainLinks, ChainEvent, toAuditNdjson, verifyChain } from './integrity';
@@ -9,6 +10,24 @@ describe('hash chain', () => {
   it('canonicalises with sorted keys and no whitespace (RFC 8785)', () => {
     const e: ChainEvent = { type: 'T', streamId: 's', revision: 0, data: { b: 1, a: [true, null, 'é'], c: { z: 1e21, y: 0.5 } }, metadata: { b: 2, a: 1 }, recordedAt: 'x' };
     expect(canonicalEvent(e)).toBe('{"data":{"a":[true,null,"é"],"b":1,"c":{"y":0.5,"z":1e+21}},"metadata":{"a":1,"b":2},"recordedAt":"x","revision":0,"streamId":"s","type":"T"}');
+  });
+
+  it('writes what the canonicalize package writes, for plain JSON and for everything it falls back on', () => {
+    const event = (data: unknown): ChainEvent => ({ type: 'T', streamId: 's', revision: 1, data, metadata: { b: 1, A: 2, é: 3, '': 4 }, recordedAt: 'x' });
+    const shapes: unknown[] = [
+      { z: [1, { y: 'é\u2028"\\', x: -0 }], a: null, B: true, '\ud83d\ude00': 1.5e-7, 'é': 1e21 },
+      { 10: 'a', 9: 'b', x: { 2: 1, 1: 2 } }, // array-index keys, enumerated numerically by V8
+      { at: new Date(0) },
+      { skipped: undefined, kept: 1 },
+      { list: [undefined, () => 1] },
+      [],
+      'text',
+    ];
+    for (const data of shapes) expect(canonicalEvent(event(data))).toBe(canonicalize({ data, metadata: event(data).metadata, recordedAt: 'x', revision: 1, streamId: 's', type: 'T' }));
+    for (const history of [sampleHistory({ seed: 9, findings: 6, attempts: 20, variantsPerFinding: 3 })]) {
+      for (const e of history) expect(canonicalEvent(e)).toBe(canonicalize({ streamId: e.streamId, revision: e.revision, type: e.type, data: e.data ?? null, metadata: e.metadata ?? {}, recordedAt: e.recordedAt }));
+    }
+    expect(() => canonicalEvent(event({ n: Number.NaN }))).toThrow();
   });
 
   it('links each event to the previous link: link_n = sha256(link_{n-1} + canonical(event_n))', () => {

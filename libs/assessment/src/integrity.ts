@@ -28,20 +28,60 @@ export const CHAIN_GENESIS = createHash('sha256').update('gauntlet-audit-chain/v
  * store attaches (global position, ids) differs between adapters and would break replays.
  */
 export function canonicalEvent(e: ChainEvent): string {
-  const text = canonicalize({
-    streamId: e.streamId,
-    revision: e.revision,
-    type: e.type,
+  const fields = {
     data: e.data ?? null,
     metadata: e.metadata ?? {},
     recordedAt: e.recordedAt,
-  });
+    revision: e.revision,
+    streamId: e.streamId,
+    type: e.type,
+  };
+  const sorted = sortedJson(fields);
+  const text = sorted === NOT_PLAIN ? canonicalize(fields) : JSON.stringify(sorted);
   if (text === undefined) throw new Error('Event cannot be canonicalised');
   return text;
 }
 
+const NOT_PLAIN = Symbol('not plain JSON');
+/** keys V8 enumerates in numeric order whatever the insertion order, so a sorted copy cannot sort them */
+const ARRAY_INDEX = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * A copy of plain JSON with every object's keys in JCS order (UTF-16 code units). For such a
+ * value JSON.stringify writes exactly the JCS text (same string escaping, same number format),
+ * natively and about three times faster than the canonicalize package, which is what the chain
+ * digest of a big scan spends its time on. Anything else (non-finite numbers, toJSON, undefined
+ * or non-JSON values, array-index keys) answers NOT_PLAIN and goes through canonicalize.
+ */
+function sortedJson(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : NOT_PLAIN;
+    case 'object': {
+      if (value === null) return null;
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+      if (Array.isArray(value)) {
+        const out = new Array(value.length);
+        for (let i = 0; i < value.length; i++) if ((out[i] = sortedJson(value[i])) === NOT_PLAIN) return NOT_PLAIN;
+        return out;
+      }
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value).sort()) {
+        if (ARRAY_INDEX.test(key)) return NOT_PLAIN;
+        if ((out[key] = sortedJson((value as Record<string, unknown>)[key])) === NOT_PLAIN) return NOT_PLAIN;
+      }
+      return out;
+    }
+    default:
+      return NOT_PLAIN;
+  }
+}
+
 export function nextLink(previous: string, e: ChainEvent): string {
-  return createHash('sha256').update(previous + canonicalEvent(e), 'utf8').digest('hex');
+  return createHash('sha256').update(previous, 'utf8').update(canonicalEvent(e), 'utf8').digest('hex');
 }
 
 /** link_1..link_n for the events in log order. */
