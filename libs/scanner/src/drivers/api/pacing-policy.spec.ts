@@ -33,8 +33,9 @@ describe('PacingPolicy', () => {
     let now = admit(policy, 0, 30, 100, 200);
     const refused = policy.reserve(now - 5);
     policy.record({ kind: 'throttled', sentAt: refused, retryAfterMs: 50 }, now);
-    // nothing was refused before, so only the spacing speaks: under 1000/95 per second
-    const limit = 1000 / 95;
+    // nothing was refused before: the limit is under the spacing refused (1000/95 per second)
+    // and under the pace of the last two seconds (20 sent), the lower of the two
+    const limit = 10;
     expect(policy.state.rate).toBeCloseTo(limit * 0.95, 5);
     const first = policy.reserve(now);
     expect(first).toBe(now + 50);
@@ -71,6 +72,21 @@ describe('PacingPolicy', () => {
     const refused = policy.reserve(now);
     policy.record({ kind: 'throttled', sentAt: refused, retryAfterMs: 0 }, now + 1);
     expect(policy.state.rate).toBeCloseTo(before * 0.99, 5);
+  });
+
+  it('a refusal of a request sent before the rate last changed only pauses: that change already answered it', () => {
+    const policy = new PacingPolicy({ ceilingRate: 10, initialConcurrency: 4, maxConcurrency: 16 });
+    const now = admit(policy, 0, 30, 100, 200);
+    const [early, late] = [policy.reserve(now), policy.reserve(now)];
+    policy.record({ kind: 'throttled', sentAt: late, retryAfterMs: 0 }, late + 1);
+    const stepped = policy.state.rate!;
+    policy.record({ kind: 'throttled', sentAt: early, retryAfterMs: 300 }, late + 2);
+    expect(policy.state.rate).toBe(stepped);
+    expect(policy.state.pausedUntil).toBe(late + 302);
+    // one sent after the step and refused too: the pace is still too fast
+    const after = policy.reserve(late + 400);
+    policy.record({ kind: 'throttled', sentAt: after, retryAfterMs: 0 }, after + 1);
+    expect(policy.state.rate).toBeLessThan(stepped);
   });
 
   it('refused often while paced, drops under what the target admitted', () => {

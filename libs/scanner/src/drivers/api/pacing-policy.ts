@@ -3,13 +3,16 @@
  * be in flight. Pure: it is told what happened (with the time) and answers from that alone.
  *
  * - Rate. Unknown targets start unpaced. A 429 (or a 503 with Retry-After) means "too fast": every
- *   request waits out the Retry-After (the limit is on the client, not on one request). The first
- *   refusal reveals a limit: the refused request left too close to the one before, and the
- *   target admitted only so many over the last two seconds (the lower of the two); the rate
- *   drops to 95 % of it and climbs back to 97 % within a second. Once paced, a refusal now and
- *   then means the limit is about here (or jitter brought two requests close): the rate steps
- *   down 1 %. A fifth of the last two seconds' requests refused means well over it: the rate
- *   drops to 85 % of what the target admitted. Without refusals it probes up every two seconds, 1 % then twice as far each time
+ *   request waits out the Retry-After (the limit is on the client, not on one request). Refusals
+ *   reveal a limit: a refused request that left alone, too close to the one before, bounds it
+ *   from above (paced at 95 % of that spacing, climbing back to 97 % within a second); once the
+ *   target has refused for half a second, what it admitted meanwhile bounds it from below (paced
+ *   at that, probing up). Once paced, a refusal now and then means the limit is about here (or
+ *   jitter brought two requests close): the rate steps down 1 %. A fifth of the last two
+ *   seconds' requests refused means well over it: the rate drops to 85 % of what the target
+ *   admitted and climbs back to it within a second. A refusal of a request sent before the rate
+ *   last changed only pauses: that change already answered it, and counting it again would
+ *   halve the pace for one burst. Without refusals it probes up every two seconds, 1 % then twice as far each time
  *   (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape: fast back to the last known limit, slow beyond it).
  *   `max_requests_per_second`, when set, is a ceiling it never crosses; pacing starts at 97 % of
  *   it and climbs from there.
@@ -74,8 +77,10 @@ export class PacingPolicy {
   private refusals: number[] = [];
   /** counts refusals: a request that waited for its slot across one waits again */
   private pauses = 0;
-  /** the rate the target last refused at: the limit, give or take */
-  private refusedAt: number | null = null;
+  /** the rate the pace climbs back to quickly after a refusal: just under the limit, as last measured */
+  private plateau: number | null = null;
+  /** when the rate was last set or lowered: a refusal of a request sent before says nothing of it */
+  private rateSetAt = -Infinity;
 
   constructor(private readonly options: PacingOptions) {
     // a little under a ceiling, where a target limiting to exactly it would refuse two requests
@@ -136,7 +141,7 @@ export class PacingPolicy {
     // rate: back to just under the last refusal quickly, then probe beyond it slowly, so a
     // limit that was raised is found again
     if (this.rate !== null) {
-      const plateau = this.refusedAt === null ? null : this.refusedAt * PLATEAU;
+      const plateau = this.plateau;
       if (plateau !== null && this.rate < plateau) {
         if (now - this.lastGrowth >= RECOVER_EVERY_MS) {
           this.lastGrowth = now;
@@ -165,40 +170,60 @@ export class PacingPolicy {
     this.pauses++;
     this.forget(now);
     this.probeStep = 1;
+    if (this.rate !== null && sentAt < this.rateSetAt) {
+      // sent at the pace before the last decision (or unpaced): the decision already answered it
+      return this.pause(retryAfterMs, now);
+    }
     this.refusals.push(now);
     while (this.refusals.length && this.refusals[0] < now - WINDOW_MS) this.refusals.shift();
     const recentSends = this.sends.filter((t) => t > now - WINDOW_MS && t <= now).length;
     if (this.rate === null) {
       // from the first refusal on, more is asked than admitted: what is admitted is the limit
       this.saturatedSince ??= now;
+      // refusals before a pace was set say nothing of the pace
+      this.refusals.length = 0;
       // the first refusal: the refused request left `gap` after the one before and that was too
       // close (a limit that spaces requests), and the target admitted only so many lately (a
       // limit that allows bursts, where the gap says little): the lower of the two
       const before = this.sends.filter((t) => t <= sentAt);
-      before.splice(before.lastIndexOf(sentAt), 1); // the refused request itself
+      const own = before.lastIndexOf(sentAt); // the refused request itself
+      if (own >= 0) before.splice(own, 1);
       const gap = before.length ? sentAt - before[before.length - 1] : 0;
       const admitted = this.admittedRate(now);
-      const spacing = gap >= 5 ? 1000 / gap : null;
-      const bound = spacing === null ? admitted : admitted === null ? spacing : Math.min(spacing, admitted);
-      if (bound !== null) {
-        this.refusedAt = bound;
-        this.rate = this.capped(Math.max(MIN_RATE, bound * BACKOFF));
+      // requests leaving together (or a late timer between two of them) give a gap that says
+      // little: the limit is under what was being sent lately all the same
+      const spacing = gap >= 5 ? Math.min(1000 / gap, this.sentRate(now, recentSends)) : null;
+      if (spacing !== null && (admitted === null || spacing < admitted)) {
+        // refused at that spacing: an upper bound, paced a little under
+        this.plateau = spacing * PLATEAU;
+        this.rate = this.capped(Math.max(MIN_RATE, spacing * BACKOFF));
+        this.lastGrowth = now;
+      } else if (admitted !== null) {
+        // admitted while more was asked: what the target lets through, a bound from below (the
+        // unpaced retries lose a little); paced at it, probing up from there
+        this.rate = this.capped(Math.max(MIN_RATE, admitted));
         this.lastGrowth = now;
       }
     } else if (this.refusals.length >= Math.max(3, recentSends / 5)) {
-      // refused often while paced: well over the limit, and asking for more than it
-      // admits, so what it admitted is the limit
-      this.refusedAt = Math.min(this.rate, this.admittedRate(now) ?? this.rate);
-      this.rate = this.capped(Math.max(MIN_RATE, this.refusedAt * DROP));
+      // refused often while paced: well over the limit, and asking for more than it admits, so
+      // what it admitted is the limit, give or take: well under it at once, back to it soon
+      this.plateau = Math.min(this.rate * PLATEAU, this.admittedRate(now) ?? this.rate);
+      this.rate = this.capped(Math.max(MIN_RATE, this.plateau * DROP));
       this.refusals.length = 0;
       this.lastGrowth = now;
     } else {
       // refused now and then at the pace kept: the limit is about here (or jitter brought two
       // requests close): a small step down, and no climbing past this rate for a while
-      this.refusedAt = this.rate;
+      this.plateau = this.rate * PLATEAU;
       this.rate = this.capped(Math.max(MIN_RATE, this.rate * STEP_DOWN));
       this.lastGrowth = now;
     }
+    this.rateSetAt = now;
+    this.pause(retryAfterMs, now);
+  }
+
+  /** every request waits out the Retry-After: the limit is on the client, not on one request */
+  private pause(retryAfterMs: number | null, now: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, now + (retryAfterMs ?? (this.rate ? 1000 / this.rate : 1000)));
     // slots handed out beyond the pause are given up: their holders take new ones (RequestPacer)
     this.nextSlot = this.pausedUntil;
@@ -213,12 +238,17 @@ export class PacingPolicy {
    * that stretch as empty would under-measure the limit.
    */
   private admittedRate(now: number): number | null {
-    if (this.firstSentAt === null || now - this.firstSentAt < 1000) return null;
+    if (this.firstSentAt === null) return null;
     const end = now - Math.min(this.smoothedLatencyMs ?? 0, WINDOW_MS / 2);
     const start = Math.max(now - WINDOW_MS, this.saturatedSince ?? this.firstSentAt);
     if (end - start < 500) return null;
     const count = this.admitted.filter((t) => t >= start && t < end).length;
     return (count * 1000) / (end - start);
+  }
+
+  /** requests per second sent lately, over the window or since the first (a second at least) */
+  private sentRate(now: number, recentSends: number): number {
+    return (recentSends * 1000) / Math.min(WINDOW_MS, Math.max(1000, now - (this.firstSentAt ?? now)));
   }
 
   private capped(rate: number): number {
