@@ -196,11 +196,21 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
   it('enforces the monthly scan quota of the plan with 429 and Retry-After', async () => {
     const { api } = await signUp(svc.url);
     const t = (await api.post('/api/targets', apiTarget)).body;
-    for (let i = 0; i < 3; i++) expect((await api.post('/api/scans', { target_id: t.id })).status).toBe(201);
+    // counted in the log, not in a read model: five at once, and exactly three pass
+    const burst = await Promise.all(Array.from({ length: 5 }, () => api.post('/api/scans', { target_id: t.id })));
+    expect(burst.map((r) => r.status).sort()).toEqual([201, 201, 201, 429, 429]);
     const over = await api.post('/api/scans', { target_id: t.id });
     expect(over.status).toBe(429);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(over.body).toMatchObject({ plan: 'free', quota: 3, used: 3 });
+    expect((await api.get('/api/scans')).body.scans).toHaveLength(3);
+    // a target it may not scan is not found, quota spent or not, and spends nothing
+    const other = await signUp(svc.url);
+    const theirs = (await other.api.post('/api/targets', apiTarget)).body;
+    expect((await api.post('/api/scans', { target_id: theirs.id })).status).toBe(404);
+    const mine = (await other.api.post('/api/targets', apiTarget)).body;
+    expect((await other.api.post('/api/scans', { target_id: t.id })).status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await other.api.post('/api/scans', { target_id: mine.id })).status).toBe(201);
   });
 
   it('never writes a target API key or a password in clear to the log', async () => {

@@ -4,6 +4,7 @@ export * from './streams';
 export * from './account/account';
 export * from './account/email-reservation';
 export * from './account/plans';
+export * from './account/scan-quota';
 export * from './target/target';
 export * from './target/endpoint';
 export * from './target/headers';

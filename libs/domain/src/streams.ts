@@ -7,6 +7,8 @@ export const streamPrefixes = {
   account: 'account-',
   /** keyed by the hash of the normalised email: what makes an email unique */
   emailReservation: 'email-',
+  /** an account's scans of one month, keyed `<account id>-<YYYY-MM>` */
+  scanQuota: 'quota-',
   target: 'target-',
   scan: 'scan-',
   webhook: 'webhook-',
@@ -18,6 +20,7 @@ export type StreamKind = keyof typeof streamPrefixes;
 export const streams = {
   account: (id: string) => `${streamPrefixes.account}${id}`,
   emailReservation: (emailHash: string) => `${streamPrefixes.emailReservation}${emailHash}`,
+  scanQuota: (accountId: string, month: string) => `${streamPrefixes.scanQuota}${accountId}-${month}`,
   target: (id: string) => `${streamPrefixes.target}${id}`,
   scan: (id: string) => `${streamPrefixes.scan}${id}`,
   webhook: (id: string) => `${streamPrefixes.webhook}${id}`,

@@ -19,11 +19,6 @@ export class ScanReader {
     return doc;
   }
 
-  /** scans of the account requested in `month` (YYYY-MM): what the monthly quota counts */
-  countInMonth(account_id: string, month: string): Promise<number> {
-    return this.scans.count({ account_id, created_month: month });
-  }
-
   vulnerability(scan_id: string, id: string): Promise<VulnerabilityDoc | null> {
     return this.docs.collection<VulnerabilityDoc>('vulnerabilities').get(`${scan_id}:${id}`);
   }

@@ -21,7 +21,7 @@ const vuln = { id: 'v1', severity: 'high' } as Vulnerability;
 describe('scan decider', () => {
   const request = {
     type: 'RequestScan' as const, scan_id: 's1', account_id: 'a1', target_id: 't1', profile: 'standard' as const, origin: 'api' as const, fail_threshold: null, now,
-    target: { account_id: 'a1', name: 'bot', deleted: false }, quota: { plan: 'free' as const, allowed: 10, used: 0 },
+    target: { account_id: 'a1', name: 'bot', deleted: false },
   };
 
   it('a requested scan is pending; requesting the same id again is a retry', () => {
@@ -38,16 +38,6 @@ describe('scan decider', () => {
   it("the scan carries the target's name as its stream knows it", () => {
     const [e] = spec(scanDecider).given([]).when({ ...request, target: { account_id: 'a1', name: 'renamed bot', deleted: false } }).thenEvents();
     expect(e.data).toMatchObject({ target_id: 't1', target_name: 'renamed bot' });
-  });
-
-  it("a request past the plan's monthly quota is refused until the month turns; an unlimited plan is never refused", () => {
-    spec(scanDecider).given([]).when({ ...request, quota: { plan: 'free', allowed: 10, used: 9 } }).then([requested]);
-    spec(scanDecider).given([]).when({ ...request, quota: { plan: 'free', allowed: 10, used: 10 } }).thenFails('limit_exceeded', /free plan allows 10 scans per calendar month; 10 were started since 2026-11-01/);
-    spec(scanDecider).given([]).when({ ...request, quota: { plan: 'enterprise', allowed: null, used: 100_000 } }).then([requested]);
-  });
-
-  it('ownership is checked before the quota: an unknown target is not found even when the quota is spent', () => {
-    spec(scanDecider).given([]).when({ ...request, target: null, quota: { plan: 'free', allowed: 1, used: 1 } }).thenFails('not_found');
   });
 
   it('one worker claims a pending scan; a second worker is refused; the same worker again is a no-op', () => {

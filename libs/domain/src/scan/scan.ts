@@ -1,4 +1,3 @@
-import { requireScanQuota, ScanQuotaFacts } from '../account/plans';
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
@@ -46,8 +45,6 @@ export type ScanCommand =
       type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; gate?: CiGatePolicy; now: string;
       /** the requested target, from its stream: only the account's own, live target can be scanned */
       target: ScannedTargetFacts | null;
-      /** the plan's monthly allowance and what the account used of it */
-      quota: ScanQuotaFacts;
     }
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
@@ -82,10 +79,9 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   decide(command, state) {
     if (command.type === 'RequestScan') {
       if (state.id) return []; // the same id again is a retry
-      const { scan_id, account_id, target_id, target, quota, profile, origin, fail_threshold, gate, now } = command;
+      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, now } = command;
       // another account's target answers exactly like an absent one
       if (!target || target.deleted || target.account_id !== account_id) throw new DomainError('not_found', 'Target not found.');
-      requireScanQuota(quota, now);
       return [event('ScanRequested', { scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }) })];
     }
     if (!state.id) throw new DomainError('not_found', 'Scan not found.');

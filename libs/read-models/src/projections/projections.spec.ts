@@ -69,7 +69,7 @@ describe('scan projections', () => {
     expect(project(scansProjection, events, 's1')).toEqual({
       _id: 's1', _rev: 6, account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70,
       status: 'completed', phase: 'done', progress: 100, findings_so_far: 2, severity_counts: { critical: 1, high: 0, medium: 0, low: 1 },
-      probes_run: 1, requests: { probe: 2 }, created_at: now, created_month: '2026-11', started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
+      probes_run: 1, requests: { probe: 2 }, created_at: now, started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
     });
   });
 

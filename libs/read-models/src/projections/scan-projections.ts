@@ -22,8 +22,6 @@ export interface ScanDoc {
   /** requests sent to the target (user turns), by phase: what the scan spent where */
   requests: Partial<Record<Phase, number>>;
   created_at: string;
-  /** `YYYY-MM` of created_at: the key the monthly scan quota counts by */
-  created_month: string;
   started_at: string | null;
   finished_at: string | null;
   /** why it failed, ended partially or was cancelled */
@@ -44,7 +42,7 @@ const countsOf = (s: ScanSummaryState): Record<Severity, number> => ({ critical:
 
 export const scansProjection: Projection<ScanDoc> = {
   collection: 'scans',
-  indexes: [['account_id', 'created_at'], ['account_id', 'created_month'], ['account_id', 'target_id', 'created_at'], ['account_id', 'status', 'created_at'], ['status']],
+  indexes: [['account_id', 'created_at'], ['account_id', 'target_id', 'created_at'], ['account_id', 'status', 'created_at'], ['status']],
   documentId: (e) => (isStream('scan', e.streamId) ? e.data.scan_id : null),
   apply(doc, event) {
     const e = event as E;
@@ -56,7 +54,7 @@ export const scansProjection: Projection<ScanDoc> = {
       return {
         _id: d.scan_id, _rev: e.revision, account_id: s.account_id, target_id: s.target_id, target_name: s.target_name, profile: d.profile,
         origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: s.status, phase: 'queued', progress: 0, findings_so_far: 0,
-        severity_counts: countsOf(s), probes_run: 0, requests: {}, created_at: d.requested_at, created_month: d.requested_at.slice(0, 7), started_at: s.started_at,
+        severity_counts: countsOf(s), probes_run: 0, requests: {}, created_at: d.requested_at, started_at: s.started_at,
         finished_at: null, reason: null, score: null,
       };
     }
