@@ -61,8 +61,7 @@ export class ScansController {
     @Body() body: TriageBody,
     @Ctx() ctx: CommandContext,
   ): Promise<TriagedFindingView> {
-    const scan = await this.reader.owned(p.account_id, id);
-    return this.commands.execute(new TriageFinding(scan, vulnerabilityId, { state: body.state, reason: body.reason, expires_at: body.expires_at ?? null }, ctx));
+    return this.commands.execute(new TriageFinding(p.account_id, id, vulnerabilityId, { state: body.state, reason: body.reason, expires_at: body.expires_at ?? null }, ctx));
   }
 
   @Get(':id/diff')

@@ -1,6 +1,7 @@
 import { spec } from '@gauntlet/testing';
+import { fold } from '../decider';
 import { scanDecider, ScanEvent } from './scan';
-import { ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+import { ProbeAttempt, ScanScore, upcastVulnerability, Vulnerability } from './vulnerability';
 
 const now = '2026-11-21T10:00:00.000Z';
 const requested: ScanEvent = {
@@ -71,6 +72,15 @@ describe('scan decider', () => {
     const found: ScanEvent = { type: 'VulnerabilityFound', schemaVersion: 2, data: { scan_id: 's1', vulnerability: vuln } };
     spec(scanDecider).given([requested, started]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([found]);
     spec(scanDecider).given([requested, started, found]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([]);
+  });
+
+  it('keeps what a triage decision needs from the log: the target, when it was requested, each finding\'s fingerprint', () => {
+    const v2 = { id: 'v2', probe_id: 'pi-002', category: 'LLM01:2025', fingerprint: 'fp-recorded' } as Vulnerability;
+    // recorded before findings had fingerprints: the one upcastVulnerability gives it
+    const v1 = { id: 'v1', probe_id: 'pii-001', category: 'LLM02:2025' } as Vulnerability;
+    const found = (v: Vulnerability, schemaVersion: number): ScanEvent => ({ type: 'VulnerabilityFound', schemaVersion, data: { scan_id: 's1', vulnerability: v } });
+    const state = fold(scanDecider, [requested, started, found(v2, 2), found(v1, 1)]);
+    expect(state).toMatchObject({ target_id: 't1', requested_at: now, findings: { v2: 'fp-recorded', v1: upcastVulnerability({ ...v1, converters: [] }).fingerprint } });
   });
 
   it('a pending scan cannot record work: it must be claimed first', () => {

@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+import { fingerprintOf, ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -58,11 +58,14 @@ export type ScanCommand =
 export interface ScanState {
   id: string | null;
   account_id: string | null;
+  target_id: string | null;
+  requested_at: string | null;
   status: ScanStatus;
   phase: Phase;
   progress: number;
   worker_id: string | null;
-  vulnerabilityIds: string[];
+  /** the fingerprint of each finding, by its id: what a triage decision applies to */
+  findings: Record<string, string>;
   attemptIds: string[];
 }
 
@@ -74,7 +77,7 @@ function requireRunning(state: ScanState): void {
 }
 
 export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
-  initialState: () => ({ id: null, account_id: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, vulnerabilityIds: [], attemptIds: [] }),
+  initialState: () => ({ id: null, account_id: null, target_id: null, requested_at: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, findings: {}, attemptIds: [] }),
 
   decide(command, state) {
     if (command.type === 'RequestScan') {
@@ -113,7 +116,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
 
       case 'RecordVulnerability':
         requireRunning(state);
-        if (state.vulnerabilityIds.includes(command.vulnerability.id)) return [];
+        if (Object.hasOwn(state.findings, command.vulnerability.id)) return [];
         // version 2: one finding per weakness with its variants and fingerprint (upcastVulnerability reads version 1)
         return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability }, 2)];
 
@@ -144,15 +147,18 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   evolve(state, e) {
     switch (e.type) {
       case 'ScanRequested':
-        return { ...state, id: e.data.scan_id, account_id: e.data.account_id, status: 'pending', phase: 'queued' };
+        return { ...state, id: e.data.scan_id, account_id: e.data.account_id, target_id: e.data.target_id, requested_at: e.data.requested_at, status: 'pending', phase: 'queued' };
       case 'ScanStarted':
         return { ...state, status: 'running', worker_id: e.data.worker_id };
       case 'ScanPhaseEntered':
         return { ...state, phase: e.data.phase, progress: e.data.progress };
       case 'ProbeAttempted':
         return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id] };
-      case 'VulnerabilityFound':
-        return { ...state, vulnerabilityIds: [...state.vulnerabilityIds, e.data.vulnerability.id] };
+      case 'VulnerabilityFound': {
+        // version 1 findings carry no fingerprint: it is the one upcastVulnerability gives them
+        const v = e.data.vulnerability;
+        return { ...state, findings: { ...state.findings, [v.id]: v.fingerprint ?? fingerprintOf(v.probe_id, v.category) } };
+      }
       case 'ScanCompleted':
         return { ...state, status: 'completed', phase: 'done', progress: 100 };
       case 'ScanCompletedPartial':
