@@ -10,6 +10,7 @@ export * from './target/endpoint';
 export * from './target/headers';
 export * from './target/diagnosis';
 export * from './scan/scan';
+export * from './scan/ci-gate';
 export * from './scan/scan-termination';
 export * from './scan/scan-summary';
 export * from './scan/vulnerability';

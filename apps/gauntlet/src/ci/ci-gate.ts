@@ -1,5 +1,5 @@
 import type { ScanDoc } from '@gauntlet/read-models';
-import { CiGatePolicy, isTerminal } from '@gauntlet/domain';
+import { CiGatePolicy, ciGateVerdict, DEFAULT_GATE } from '@gauntlet/domain';
 
 /**
  * 200 and 422 carry the contract's CI body (422 is a verdict, not an error: "the same body and
@@ -21,18 +21,16 @@ export interface GateFacts {
   new_open: string[];
 }
 
-export const DEFAULT_GATE: CiGatePolicy = { fail_on: 'score', allow_partial: false };
-
 /**
- * The CI gate as a pure function: 202 while the scan runs; 424 when it did not produce a score
- * (failed or cancelled) or produced only a partial one the request did not allow; otherwise 200
- * passed or 422. It gates on the score after triage (a false positive someone set aside must not
- * block every pipeline), or with fail_on "new" only on findings new since the previous scan.
+ * The CI gate's verdict (libs/domain, ciGateVerdict) as HTTP: 202 while the scan runs, 424 when
+ * it did not produce a score or only a partial one the request did not allow, else 200 or 422.
  */
 export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, policy: CiGatePolicy = scan.gate ?? DEFAULT_GATE, threshold = scan.fail_threshold ?? 0): GateAnswer {
-  if (!isTerminal(scan.status)) return { status: 202, body: { scan_id: scan._id, status: scan.status } };
+  const newOpen = facts?.new_open ?? [];
+  const verdict = ciGateVerdict({ status: scan.status, score: scan.score, score_after_triage: facts?.after_triage ?? null, new_open: newOpen }, policy, threshold);
+  if (verdict === 'running') return { status: 202, body: { scan_id: scan._id, status: scan.status } };
   const report_url = `${baseUrl}/api/scans/${scan._id}/report`;
-  if (!scan.score) {
+  if (verdict === 'not_scored' || !scan.score) {
     return {
       status: 424,
       problem: {
@@ -41,7 +39,7 @@ export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, po
       },
     };
   }
-  if (scan.status === 'completed_partial' && !policy.allow_partial) {
+  if (verdict === 'partial_refused') {
     return {
       status: 424,
       problem: {
@@ -55,8 +53,7 @@ export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, po
     };
   }
   const after = facts?.after_triage ?? scan.score;
-  const newOpen = facts?.new_open ?? [];
-  const passed = policy.fail_on === 'new' ? newOpen.length === 0 : after.overall_score >= threshold;
+  const passed = verdict === 'passed';
   const body = {
     scan_id: scan._id, status: scan.status, security_score: scan.score.overall_score, security_grade: scan.score.grade,
     security_score_after_triage: after.overall_score, security_grade_after_triage: after.grade,

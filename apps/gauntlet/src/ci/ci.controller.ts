@@ -10,9 +10,9 @@ import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { RequestScan, RequestedScan } from '../scans/requesting-scan/request-scan';
 import { ScanReader } from '../scans/scan-reader';
-import { isTerminal } from '@gauntlet/domain';
+import { DEFAULT_GATE, isTerminal } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
-import { DEFAULT_GATE, gate, GateAnswer, GateFacts } from './ci-gate';
+import { gate, GateAnswer, GateFacts } from './ci-gate';
 import { CiPendingView, CiResultView, CiScanBody, CiWaitQuery } from './dto';
 
 const POLL_MS = 500;

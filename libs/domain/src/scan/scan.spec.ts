@@ -75,9 +75,9 @@ describe('scan decider', () => {
   });
 
   it('keeps what a triage decision needs from the log: the target, when it was requested, each finding\'s fingerprint', () => {
-    const v2 = { id: 'v2', probe_id: 'pi-002', category: 'LLM01:2025', fingerprint: 'fp-recorded' } as Vulnerability;
+    const v2 = { id: 'v2', probe_id: 'pi-002', category: 'LLM01:2025', fingerprint: 'fp-recorded' } as unknown as Vulnerability;
     // recorded before findings had fingerprints: the one upcastVulnerability gives it
-    const v1 = { id: 'v1', probe_id: 'pii-001', category: 'LLM02:2025' } as Vulnerability;
+    const v1 = { id: 'v1', probe_id: 'pii-001', category: 'LLM02:2025' } as unknown as Vulnerability;
     const found = (v: Vulnerability, schemaVersion: number): ScanEvent => ({ type: 'VulnerabilityFound', schemaVersion, data: { scan_id: 's1', vulnerability: v } });
     const state = fold(scanDecider, [requested, started, found(v2, 2), found(v1, 1)]);
     expect(state).toMatchObject({ target_id: 't1', requested_at: now, findings: { v2: 'fp-recorded', v1: upcastVulnerability({ ...v1, converters: [] }).fingerprint } });
