@@ -19,10 +19,6 @@ export class ScanReader {
     return doc;
   }
 
-  vulnerability(scan_id: string, id: string): Promise<VulnerabilityDoc | null> {
-    return this.docs.collection<VulnerabilityDoc>('vulnerabilities').get(`${scan_id}:${id}`);
-  }
-
   vulnerabilities(scan_id: string): Promise<VulnerabilityDoc[]> {
     return this.docs.collection<VulnerabilityDoc>('vulnerabilities').find({ scan_id }, { sort: { field: 'found_at', direction: 'asc' }, limit: 100_000 });
   }

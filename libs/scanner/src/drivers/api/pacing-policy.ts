@@ -4,18 +4,19 @@
  *
  * - Rate. Unknown targets start unpaced. A 429 (or a 503 with Retry-After) means "too fast": every
  *   request waits out the Retry-After (the limit is on the client, not on one request). Refusals
- *   reveal a limit: a refused request that left alone, too close to the one before, bounds it
- *   from above (paced at 95 % of that spacing, climbing back to 97 % within a second); once the
- *   target has refused for half a second, what it admitted meanwhile bounds it from below (paced
- *   at that, probing up). Once paced, a refusal now and then means the limit is about here (or
- *   jitter brought two requests close): the rate steps down 1 %. A fifth of the last two
- *   seconds' requests refused means well over it: the rate drops to 85 % of what the target
- *   admitted and climbs back to it within a second. A refusal of a request sent before the rate
- *   last changed only pauses: that change already answered it, and counting it again would
- *   halve the pace for one burst. Without refusals it probes up every two seconds, 1 % then twice as far each time
- *   (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape: fast back to the last known limit, slow beyond it).
- *   `max_requests_per_second`, when set, is a ceiling it never crosses; pacing starts at 97 % of
- *   it and climbs from there.
+ *   reveal a limit. The first bounds it from above: the refused request left too close to the one
+ *   before, and the pace sent at was too fast (the lower of the two: requests that left together
+ *   say little by their gap); paced at 95 % of it, climbing back to 97 % within a second. Once the
+ *   target has refused for half a second, what it admitted meanwhile bounds it from below: paced
+ *   at that, probing up. Once paced, a refusal now and then means the limit is about here (or
+ *   jitter brought two requests close): the rate steps down 1 %. A fifth of the last two seconds'
+ *   requests refused means well over it: the rate drops to 85 % of what the target admitted and
+ *   climbs back to it within a second. A refusal of a request sent before the rate last changed
+ *   only pauses: that change already answered it, and counting it again would cut the pace twice
+ *   for one burst. Without refusals it probes up every two seconds, 1 % then twice as far each
+ *   time (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape:
+ *   fast back to the last known limit, slow beyond it). `max_requests_per_second`, when set, is a
+ *   ceiling it never crosses; pacing starts at 97 % of it and climbs from there.
  * - Concurrency. With a rate known, Little's law: rate × latency conversations keep the target
  *   busy, plus a margin. Without one, the policy grows one at a time while answers come back as
  *   fast as the fastest seen (the target is not queueing us) and shrinks when they slow down to
