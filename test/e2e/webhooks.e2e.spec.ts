@@ -132,4 +132,25 @@ describe('webhook deliveries: retries, restarts, drops', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.deliveries.filter((d) => d.path === '/alert-gone')).toHaveLength(1);
   }, 60_000);
+  it('records an alert that never reached its endpoint on the monitor stream', async () => {
+    const { api } = await signUp(base);
+    const target = (await api.post('/api/targets', { name: 'agent', url: 'https://agent.example.com/v1/chat/completions', scan_mode: 'api', api_format: 'openai' })).body;
+    secret = (await api.post(`/api/agent-monitor/target/${target.id}/webhook`, { url: `${receiver.url}/alert-drop`, format_type: 'json', min_severity: 'low' })).body.secret;
+    answers = [500, 500, 500, 500];
+    receiver.deliveries.length = 0;
+    await alertOnce(api, target.id, 9);
+    // four attempts, 1.5 s apart, then the drop is appended: read back from the service's own log file
+    const history = await eventually(async () => {
+      const db = openSqlite(join(dataDir, 'gauntlet.db'));
+      try {
+        const events = await new SqliteEventStore(db).readStream(`monitor-${target.id}`);
+        return events.some((e) => e.type === 'AlertDeliveryDropped') ? events : undefined;
+      } finally {
+        db.close();
+      }
+    }, 30_000, 500);
+    expect(history.map((e) => e.type)).toEqual(['AlertWebhookConfigured', 'AgentAlertRaised', 'AlertDeliveryDropped']);
+    expect(history[2].data).toMatchObject({ target_id: target.id, event: 'agent.alert', attempts: 4, last_error: 'HTTP 500' });
+    expect(receiver.deliveries.filter((d) => d.path === '/alert-drop')).toHaveLength(4);
+  }, 60_000);
 });

@@ -27,15 +27,14 @@ export function deliveryWorker(runtime: Runtime): DeliveryWorker {
     log: log.child({ component: 'deliveries' }),
     onDropped: async (d: WebhookDeliveryDoc, webhook: WebhookDoc) => {
       log.warn({ delivery_id: d._id, webhook_id: d.webhook_id, event: d.event, attempts: d.attempts.length }, 'webhook delivery dropped after its last retry');
-      // an account webhook's history records each drop; an alert webhook's drops are in the delivery log only
-      if (webhookKind(webhook) !== 'account') return;
+      // each drop is recorded on the stream of the webhook's kind: what an auditor replays
       const last = d.attempts[d.attempts.length - 1];
-      await commands.append(
-        webhookDecider,
-        streams.webhook(d.webhook_id),
-        { type: 'RecordDeliveryDropped', delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: clock.iso() },
-        system(),
-      );
+      const dropped = { delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: clock.iso() };
+      if (webhookKind(webhook) === 'alert') {
+        await commands.append(monitorDecider, streams.monitor(webhook.target_id!), { type: 'RecordAlertDeliveryDropped', ...dropped }, system());
+      } else {
+        await commands.append(webhookDecider, streams.webhook(d.webhook_id), { type: 'RecordDeliveryDropped', ...dropped }, system());
+      }
     },
     onGone: async (webhook: WebhookDoc) => {
       log.warn({ webhook_id: webhook._id }, 'webhook endpoint answered 410 Gone: disabling it');

@@ -46,4 +46,16 @@ describe('monitor decider', () => {
     spec(monitorDecider).given([configured, removed]).when({ type: 'DisableAlertWebhook', reason: 'gone', now }).then([]);
     spec(monitorDecider).given([]).when({ type: 'DisableAlertWebhook', reason: 'gone', now }).then([]);
   });
+  it('records each alert delivery dropped after its last retry, once, even after the webhook was removed', () => {
+    const record = { type: 'RecordAlertDeliveryDropped' as const, delivery_id: 'd1', event: 'agent.alert', attempts: 4, last_error: 'HTTP 500', now };
+    const dropped: MonitorEvent = {
+      type: 'AlertDeliveryDropped', schemaVersion: 1,
+      data: { target_id: 't1', account_id: 'a1', delivery_id: 'd1', event: 'agent.alert', attempts: 4, last_error: 'HTTP 500', dropped_at: now },
+    };
+    const removed: MonitorEvent = { type: 'AlertWebhookRemoved', schemaVersion: 1, data: { target_id: 't1', account_id: 'a1', removed_at: now } };
+    spec(monitorDecider).given([configured, raised('x1')]).when(record).then([dropped]);
+    spec(monitorDecider).given([configured, raised('x1'), removed]).when(record).then([dropped]);
+    spec(monitorDecider).given([configured, dropped]).when(record).then([]);
+    spec(monitorDecider).given([]).when(record).then([]); // no monitor on that stream: nothing to record it on
+  });
 });

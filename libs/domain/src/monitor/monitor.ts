@@ -29,6 +29,8 @@ export type MonitorEvent =
   | DomainEvent<'AlertWebhookRemoved', { target_id: string; account_id: string; removed_at: string }>
   /** its endpoint answered 410 Gone: no more deliveries until it is configured again */
   | DomainEvent<'AlertWebhookDisabled', { target_id: string; account_id: string; reason: string; disabled_at: string }>
+  /** an alert that never reached the endpoint after every retry: the auditable record of a lost alert */
+  | DomainEvent<'AlertDeliveryDropped', { target_id: string; account_id: string; delivery_id: string; event: string; attempts: number; last_error: string | null; dropped_at: string }>
   | DomainEvent<'AgentAlertRaised', { account_id: string; target_id: string; target_name: string; alert: AgentAlert }>;
 
 export type MonitorCommand =
@@ -36,6 +38,8 @@ export type MonitorCommand =
   | { type: 'RemoveAlertWebhook'; account_id: string; now: string }
   /** from the deliveries, not a user: it names no account */
   | { type: 'DisableAlertWebhook'; reason: string; now: string }
+  /** from the deliveries too */
+  | { type: 'RecordAlertDeliveryDropped'; delivery_id: string; event: string; attempts: number; last_error: string | null; now: string }
   | { type: 'RaiseAgentAlerts'; account_id: string; target_id: string; target_name: string; alerts: AgentAlert[] };
 
 export interface MonitorState {
@@ -44,16 +48,23 @@ export interface MonitorState {
   webhookConfigured: boolean;
   webhookEnabled: boolean;
   alertIds: Set<string>;
+  droppedDeliveries: Set<string>;
 }
 
 export const monitorDecider: Decider<MonitorCommand, MonitorEvent, MonitorState> = {
-  initialState: () => ({ target_id: null, account_id: null, webhookConfigured: false, webhookEnabled: false, alertIds: new Set() }),
+  initialState: () => ({ target_id: null, account_id: null, webhookConfigured: false, webhookEnabled: false, alertIds: new Set(), droppedDeliveries: new Set() }),
 
   decide(command, state) {
     if (command.type === 'DisableAlertWebhook') {
       // the webhook it was meant for may have been removed or replaced meanwhile: nothing to disable
       if (!state.webhookConfigured || !state.webhookEnabled) return [];
       return [event('AlertWebhookDisabled', { target_id: state.target_id!, account_id: state.account_id!, reason: command.reason, disabled_at: command.now })];
+    }
+    if (command.type === 'RecordAlertDeliveryDropped') {
+      // recorded even when the webhook was removed or replaced meanwhile: the alert was lost all the same
+      if (!state.target_id || state.droppedDeliveries.has(command.delivery_id)) return [];
+      const { type: _t, now, ...data } = command;
+      return [event('AlertDeliveryDropped', { target_id: state.target_id, account_id: state.account_id!, ...data, dropped_at: now })];
     }
     if (state.account_id && state.account_id !== command.account_id) throw new DomainError('not_found', 'Target not found.');
     switch (command.type) {
@@ -80,6 +91,11 @@ export const monitorDecider: Decider<MonitorCommand, MonitorEvent, MonitorState>
         return { ...state, webhookConfigured: false, webhookEnabled: false };
       case 'AlertWebhookDisabled':
         return { ...state, webhookEnabled: false };
+      case 'AlertDeliveryDropped': {
+        const droppedDeliveries = new Set(state.droppedDeliveries);
+        droppedDeliveries.add(e.data.delivery_id);
+        return { ...state, droppedDeliveries };
+      }
       case 'AgentAlertRaised': {
         const alertIds = new Set(state.alertIds);
         alertIds.add(e.data.alert.id);

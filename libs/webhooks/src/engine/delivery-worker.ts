@@ -27,7 +27,7 @@ export interface DeliveryWorkerOptions {
   timeoutMs?: number;
   /** WEBHOOK_RETRY_DELAYS_MS */
   retryDelaysMs?: readonly number[];
-  /** records the drop, as the webhook's kind records that (WebhookDeliveryDropped on an account webhook's stream) */
+  /** records the drop, as the webhook's kind records that (WebhookDeliveryDropped on an account webhook's stream, AlertDeliveryDropped on the monitor stream) */
   onDropped?: (delivery: WebhookDeliveryDoc, webhook: WebhookDoc) => Promise<void>;
   /** a 410 Gone: disables the webhook, as its kind records that (WebhookDisabled, AlertWebhookDisabled) */
   onGone?: (webhook: WebhookDoc, delivery: WebhookDeliveryDoc) => Promise<void>;
