@@ -19,12 +19,15 @@ cleanup() {
   for s in "${started[@]:-}"; do [ -n "$s" ] && bash "infra/$s.sh" stop >/dev/null 2>&1 || true; done
 }
 trap cleanup EXIT
+# a server that does not start stops the run here: its suites would otherwise be skipped, green
 if [ -z "${KAFKA_BROKERS:-}" ]; then
-  eval "$(bash infra/kafka.sh start)"
+  kafka_env=$(bash infra/kafka.sh start) || { echo "Kafka did not start (see above); nothing was tested" >&2; exit 1; }
+  eval "$kafka_env"
   started+=(kafka)
 fi
 if [ -z "${MONGODB_URL:-}" ] && [ -z "${FERRETDB_URL:-}" ]; then
-  eval "$(bash infra/ferretdb.sh start)"
+  ferretdb_env=$(bash infra/ferretdb.sh start) || { echo "FerretDB did not start (see above); nothing was tested" >&2; exit 1; }
+  eval "$ferretdb_env"
   started+=(ferretdb)
 fi
 export KAFKA_BROKERS FERRETDB_URL
