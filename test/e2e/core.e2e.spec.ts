@@ -213,6 +213,16 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
     for (let i = 0; i < 3; i++) expect((await other.api.post('/api/scans', { target_id: mine.id })).status).toBe(201);
   });
 
+  it('lets a burst of parallel scan requests within the plan all through (a CI matrix on one account)', async () => {
+    const user = await signUp(svc.url);
+    const login = await client(svc.url).post('/api/auth/login', { email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD });
+    expect((await client(svc.url, { token: login.body.access_token }).put(`/api/admin/accounts/${user.id}/plan`, { plan: 'pro' })).status).toBe(200);
+    const t = (await user.api.post('/api/targets', apiTarget)).body;
+    // each spends one scan in the same quota stream (the conflicts a networked store sees are in aggregates.spec.ts)
+    const burst = await Promise.all(Array.from({ length: 16 }, () => user.api.post('/api/scans', { target_id: t.id })));
+    expect(burst.map((r) => r.status)).toEqual(Array(16).fill(201));
+  });
+
   it('never writes a target API key or a password in clear to the log', async () => {
     const { api } = await signUp(svc.url, 'clear@example.com', 'my-password-in-clear');
     await api.post('/api/targets', apiTarget);

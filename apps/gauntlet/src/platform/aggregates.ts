@@ -21,6 +21,17 @@ export interface StreamWriter<C, E, S> {
   handle(command: C): Promise<Decided<E, S>>;
 }
 
+export interface WriteOptions {
+  /**
+   * Appends tried before a conflict surfaces (409). Each round of conflicting writers has one
+   * winner, so a stream that N requests write at once needs N: more than the default only for
+   * streams many requests share (an account's scan quota).
+   */
+  attempts?: number;
+}
+
+const DEFAULT_ATTEMPTS = 4;
+
 /**
  * The write path, the same for every aggregate: read the stream, fold it, decide, append with
  * the expected revision. A concurrent writer makes the append fail; the command is then decided
@@ -41,7 +52,8 @@ export class Aggregates {
    * the revision between commands instead of re-reading a stream of thousands of events each time.
    * A conflict (someone else wrote, e.g. a cancel) reloads and decides again.
    */
-  async open<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, context: CommandContext): Promise<StreamWriter<C, E, S>> {
+  async open<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, context: CommandContext, options: WriteOptions = {}): Promise<StreamWriter<C, E, S>> {
+    const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
     let { state, revision } = await this.load(decider, streamId);
     const writer: StreamWriter<C, E, S> = {
       get state() {
@@ -57,7 +69,7 @@ export class Aggregates {
             revision = result.nextRevision;
             return { events, state, position: result.position };
           } catch (err) {
-            if (!(err instanceof WrongExpectedRevisionError) || attempt >= 4) throw err;
+            if (!(err instanceof WrongExpectedRevisionError) || attempt >= attempts) throw err;
             this.metrics?.appendConflicts.inc();
             ({ state, revision } = await this.load(decider, streamId));
           }
@@ -78,7 +90,7 @@ export class Aggregates {
     return result;
   }
 
-  async handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext): Promise<Decided<E, S>> {
-    return (await this.open(decider, streamId, context)).handle(command);
+  async handle<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext, options?: WriteOptions): Promise<Decided<E, S>> {
+    return (await this.open(decider, streamId, context, options)).handle(command);
   }
 }

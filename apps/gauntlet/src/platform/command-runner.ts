@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '@gauntlet/domain';
 import type { Position } from '@gauntlet/eventstore';
-import { Aggregates, CommandContext, Decided, StreamWriter } from './aggregates';
+import { Aggregates, CommandContext, Decided, StreamWriter, WriteOptions } from './aggregates';
 
 /** how far the read models have got: the projector, in a process that runs one, or its checkpoint */
 export interface ProjectionProgress {
@@ -24,8 +24,8 @@ export class CommandRunner {
   }
 
   /** decide and append without waiting for the read models (scanners, deliveries: nobody reads back at once) */
-  append<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext): Promise<Decided<E, S>> {
-    return this.aggregates.handle(decider, streamId, command, context);
+  append<C, E extends DomainEvent, S>(decider: Decider<C, E, S>, streamId: string, command: C, context: CommandContext, options?: WriteOptions): Promise<Decided<E, S>> {
+    return this.aggregates.handle(decider, streamId, command, context, options);
   }
 
   /** the state a stream folds to now: facts from the log (never a read model) for a decision */

@@ -8,6 +8,9 @@ import { Clock } from '../../platform/clock';
 import { CommandRunner } from '../../platform/command-runner';
 import { CONFIG } from '../../platform/tokens';
 
+/** scan requests of one account that may race for its quota stream before one gets 409 */
+const QUOTA_WRITERS = 64;
+
 export class RequestScan {
   constructor(
     readonly account_id: string,
@@ -48,7 +51,14 @@ export class RequestScanHandler implements ICommandHandler<RequestScan, Requeste
     const allowed = this.config.scanQuota[c.plan];
     if (allowed !== null) {
       const month = quotaMonth(created_at);
-      await this.runner.append(scanQuotaDecider, streams.scanQuota(c.account_id, month), { type: 'SpendScanQuota', account_id: c.account_id, month, scan_id, plan: c.plan, allowed, now: created_at }, c.context);
+      await this.runner.append(
+        scanQuotaDecider,
+        streams.scanQuota(c.account_id, month),
+        { type: 'SpendScanQuota', account_id: c.account_id, month, scan_id, plan: c.plan, allowed, now: created_at },
+        c.context,
+        // every scan request of the account writes this stream: a CI matrix starts many at once
+        { attempts: QUOTA_WRITERS },
+      );
     }
     await this.runner.commit(scanDecider, streams.scan(scan_id), request, c.context);
     return { id: scan_id, status: 'pending', created_at, target_id: c.target_id, profile: c.profile };
