@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createHmac, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
  * Seals secrets (target API keys, webhook secrets) before they enter the log or a read model:
@@ -22,6 +22,16 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, nonce);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  }
+
+  /**
+   * A keyed fingerprint of a value (HMAC-SHA256 under a key derived from this box's): equal values
+   * give equal fingerprints under one deployment's key, and a short value (a name, a code) cannot
+   * be recovered by hashing guesses without the key.
+   */
+  fingerprint(plain: string): string {
+    const key = createHmac('sha256', this.key).update('gauntlet fingerprint v1').digest();
+    return `fp_${createHmac('sha256', key).update(plain, 'utf8').digest('hex').slice(0, 20)}`;
   }
 
   open(token: string): string {

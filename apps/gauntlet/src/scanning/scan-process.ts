@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { CommandRunner } from '../platform/command-runner';
 import type { ScanHistory } from '../scans/scan-history';
-import { openHeaders } from '../targets/target-secrets';
+import { openHeaders, openSensitive } from '../targets/target-secrets';
 import type { ScanJob } from './scan-jobs';
 import type { ScanClaims, ScanWriter } from './scan-claims';
 
@@ -84,7 +84,7 @@ export class ScanProcess {
       // opened only here, in memory, for the length of the scan
       api_key: target.api_key_encrypted ? secrets.open(target.api_key_encrypted) : null,
       model: target.model, canaries: target.canaries, browser: target.browser, http: target.http, max_requests_per_second: target.max_requests_per_second,
-      headers: openHeaders(secrets, target.headers_encrypted), stream: target.stream ?? false,
+      headers: openHeaders(secrets, target.headers_encrypted), sensitive: openSensitive(secrets, target.sensitive_encrypted), stream: target.stream ?? false,
     };
     const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, concurrency: concurrencyFor(job.profile) });
     const log = this.deps.log.child({ scan_id: job.scan_id });

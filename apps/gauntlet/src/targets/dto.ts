@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested,
 } from 'class-validator';
-import { API_FORMATS, ApiFormat, customHeadersProblem, MAX_CUSTOM_HEADERS, SCAN_MODES, ScanMode } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, customHeadersProblem, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, SCAN_MODES, ScanMode } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
 import { Clearable } from '../http/validation';
@@ -51,10 +51,32 @@ export class HttpFormatBody {
   response_path: string;
 }
 
+export class SensitiveValueBody {
+  @ApiProperty({ description: 'what the value is, as reports and findings name it (e.g. "customer IBAN", "payments API key", "system prompt")', example: 'customer IBAN', maxLength: 100 })
+  @IsString() @CleanText() @MinLength(1) @MaxLength(100)
+  label: string;
+
+  @ApiProperty({ description: 'the value itself; stored encrypted, never returned', example: '<IBAN>', maxLength: 20000 })
+  @IsString() @CleanText({ multiline: true }) @MinLength(4) @MaxLength(20000)
+  value: string;
+}
+
+export class SensitiveLabelView {
+  @ApiProperty() label: string;
+  @ApiProperty({ description: 'keyed fingerprint of the value (equal values, equal fingerprints); the value is never returned' }) fingerprint: string;
+}
+
 class TargetFields {
   @ApiPropertyOptional({ type: [String], maxItems: 20, description: 'strings planted in the target that must never appear in its output' })
   @IsOptional() @IsArray() @ArrayMaxSize(20) @IsString({ each: true }) @CleanText({ each: true }) @MinLength(4, { each: true }) @MaxLength(200, { each: true })
   canaries?: string[];
+
+  @ApiPropertyOptional({
+    type: [SensitiveValueBody], maxItems: MAX_SENSITIVE_VALUES,
+    description: 'values the owner knows are behind the bot (a customer record, an internal code, a key prefix, the system prompt); detectors find them in answers partially and reformatted. Write-only: sealed like api_key, reads return each label with a fingerprint. On PATCH the whole set is replaced; null removes it.',
+  })
+  @Clearable() @IsOptional() @IsArray() @ArrayMaxSize(MAX_SENSITIVE_VALUES) @ValidateNested({ each: true }) @Type(() => SensitiveValueBody)
+  sensitive?: SensitiveValueBody[] | null;
 
   @ApiPropertyOptional({ type: BrowserSelectorsBody, description: 'selectors for chat pages the auto-detection cannot read' })
   @IsOptional() @ValidateNested() @Type(() => BrowserSelectorsBody)
@@ -153,6 +175,7 @@ export class TargetView {
   @ApiProperty({ type: HttpFormatBody, nullable: true }) http: HttpFormatBody | null;
   @ApiProperty({ nullable: true, type: Number }) max_requests_per_second: number | null;
   @ApiProperty({ type: [String], description: 'names of the custom headers stored (their values are never returned)' }) header_names: string[];
+  @ApiProperty({ type: [SensitiveLabelView], description: 'the sensitive values watched for: labels and fingerprints only' }) sensitive: SensitiveLabelView[];
   @ApiProperty() stream: boolean;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

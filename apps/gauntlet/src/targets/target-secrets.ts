@@ -1,4 +1,5 @@
 import type { SecretBox } from '@gauntlet/auth';
+import type { SensitiveLabel, SensitiveValue } from '@gauntlet/domain';
 
 /** Custom headers are sealed as one JSON object: their names and values leave the request only as ciphertext. */
 export function sealHeaders(secrets: SecretBox, headers: Record<string, string> | null | undefined): string | null {
@@ -7,4 +8,18 @@ export function sealHeaders(secrets: SecretBox, headers: Record<string, string> 
 
 export function openHeaders(secrets: SecretBox, sealed: string | null | undefined): Record<string, string> | null {
   return sealed ? (JSON.parse(secrets.open(sealed)) as Record<string, string>) : null;
+}
+
+/**
+ * The owner's sensitive values are sealed as one JSON array; what stays readable is each label
+ * with a keyed fingerprint, so a read can say what is watched for without saying what it is.
+ */
+export function sealSensitive(secrets: SecretBox, values: SensitiveValue[] | null | undefined): { sensitive_encrypted: string | null; sensitive_labels: SensitiveLabel[] } {
+  if (!values || values.length === 0) return { sensitive_encrypted: null, sensitive_labels: [] };
+  const plain = values.map(({ label, value }) => ({ label, value }));
+  return { sensitive_encrypted: secrets.seal(JSON.stringify(plain)), sensitive_labels: plain.map(({ label, value }) => ({ label, fingerprint: secrets.fingerprint(value) })) };
+}
+
+export function openSensitive(secrets: SecretBox, sealed: string | null | undefined): SensitiveValue[] {
+  return sealed ? (JSON.parse(secrets.open(sealed)) as SensitiveValue[]) : [];
 }

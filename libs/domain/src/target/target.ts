@@ -19,6 +19,18 @@ export interface HttpFormat {
   response_path: string;
 }
 
+/** A value its owner knows is behind the bot (a customer record, an internal code, a key prefix, the system prompt). */
+export interface SensitiveValue {
+  label: string;
+  value: string;
+}
+/** What reads show of a sensitive value: its label and a keyed fingerprint, never the value. */
+export interface SensitiveLabel {
+  label: string;
+  fingerprint: string;
+}
+export const MAX_SENSITIVE_VALUES = 50;
+
 /**
  * The target as the log keeps it. `api_key_encrypted` and `headers_encrypted` (the custom request
  * headers as sealed JSON) are AES-256-GCM ciphertext, never the values. `url` is what the user
@@ -41,6 +53,10 @@ export interface TargetSettings {
   header_names?: string[];
   /** ask the API to stream its answers (they are read either way); absent before: false */
   stream?: boolean;
+  /** the owner's sensitive values as sealed JSON ([{label, value}]); absent before they existed: none */
+  sensitive_encrypted?: string | null;
+  /** their labels and fingerprints, in clear so reads can say what is watched for */
+  sensitive_labels?: SensitiveLabel[];
 }
 
 export type TargetEvent =
@@ -117,6 +133,12 @@ export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
           changes.header_names = next.header_names ?? [];
         }
         if ((next.stream ?? false) !== (state.settings.stream ?? false)) changes.stream = next.stream;
+        // the sealed form differs on every seal: the fingerprints tell whether the values changed
+        if (changes.sensitive_encrypted !== undefined && JSON.stringify(next.sensitive_labels ?? []) === JSON.stringify(state.settings.sensitive_labels ?? [])) {
+          delete changes.sensitive_encrypted;
+          delete changes.sensitive_labels;
+          if (Object.keys(changes).length === 0) return [];
+        }
         return [event('TargetUpdated', { target_id, account_id: command.account_id, updated_at: command.now, changes })];
       }
       case 'DeleteTarget':

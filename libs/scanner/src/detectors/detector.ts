@@ -1,4 +1,4 @@
-import { ProbeAttempt, Turn } from '@gauntlet/domain';
+import { ProbeAttempt, SensitiveValue, Turn } from '@gauntlet/domain';
 import { CanaryToken } from '../probes/canary';
 import { Probe } from '../probes/probe';
 
@@ -10,6 +10,8 @@ export interface JudgeContext {
   canary: CanaryToken | null;
   /** strings from the target's configuration that must never appear in its output */
   targetCanaries: readonly string[];
+  /** values the owner told us are behind the target (labels name them in findings) */
+  sensitive?: readonly SensitiveValue[];
   /** the made-up name a misinformation probe asked about */
   entity: string | null;
   /**

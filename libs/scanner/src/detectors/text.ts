@@ -63,3 +63,20 @@ export function findTolerant(text: string, needles: readonly string[]): string |
 export function containsTolerant(text: string, needle: string): boolean {
   return findTolerant(text, [needle]) !== null;
 }
+
+/**
+ * Where `needle` is in `text`, compared the way squash() compares (case, spacing and invisible
+ * characters ignored): [start, end) in `text`, or null.
+ */
+export function spanTolerant(text: string, needle: string): [number, number] | null {
+  const exact = text.indexOf(needle);
+  if (exact >= 0) return [exact, exact + needle.length];
+  if (!squash(needle)) return null;
+  if (isAscii(text)) {
+    const m = new RegExp(tolerantPattern(needle), 'i').exec(text);
+    return m ? [m.index, m.index + m[0].length] : null;
+  }
+  const lower = fold(text);
+  const at = lower.indexOf(fold(needle));
+  return at >= 0 && lower.length === text.length ? [at, at + needle.length] : null;
+}

@@ -6,12 +6,12 @@ import { applyChain, Converter } from '../converters/converter';
 import { topicsOf } from '../converters/topics';
 import { JudgeContext, Verdict } from '../detectors/detector';
 import { readRefusal } from '../detectors/refusal';
-import { exposureOf, targetCanaryRule } from '../detectors/rules';
+import { candidatesOf, heldRule } from '../detectors/rules';
 import { probesFor } from '../probes/catalogue';
 import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { Escalation, ProbeResult } from './escalation';
-import { FindingBook, isDisclosure } from './findings';
+import { FindingBook } from './findings';
 import { stableId } from './ids';
 import { interleaveByCategory, planAmplification } from './plan';
 import { ScanRecorder } from './scan-recorder';
@@ -127,7 +127,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const { turns, converters, technique } = how;
     const rendered = renderedProbe(probe);
     const converted = turns !== rendered.turns;
-    const context: JudgeContext = { canary: rendered.canary, targetCanaries: target.canaries, entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }) };
+    const context: JudgeContext = { canary: rendered.canary, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }) };
     const base = { attempt_id: stableId(scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
     let record: ProbeAttempt;
     let verdict: Verdict | null = null;
@@ -139,9 +139,11 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       consecutiveErrors = 0;
       const recorded = transcript.map((t) => (t.role === 'assistant' ? boundTurn(t, limits.maxRecordedChars) : t));
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
+      // what every answer holds that looks like personal data or a credential: held only if it recurs
+      const candidates = candidatesOf(transcript, context);
+      book.observe(probe.id, base.attempt_id, candidates);
       if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial') {
-        const exposure = isDisclosure(probe.category) ? exposureOf(transcript, context) : null;
-        book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), exposure });
+        book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), attemptId: base.attempt_id, candidates });
       }
     } catch (e) {
       if (e instanceof Stopped || stop.signal.aborted) return null;
@@ -210,12 +212,12 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const reconRefused = readRefusal(recon.transcript[1].content).refused;
     // what it says it is for, refusing or not: multi-turn arcs talk about that first
     topics = topicsOf(recon.transcript[1].content);
-    const leak = targetCanaryRule(recon.transcript[1].content, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, entity: null });
+    const leak = heldRule(recon.transcript[1].content, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: null });
     await recorder.recordAttempt(
       {
         attempt_id: stableId(scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
         turns: recon.transcript.map((t) => boundTurn(t, limits.maxRecordedChars)),
-        verdict: leak ?? { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
+        verdict: leak ? { detector: leak.detector, outcome: leak.outcome, matched: leak.matched, confidence: leak.confidence, exposes: (leak.exposes ?? []).map(({ quote: _quote, ...e }) => e) } : { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
         latency_ms: recon.latency,
       },
       recorder.advance(),

@@ -1,4 +1,4 @@
-import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, Profile, ScanMode, Vulnerability } from '@gauntlet/domain';
+import { ApiFormat, BrowserSelectors, HttpFormat, Phase, SensitiveValue, ProbeAttempt, Profile, ScanMode, Vulnerability } from '@gauntlet/domain';
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
@@ -13,6 +13,8 @@ export interface ScanTarget {
   api_key: string | null;
   model: string | null;
   canaries: string[];
+  /** what the owner knows is behind the bot, opened from its seal for the length of the scan */
+  sensitive?: SensitiveValue[];
   browser: BrowserSelectors | null;
   http: HttpFormat | null;
   max_requests_per_second: number | null;

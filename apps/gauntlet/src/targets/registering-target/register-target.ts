@@ -8,7 +8,7 @@ import { CommandRunner } from '../../platform/command-runner';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { sealHeaders } from '../target-secrets';
+import { sealHeaders, sealSensitive } from '../target-secrets';
 import { targetView } from '../target-view';
 import { TargetChecker } from '../checking-target/target-checker';
 
@@ -45,6 +45,8 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       headers_encrypted: sealHeaders(this.secrets, body.headers),
       header_names: Object.keys(body.headers ?? {}),
       stream: body.stream ?? false,
+      // sealed like the key; labels and fingerprints stay readable
+      ...sealSensitive(this.secrets, body.sensitive),
     };
     const target_id = randomUUID();
     await this.runner.commit(

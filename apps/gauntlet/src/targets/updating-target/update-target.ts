@@ -7,7 +7,7 @@ import { CommandRunner } from '../../platform/command-runner';
 import { TargetView, UpdateTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { sealHeaders } from '../target-secrets';
+import { sealHeaders, sealSensitive } from '../target-secrets';
 import { targetView } from '../target-view';
 
 export class UpdateTarget {
@@ -26,13 +26,14 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
 
   async execute({ account_id, target_id, body, context }: UpdateTarget): Promise<TargetView> {
     if (body.url !== undefined) this.outbound.requireUrl(body.url);
-    const { api_key, browser, http, headers, ...plain } = body;
+    const { api_key, browser, http, headers, sensitive, ...plain } = body;
     const changes: Partial<TargetSettings> = { ...plain };
     if (api_key !== undefined) changes.api_key_encrypted = this.secrets.seal(api_key);
     if (headers !== undefined) {
       changes.headers_encrypted = sealHeaders(this.secrets, headers);
       changes.header_names = Object.keys(headers ?? {});
     }
+    if (sensitive !== undefined) Object.assign(changes, sealSensitive(this.secrets, sensitive));
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
     await this.runner.commit(
