@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
+import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KINDS, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
 
 export class RequestScanBody {
@@ -84,10 +84,28 @@ class TurnView {
   @ApiProperty() content: string;
 }
 
+class ProofMatchView {
+  @ApiProperty({ enum: PROOF_KINDS, description: "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up" })
+  kind: string;
+  @ApiPropertyOptional({ description: 'the canary or sensitive value, by its label (never the value)' }) label?: string;
+  @ApiPropertyOptional({ description: 'independent conversations the value came back in' }) occurrences?: number;
+}
+
+class ProofView {
+  @ApiProperty({ description: 'index into evidence.turns of the answer that shows it' }) turn: number;
+  @ApiProperty({ description: "offset of the span in that turn's content (in its decoded reading when read_as is set)" }) start: number;
+  @ApiProperty() end: number;
+  @ApiProperty({ description: 'the span itself, as the answer (or its reading) has it' }) text: string;
+  @ApiProperty({ type: ProofMatchView }) matched: ProofMatchView;
+  @ApiPropertyOptional({ description: 'the reading the offsets are in, when the answer was decoded first' }) read_as?: string;
+}
+
 class EvidenceView {
   @ApiProperty({ type: [TurnView] }) turns: TurnView[];
   @ApiProperty() detector: string;
-  @ApiProperty({ nullable: true, type: String }) matched: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'what the detector matched, as it is in the answer (its decoded form when read_as is set)' }) matched: string | null;
+  @ApiPropertyOptional({ type: ProofView, description: 'the span of the answer that shows the weakness; every finding has one except some recorded before proofs existed' })
+  proof?: ProofView;
   @ApiPropertyOptional({
     enum: ['base64', 'hex', 'rot13', 'reversed', 'spelled-out', 'line-initials', 'look-alikes', 'leetspeak'],
     description: 'how the answer was read back into plain text, when only that reading showed the weakness (an output filter evaded)',

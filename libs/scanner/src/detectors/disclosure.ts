@@ -125,7 +125,7 @@ function matchOne(text: string, held: HeldValue, prompts: string): HeldMatch | n
   if (held.kind === 'wording' || words.length >= 8) {
     // a text: a run of its words, in order (a paraphrase of an instruction keeps runs of six or more)
     const said = wordsOf(text);
-    const of = words.map((w) => w.word);
+    const of = wordsOf(value).map((w) => w.word);
     let best: { from: number; len: number } | null = null;
     for (let i = 0; i < said.length; i++) {
       for (let j = 0; j < of.length; j++) {
@@ -142,7 +142,9 @@ function matchOne(text: string, held: HeldValue, prompts: string): HeldMatch | n
     return { held, start, end, full: best.len >= Math.ceil(of.length * 0.9) };
   }
 
-  if (words.length >= 2) {
+  // a name or an address, not a number written in groups (that is read as a code below)
+  const digitShare = cv.replace(/\D/g, '').length / cv.length;
+  if (words.length >= 2 && digitShare < 0.3 && !/[@/:]/.test(value)) {
     // a name or an address: most of its letters, in words of its own (a surname without the first name)
     const said = wordsOf(text);
     const letters = words.reduce((n, w) => n + w.word.length, 0);
@@ -160,8 +162,8 @@ function matchOne(text: string, held: HeldValue, prompts: string): HeldMatch | n
   }
 
   // a code, a key, a number: a distinctive run of it, however it was spaced or grouped
-  const digits = /^\d+$/.test(cv);
-  const min = Math.max(6, Math.ceil(cv.length * (digits ? 0.6 : 0.5)));
+  // most of it: a run shared by chance (a name inside an address, a common prefix) is shorter
+  const min = Math.max(6, Math.ceil(cv.length * 0.6));
   const run = longestRun(ct.chars, cv, min);
   if (!run) return null;
   const part = ct.chars.slice(run[0], run[0] + run[1]);
