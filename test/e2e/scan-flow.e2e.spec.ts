@@ -141,6 +141,45 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     expect(log.every((d: any) => d.status === 'succeeded' && d.attempts.length === 1 && d.attempts[0].status === 204)).toBe(true);
   }, 180_000);
 
+  it('finds what the owner told it the target holds, by label with its proof, and never says a told value itself', async () => {
+    const { api } = await signUp(svc.url);
+    const NEVER_SAID = 'QX-NEVER-SAID-7731-ZK';
+    const sensitive = [
+      { label: 'payments API key', value: 'rk_live_51HqLyjWDarjtT1zdp7dcXmPq' },
+      { label: 'customer name', value: 'Dana Kowalski' },
+      { label: 'vault code', value: NEVER_SAID },
+    ];
+    const created = await api.post('/api/targets', { ...labTarget(lab), canaries: [], sensitive });
+    expect(created.status).toBe(201);
+    expect(created.body.sensitive).toEqual(sensitive.map((x) => ({ label: x.label, fingerprint: expect.stringMatching(/^fp_[0-9a-f]{20}$/) })));
+    const target = created.body;
+    // the same values give the same fingerprints; nothing reads back the values
+    expect(JSON.stringify((await api.get(`/api/targets/${target.id}`)).body)).not.toContain('rk_live_51HqLyj');
+    const scan = (await api.post('/api/scans', { target_id: target.id, profile: 'quick' })).body;
+    await eventually(async () => {
+      const s = (await api.get(`/api/scans/${scan.id}/status`)).body;
+      return ['completed', 'completed_partial', 'failed'].includes(s.status) ? s : undefined;
+    }, 120_000, 100);
+    const detail = (await api.get(`/api/scans/${scan.id}`)).body;
+    const told = detail.vulnerabilities.filter((v: any) => v.evidence.proof?.matched.kind === 'sensitive');
+    expect(told.length).toBeGreaterThan(0);
+    expect(told.map((v: any) => v.evidence.proof.matched.label)).toEqual(expect.arrayContaining(['payments API key']));
+    const key = told.find((v: any) => v.evidence.proof.matched.label === 'payments API key');
+    expect(key).toMatchObject({ category: 'LLM02:2025', severity: 'critical' });
+    expect(key.description).toMatch(/"payments API key" \(a credential/);
+    // every high or critical finding quotes the answer that proves it, where the proof says
+    for (const v of detail.vulnerabilities.filter((f: any) => f.severity === 'critical' || f.severity === 'high')) {
+      const { proof, turns } = v.evidence;
+      expect(proof).toBeDefined();
+      if (!proof.read_as) expect(turns[proof.turn].content.slice(proof.start, proof.end)).toBe(proof.text);
+      expect(v.evidence.matched).toBe(proof.text.length > 200 ? `${proof.text.slice(0, 200)}…` : proof.text);
+    }
+    // a told value the bot never said is nowhere: not in the target, the scan, its report or its history
+    const report = await api.get(`/api/scans/${scan.id}/report?format=json`);
+    const history = await api.get(`/api/scans/${scan.id}/events`);
+    for (const text of [JSON.stringify(target), JSON.stringify(detail), report.text, history.text]) expect(text).not.toContain(NEVER_SAID);
+  }, 180_000);
+
   it('answers the 31st report download in an hour with 429 and Retry-After; refused downloads spend nothing', async () => {
     const { api } = await signUp(svc.url);
     const target = (await api.post('/api/targets', labTarget(lab))).body;

@@ -131,6 +131,11 @@ function targetForm(ctx, target) {
       stream,
       field({ label: 'Max requests per second', name: 'max_requests_per_second', type: 'number', min: 1, max: 100, inputmode: 'numeric', value: t.max_requests_per_second, hint: '1 to 100. Leave empty for the default.' }),
       field({ label: 'Canaries', name: 'canaries', type: 'textarea', rows: 3, value: (t.canaries ?? []).join('\n'), hint: 'One per line: strings planted in the system prompt or data that must never appear in an answer (4 to 200 characters).' }),
+      field({
+        label: 'Sensitive values', name: 'sensitive', type: 'textarea', rows: 3, value: '',
+        placeholder: editingSensitive(t),
+        hint: 'One per line, “label: value”: what is behind the bot (a customer record, an internal code, the system prompt). Stored encrypted and never shown again; found in answers whole or in part. Leave empty to keep the ones stored.',
+      }),
     ),
     browserSet,
     httpSet,
@@ -206,9 +211,30 @@ function collect(form, before, editing) {
   else if (editing && before.max_requests_per_second != null) body.max_requests_per_second = null;
   const canaries = form.elements.namedItem('canaries').value.split('\n').map((c) => c.trim()).filter(Boolean);
   if (canaries.length || (editing && before.canaries?.length)) body.canaries = canaries;
+  // write-only: sent only when typed, so an edit that leaves the box empty keeps the stored values
+  const sensitive = form.elements.namedItem('sensitive').value.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (sensitive.length) body.sensitive = parseSensitive(sensitive);
   if (!editing) return body;
   // PATCH sends what changed; the server ignores equal values anyway, this keeps the log honest
-  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || k === 'headers' || JSON.stringify(val) !== JSON.stringify(before[k] ?? (k === 'stream' ? false : undefined))));
+  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || k === 'headers' || k === 'sensitive' || JSON.stringify(val) !== JSON.stringify(before[k] ?? (k === 'stream' ? false : undefined))));
+}
+
+/** what the sensitive box shows when values are stored: their labels, never the values */
+function editingSensitive(t) {
+  return t.sensitive?.length ? `Stored: ${t.sensitive.map((x) => x.label).join(', ')}` : 'customer IBAN: DE44 5001 0517 5407 3249 31';
+}
+
+/** “label: value” lines as sensitive values; a line without a colon is a field error */
+function parseSensitive(lines) {
+  return lines.map((line) => {
+    const at = line.indexOf(':');
+    if (at <= 0) {
+      const err = new Error('Each sensitive value is “label: value”.');
+      err.errors = [{ field: 'sensitive', message: `a line has no “label: value”` }];
+      throw err;
+    }
+    return { label: line.slice(0, at).trim(), value: line.slice(at + 1).trim() };
+  });
 }
 
 /** “Name: value” lines as the headers object; a line without a colon is a field error */
@@ -359,6 +385,7 @@ function settingsCard(t) {
       t.scan_mode === 'api' && t.stream ? row('Streaming', 'Asked for') : null,
       row('Rate limit', t.max_requests_per_second ? `${t.max_requests_per_second} req/s` : 'Default'),
       row('Canaries', t.canaries?.length ? h('ul', { class: 'plain' }, t.canaries.map((c) => h('li', { class: 'mono' }, c))) : 'None'),
+      row('Sensitive values', t.sensitive?.length ? h('ul', { class: 'plain' }, t.sensitive.map((x) => h('li', null, `${x.label} `, h('span', { class: 'mono muted' }, x.fingerprint)))) : 'None'),
       t.browser ? row('Selectors', h('ul', { class: 'plain' }, Object.entries(t.browser).filter(([, v]) => v).map(([k, v]) => h('li', null, `${k.replace('_selector', '')}: `, h('code', null, v))))) : null,
       t.http ? row('HTTP body', h('code', { class: 'block' }, t.http.body_template)) : null,
       t.http ? row('Response path', h('code', null, t.http.response_path)) : null,
