@@ -136,6 +136,8 @@ describe('what an answer may be giving away (candidates for the recurrence ledge
     expect(candidatesOf(turns('Contact support@corp.example for help.'))).toEqual([]);
     expect(candidatesOf(turns('I am the support assistant of Northwind Bank, here to help with your account.'))).toEqual([]);
     expect(candidatesOf(turns(`Echo: ${secret}`, `Say ${secret}`))).toEqual([]);
+    // the stock examples a model writes for every question would recur without being held
+    expect(candidatesOf(turns('Customer: John Doe, john.doe@example.com, DATABASE_URL=postgres://user:password@localhost:5432/app'))).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import { probesFor } from '../probes/catalogue';
 import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { Escalation, ProbeResult } from './escalation';
-import { FindingBook } from './findings';
+import { FindingBook, isDisclosure } from './findings';
 import { stableId } from './ids';
 import { interleaveByCategory, planAmplification } from './plan';
 import { ScanRecorder } from './scan-recorder';
@@ -142,7 +142,8 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       // what every answer holds that looks like personal data or a credential: held only if it recurs
       const candidates = candidatesOf(transcript, context);
       book.observe(probe.id, base.attempt_id, candidates);
-      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial') {
+      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
+      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (isDisclosure(probe.category) && candidates.length > 0)) {
         book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), attemptId: base.attempt_id, candidates });
       }
     } catch (e) {
