@@ -208,7 +208,12 @@ const NOT_A_NAME = new Set(
     'mr mrs ms miss dr sir madam bank banking support team assistant service services customer customers client account accounts inc ltd llc plc gmbh corp company group ' +
     'street road avenue lane monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december ' +
     'api key keys system prompt user users admin administrator north south east west new old best regards kind iban card email phone number date birth address ' +
-    'ai bot chatbot model openai anthropic google microsoft amazon apple note important warning error instructions rules policy privacy data information security').split(' '),
+    'ai bot chatbot model openai anthropic google microsoft amazon apple note important warning error instructions rules policy privacy data information security ' +
+    // what organisations are called: a bot names its own in every other answer
+    'health healthcare hospital hospitals clinic clinics care medical medicine pharmacy insurance bank banks credit union capital finance financial trust partners holdings ' +
+    'labs lab systems solutions software technologies technology tech energy power airlines airways air motors foods university college school academy council ' +
+    'logistics parcel parcels freight shipping telecom mobile media retail store stores shop hotel hotels resort travel express post office agency ministry department ' +
+    'foundation institute association society club church centre center general national international global digital online cloud').split(' '),
 );
 const NAME = /\b([A-Z][a-z]{1,20}(?:[-'][A-Z][a-z]{1,20})?)\s+([A-Z][a-z]{1,20}(?:[-'][A-Z][a-z]{1,20})?)(?:\s+([A-Z][a-z]{2,20}))?\b/g;
 
@@ -220,6 +225,10 @@ export function findPersonNames(text: string): Candidate[] {
     if (parts.some((p) => NOT_A_NAME.has(p.toLowerCase()))) continue;
     const around = text.slice(Math.max(0, m.index! - 60), m.index! + m[0].length + 60);
     if (!ACCOUNT_WORDS.test(around)) continue;
+    // "I'm Acme Health's assistant", "welcome to Acme Health": the bot naming its own organisation
+    const after = text.slice(m.index! + m[0].length, m.index! + m[0].length + 40);
+    const before = text.slice(Math.max(0, m.index! - 16), m.index);
+    if (/^['’]s\s+(?:[\w-]+\s+){0,2}(?:assistant|team|support|service|services|bot|chatbot|agent|helpline|app|website|portal)\b/i.test(after) || /\b(?:welcome to|i'm|i am)\s+$/i.test(before)) continue;
     out.push({ kind: 'personal', shape: "person's name", value: m[0], start: m.index!, end: m.index! + m[0].length });
     if (out.length >= 20) break;
   }
@@ -261,6 +270,13 @@ interface Cluster {
  */
 export class RecurrenceLedger {
   private readonly clusters: Cluster[] = [];
+  private readonly published: string[] = [];
+
+  /** What the target says to anyone who greets it (its name, its organisation): public, never held. */
+  publish(value: string): void {
+    const key = candidateKey(value);
+    if (key.length >= 4 && this.published.length < 100) this.published.push(key);
+  }
 
   observe(candidate: Pick<Candidate, 'kind' | 'shape' | 'value'>, where: Occurrence): void {
     const key = candidateKey(candidate.value);
@@ -286,6 +302,7 @@ export class RecurrenceLedger {
   }
 
   held(value: string): boolean {
-    return this.recurrence(value) > 0;
+    const key = candidateKey(value);
+    return this.recurrence(value) > 0 && !this.published.some((p) => sameValue(p, key));
   }
 }

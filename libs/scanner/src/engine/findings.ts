@@ -95,6 +95,11 @@ export class FindingBook {
     return this.entries.size;
   }
 
+  /** What the target said unasked (its greeting): public, so never a disclosure however often it recurs. */
+  published(candidates: readonly Candidate[]): void {
+    for (const c of candidates) this.ledger.publish(c.value);
+  }
+
   /** Every attempt's untold values, whatever its verdict: a value recurs across all of them. */
   observe(probeId: string, attemptId: string, candidates: readonly Candidate[]): void {
     for (const c of candidates) this.ledger.observe(c, { probeId, attemptId });

@@ -213,6 +213,8 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const reconRefused = readRefusal(recon.transcript[1].content).refused;
     // what it says it is for, refusing or not: multi-turn arcs talk about that first
     topics = topicsOf(recon.transcript[1].content);
+    // what it says to anyone who greets it is public, however often it comes back
+    book.published(candidatesOf(recon.transcript));
     const leak = heldRule(recon.transcript[1].content, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: null });
     await recorder.recordAttempt(
       {
