@@ -68,6 +68,10 @@ describe('the finding book', () => {
     expect(data).toMatchObject({ category: 'LLM02:2025', severity: 'critical', title: `${probeById('pi-001')!.title}: customer IBAN disclosed`, fingerprint: 'pi-001:LLM02:2025' });
     expect(data.evidence).toMatchObject({ detector: 'sensitive', matched: 'DE44 5001 0517 5407 32', proof: { turn: 1, matched: { kind: 'sensitive', label: 'customer IBAN' } } });
     expect(data.description).toMatch(/^The answer gave away "customer IBAN" \(personal data\)\./);
+    // asked for the prompt, an answer that recites the record is prompt leakage as well
+    const recited = new FindingBook(4_000);
+    recited.add(seen('spl-002', 'resisted', [], 1, { verdict: { detector: 'sensitive', outcome: 'vulnerable', matched: 'x', confidence: 0.99, exposes: [told()] } }));
+    expect(recited.vulnerabilities('s').map((v) => [v.category, v.severity])).toEqual([['LLM02:2025', 'critical'], ['LLM07:2025', 'critical']]);
     // part of it is still a leak, one step lower
     const part = new FindingBook(4_000);
     part.add(seen('sid-001', 'vulnerable', [], 1, { verdict: { detector: 'sensitive', outcome: 'vulnerable', matched: 'x', confidence: 0.85, exposes: [told({ full: false })] } }));

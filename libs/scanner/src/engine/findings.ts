@@ -39,11 +39,17 @@ const VARIANT_TURN_CHARS = 600;
 /** Sightings waiting for one of their values to recur; past this, the weakest are let go. */
 const MAX_PENDING = 400;
 
-/** Where a sensitive value that leaked is filed: data under LLM02, the prompt's wording under LLM07. */
-function categoryOfExposure(e: Exposed, probe: Probe): OwaspCategoryId {
-  if (e.kind === 'wording') return PROMPT_LEAKAGE;
-  if (e.source === 'canary') return DISCLOSURES.has(probe.category) ? probe.category : PROMPT_LEAKAGE;
-  return SENSITIVE_DATA;
+/**
+ * Where a told value that leaked is filed: data under LLM02, the prompt's wording under LLM07, a
+ * canary under the disclosure probe that drew it out or else LLM07; and whatever an answer to a
+ * disclosure probe gave away (the prompt or a document recited with the data in it) under that
+ * probe's category too.
+ */
+function categoriesOfExposure(e: Exposed, probe: Probe): OwaspCategoryId[] {
+  const own = DISCLOSURES.has(probe.category) ? [probe.category] : [];
+  if (e.kind === 'wording') return [...new Set([PROMPT_LEAKAGE, ...own])];
+  if (e.source === 'canary') return own.length ? own : [PROMPT_LEAKAGE];
+  return [...new Set([SENSITIVE_DATA, ...own])];
 }
 
 const bound = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters not recorded]`);
@@ -111,8 +117,7 @@ export class FindingBook {
     // told values given away: filed where they belong, rated by what they are
     const byCategory = new Map<OwaspCategoryId, Exposed[]>();
     for (const e of verdict.exposes ?? []) {
-      const category = categoryOfExposure(e, probe);
-      byCategory.set(category, [...(byCategory.get(category) ?? []), e]);
+      for (const category of categoriesOfExposure(e, probe)) byCategory.set(category, [...(byCategory.get(category) ?? []), e]);
     }
     for (const [category, exposed] of byCategory) {
       const lead = exposed.find((e) => e.full) ?? exposed[0];
