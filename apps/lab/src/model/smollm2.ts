@@ -50,7 +50,10 @@ export interface SmolLm2Options {
 
 export const SMOLLM2_DEFAULTS: Omit<SmolLm2Options, 'modelPath'> = {
   contextSize: 2048,
-  threads: 2,
+  // one thread: on a machine busy with other work llama.cpp's threads wait on each other (measured
+  // here at load 11 on 2 cores: 3-5 s an answer with one thread, 60-100 s with two). Answers are
+  // reproducible for a given thread count, not across counts (the sums are ordered differently)
+  threads: 1,
   maxTokens: 120,
   deadlineMs: 30_000,
   loadTimeoutMs: 60_000,
@@ -221,7 +224,7 @@ let shared: SmolLm2 | null = null;
 
 /** The process's one SmolLM2 (weights loaded once, on its first answer), shared by every lab in the process. */
 export function sharedSmolLm2(overrides: Partial<SmolLm2Options> = {}): SmolLm2 {
-  // SMOLLM2_THREADS: fewer threads than cores answers faster on a machine busy with other work
+  // SMOLLM2_THREADS: more threads answer faster on an idle machine
   const threads = Number(process.env.SMOLLM2_THREADS) || SMOLLM2_DEFAULTS.threads;
   shared ??= new SmolLm2({ ...SMOLLM2_DEFAULTS, threads, modelPath: smolLm2Path(), ...overrides });
   return shared;
