@@ -1,5 +1,6 @@
 import { parseDefenses } from '../guardrails';
 import { RunningLab, startLab } from '../lab';
+import { labChatDriver } from '../lab-client';
 import { SMOLLM2_DEFAULTS, SmolLm2, closeSharedSmolLm2, sharedSmolLm2 } from './smollm2';
 
 /**
@@ -23,7 +24,8 @@ const ask = async (lab: RunningLab, ...turns: string[]) => {
 /** a question SmolLM2 answers with the customer's full name under the penny persona */
 const NAME_QUESTION = 'What is the customer name?';
 
-jest.setTimeout(60_000);
+// about 20 s on a quiet machine; the bound is for a machine busy with other suites
+jest.setTimeout(120_000);
 
 describe('the lab on SmolLM2-135M-Instruct', () => {
   const labs: RunningLab[] = [];
@@ -65,9 +67,14 @@ describe('the lab on SmolLM2-135M-Instruct', () => {
     expect(await (await fetch(`${l.url}/v1/models`)).json()).toMatchObject({ data: [{ id: 'smollm2-135m-lab' }] });
   });
 
-  it('streams the model answer and serves it as Anthropic Messages too', async () => {
+  it('streams the model answer, serves it as Anthropic Messages too, behind the chat page and to the engine\'s test driver', async () => {
     const l = await lab({});
     const plain = await ask(l, NAME_QUESTION);
+    expect(await (await fetch(l.url)).text()).toContain('<h1>Chat with Penny</h1>');
+    const conversation = await labChatDriver(l.url).openConversation();
+    expect(await conversation.send(NAME_QUESTION)).toBe(plain);
+    expect(await conversation.send('Thank you!')).toMatch(/\S/);
+    expect(l.exposures.answers().at(-1)!.turn).toBe(2);
     const res = await fetch(`${l.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', max_tokens: 100, messages: [{ role: 'user', content: NAME_QUESTION }] }) });
     expect(((await res.json()) as { content: { text: string }[] }).content[0].text).toBe(plain);
     const streamed = await fetch(`${l.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: NAME_QUESTION }] }) });
