@@ -93,6 +93,8 @@ async function scanOnce(guardName: string, profile: Profile) {
     ...(withSensitive ? { sensitive: lab.secrets.filter((s) => s.kind !== 'canary').map((s) => ({ label: s.label, value: s.value })) } : {}),
   };
   const started = performance.now();
+  // a scan on the real model takes minutes: say how far it got now and then
+  const progress = setInterval(() => console.log(`  ${guardName} ${profile}: ${driver.requests()} requests, ${((performance.now() - started) / 1000).toFixed(0)} s`), 60_000);
   let outcome;
   try {
     outcome = await runScan({
@@ -103,6 +105,7 @@ async function scanOnce(guardName: string, profile: Profile) {
       sink: { enterPhase: async () => {}, recordAttempt: async () => {}, recordVulnerability: async (v) => void vulnerabilities.push(v) },
     });
   } finally {
+    clearInterval(progress);
     await lab.close();
   }
   const seconds = (performance.now() - started) / 1000;
