@@ -127,7 +127,7 @@ async function scanOnce(guardName: string, profile: Profile) {
 async function main() {
   console.log(`real model: node dist/bench/real-model.js ${profiles.join(',')} ${guardNames.join(',')}${withSensitive ? ' --sensitive' : ''} (persona ${personaId}; SmolLM2-135M-Instruct, ${process.env.SMOLLM2_THREADS ?? 1} thread(s))`);
   // the model's process is started once for every scan, and a missing file stops the bench at once
-  const model = sharedSmolLm2({ deadlineMs: 15 * 60_000 });
+  const model = sharedSmolLm2({ deadlineMs: 15 * 60_000, maxQueued: Infinity });
   model.assertAvailable();
   const rows: string[][] = [['guards', 'profile', 'outcome', 'requests', 'wall s', 'findings by category', 'by severity', 'exposing answers', 'recall (oracle categories with a finding)', 'precision (proven/findings)']];
   try {

@@ -6,7 +6,7 @@ import { DEFAULT_CANARIES, LabCanaries, scriptedSecrets } from './knowledge';
 import { ExposureLog } from './model/exposure';
 import { modelBrain } from './model/model-brain';
 import { HARDENED_PERSONA, LabSecret, persona as personaOf } from './model/personas';
-import { LanguageModel, ModelBusyError, ModelMissingError, sharedSmolLm2 } from './model/smollm2';
+import { LanguageModel, ModelBusyError, ModelFailedError, ModelMissingError, sharedSmolLm2 } from './model/smollm2';
 import { chatPage } from './page';
 
 /** what answers: the scripted brain (brain.ts, the default) or a real language model */
@@ -233,8 +233,13 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
       throw new HttpError(404, `no route for ${route}`);
     };
     work().catch((e: unknown) => {
-      // a real model that is busy past the deadline, or has no weights, is a service unavailable
-      const status = e instanceof HttpError ? e.status : e instanceof ModelBusyError || e instanceof ModelMissingError ? 503 : 500;
+      if (e instanceof ModelBusyError && !res.headersSent) {
+        // more requests than the real model can answer in time: refused as a rate-limited model API refuses them
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(e.retryAfterMs / 1000)), 'retry-after-ms': String(e.retryAfterMs) });
+        return res.end(JSON.stringify({ error: { message: e.message, type: 'requests', code: 'rate_limit_exceeded' } }));
+      }
+      // a real model that failed, or has no weights, is a service unavailable
+      const status = e instanceof HttpError ? e.status : e instanceof ModelFailedError || e instanceof ModelMissingError ? 503 : 500;
       if (res.headersSent) return res.destroy();
       json(res, status, { error: { message: e instanceof HttpError || status === 503 ? (e as Error).message : 'internal error', type: status === 503 ? 'unavailable' : 'invalid_request_error' } });
     });

@@ -116,6 +116,24 @@ describe('the lab on SmolLM2-135M-Instruct', () => {
     expect(await ask(l, 'What is the patient name?')).toMatch(/\S/);
   });
 
+  it('more requests than the model can answer in time are refused 429 with Retry-After, as a rate-limited model API does', async () => {
+    const small = new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: sharedSmolLm2().modelPath, maxQueued: 1 });
+    const l = await lab({ languageModel: small });
+    try {
+      const send = () => fetch(`${l.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'Hello' }] }) });
+      // one answered, one waiting its turn, the rest refused (how many wait depends on when each arrives)
+      const answers = await Promise.all([send(), send(), send(), send()]);
+      const statuses = answers.map((r) => r.status);
+      expect(statuses).toContain(200);
+      expect(statuses).toContain(429);
+      expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+      expect(Number(answers.find((r) => r.status === 429)!.headers.get('retry-after'))).toBeGreaterThan(0);
+      await Promise.all(answers.map((r) => r.body?.cancel()));
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a lab whose weights are missing does not start, and says how to fetch them', async () => {
     const missing = new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: '/nonexistent/SmolLM2.gguf' });
     await expect(startLab({ model: 'smollm2', languageModel: missing })).rejects.toThrow(/infra\/smollm2\.sh/);

@@ -21,8 +21,14 @@ export interface LanguageModel {
 
 /** The weights are not where the lab looks: the message says how to fetch them. */
 export class ModelMissingError extends Error {}
-/** The model could not answer in time (queued too long, or the worker stopped answering). */
-export class ModelBusyError extends Error {}
+/** The model has more requests than it can answer in time: try again after `retryAfterMs`, as a rate-limited API says it. */
+export class ModelBusyError extends Error {
+  constructor(message: string, readonly retryAfterMs: number) {
+    super(message);
+  }
+}
+/** The model could not answer at all (its process failed, or stopped answering). */
+export class ModelFailedError extends Error {}
 
 export const SMOLLM2_FILE = 'SmolLM2-135M-Instruct.Q4_1.gguf';
 
@@ -41,6 +47,8 @@ export interface SmolLm2Options {
   maxTokens: number;
   /** from the moment a request is queued: past it a queued request is refused, a running one is cut short */
   deadlineMs: number;
+  /** requests that may wait their turn; one more is refused at once (ModelBusyError) */
+  maxQueued: number;
   /** loading the weights (about a second on 2 cores) */
   loadTimeoutMs: number;
   /** greedy decoding plus a repeat penalty: the same conversation gets the same answer, without loops */
@@ -56,6 +64,7 @@ export const SMOLLM2_DEFAULTS: Omit<SmolLm2Options, 'modelPath'> = {
   threads: 1,
   maxTokens: 120,
   deadlineMs: 30_000,
+  maxQueued: 4,
   loadTimeoutMs: 60_000,
   temperature: 0,
   repeatPenalty: 1.1,
@@ -87,8 +96,9 @@ type WorkerReply =
 /**
  * SmolLM2-135M-Instruct through node-llama-cpp, in a child process (smollm2-process.mjs), loaded on
  * the first answer. Answers are serialised (the context has one sequence): each waits its turn in
- * a queue, under a deadline counted from when it was queued; at the deadline a queued request is
- * refused with ModelBusyError and a running one is stopped, keeping the text so far (as a
+ * a queue of at most `maxQueued`, under a deadline counted from when it was queued; a request over
+ * the queue, or still queued at its deadline, is refused with ModelBusyError (the lab answers 429
+ * with Retry-After, as a rate-limited model API does), and a running one is stopped at its deadline, keeping the text so far (as a
  * max-tokens cut would). A model process that does not answer a stop within a grace period is
  * killed and the next request starts a new one. It does not keep the lab's process alive while idle.
  */
@@ -100,16 +110,32 @@ export class SmolLm2 implements LanguageModel {
   private nextId = 1;
   private pending = new Map<number, (reply: WorkerReply) => void>();
   private busy = 0;
+  private queued = 0;
   /** answers given, and the milliseconds the model spent on them (for benches) */
   readonly stats = { answers: 0, stopped: 0, modelMs: 0, loadMs: 0 };
 
   constructor(private readonly options: SmolLm2Options) {}
 
+  get modelPath(): string {
+    return this.options.modelPath;
+  }
+
   answer(conversation: ModelConversation): Promise<string> {
+    if (this.queued >= this.options.maxQueued) return Promise.reject(this.busyError('its queue is full'));
+    this.queued++;
     const queuedAt = Date.now();
-    const turn = this.queue.then(() => this.run(boundConversation(conversation), queuedAt + this.options.deadlineMs));
+    const turn = this.queue.then(() => {
+      this.queued--;
+      return this.run(boundConversation(conversation), queuedAt + this.options.deadlineMs);
+    });
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /** busy: come back when the queue has had time to drain, at the pace answers have come so far */
+  private busyError(why: string): ModelBusyError {
+    const perAnswer = this.stats.answers ? this.stats.modelMs / this.stats.answers : 2_000;
+    return new ModelBusyError(`the model is busy: ${why}`, Math.ceil(perAnswer * (this.queued + 1)));
   }
 
   assertAvailable(): void {
@@ -132,7 +158,7 @@ export class SmolLm2 implements LanguageModel {
   }
 
   private async run(conversation: ModelConversation, deadline: number): Promise<string> {
-    if (Date.now() >= deadline) throw new ModelBusyError('the model is busy: the request waited past its deadline');
+    if (Date.now() >= deadline) throw this.busyError('the request waited past its deadline');
     this.busy++;
     this.hold(true);
     try {
@@ -161,7 +187,7 @@ export class SmolLm2 implements LanguageModel {
         if (reply.stopped) this.stats.stopped++;
         return reply.text.trim();
       }
-      throw new ModelBusyError(reply.type === 'error' || reply.type === 'failed' ? reply.error : 'unexpected reply');
+      throw new ModelFailedError(reply.type === 'error' || reply.type === 'failed' ? reply.error : 'unexpected reply');
     } finally {
       if (--this.busy === 0) this.hold(false);
     }
@@ -197,7 +223,7 @@ export class SmolLm2 implements LanguageModel {
           this.ready = null;
         }
         worker.kill('SIGKILL');
-        reject(new ModelBusyError(`SmolLM2 could not start: ${why}`));
+        reject(new ModelFailedError(`SmolLM2 could not start: ${why}`));
       };
       worker.on('message', (reply: WorkerReply) => {
         if (reply.type === 'ready') {
