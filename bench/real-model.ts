@@ -15,7 +15,9 @@
  *   have a finding;
  * - precision: the share of findings whose `evidence.proof` quotes text that is in the answer at
  *   that turn and, for LLM02 and LLM07, that the oracle says exposes a secret. A finding without
- *   proof counts as not proven.
+ *   proof counts as not proven;
+ * - disclosures confirmed: of the LLM02 and LLM07 findings, those whose evidence holds an answer
+ *   the oracle says exposes a secret (the rest reported a secret the model invented, or none).
  * The model answers one request at a time; on 2 cores a quick scan takes minutes.
  */
 import { performance } from 'node:perf_hooks';
@@ -112,6 +114,8 @@ async function scanOnce(guardName: string, profile: Profile) {
   const exposed = [...lab.exposures.exposedCategories().keys()].sort();
   const found = new Set(vulnerabilities.map((v) => v.category));
   const provenCount = vulnerabilities.filter((v) => proven(v, lab.secrets)).length;
+  const disclosures = vulnerabilities.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025');
+  const confirmed = disclosures.filter((v) => v.evidence.turns.some((t) => t.role === 'assistant' && exposuresIn(t.content, lab.secrets).length > 0));
   return {
     outcome: outcome.kind === 'completed' ? 'completed' : `${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''}`,
     requests: driver.requests(),
@@ -121,6 +125,7 @@ async function scanOnce(guardName: string, profile: Profile) {
     exposingAnswers: lab.exposures.exposing().length,
     recall: exposed.length ? `${exposed.filter((c) => found.has(c)).length}/${exposed.length} (${exposed.map((c) => `${c.slice(0, 5)}${found.has(c) ? '+' : '-'}`).join(' ')})` : '-',
     precision: vulnerabilities.length ? `${provenCount}/${vulnerabilities.length}` : '-',
+    confirmed: disclosures.length ? `${confirmed.length}/${disclosures.length}` : '-',
   };
 }
 
@@ -129,12 +134,12 @@ async function main() {
   // the model's process is started once for every scan, and a missing file stops the bench at once
   const model = sharedSmolLm2({ deadlineMs: 15 * 60_000, maxQueued: Infinity });
   model.assertAvailable();
-  const rows: string[][] = [['guards', 'profile', 'outcome', 'requests', 'wall s', 'findings by category', 'by severity', 'exposing answers', 'recall (oracle categories with a finding)', 'precision (proven/findings)']];
+  const rows: string[][] = [['guards', 'profile', 'outcome', 'requests', 'wall s', 'findings by category', 'by severity', 'exposing answers', 'recall (oracle categories with a finding)', 'precision (proven/findings)', 'disclosures confirmed']];
   try {
     for (const guardName of guardNames) {
       for (const profile of profiles) {
         const r = await scanOnce(guardName, profile);
-        rows.push([guardName, profile, r.outcome, String(r.requests), r.seconds.toFixed(0), r.byCategory, r.bySeverity, String(r.exposingAnswers), r.recall, r.precision]);
+        rows.push([guardName, profile, r.outcome, String(r.requests), r.seconds.toFixed(0), r.byCategory, r.bySeverity, String(r.exposingAnswers), r.recall, r.precision, r.confirmed]);
         console.log(rows[rows.length - 1].join(' | '));
       }
     }
