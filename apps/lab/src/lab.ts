@@ -1,9 +1,17 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { BrainConfig, ChatMessage, WEAKNESSES, Weakness, reply } from './brain';
-import { Guardrails, NO_GUARDRAILS, describeGuardrails, guarded } from './guardrails';
-import { DEFAULT_CANARIES, LabCanaries } from './knowledge';
+import { Guardrails, NO_GUARDRAILS, describeGuardrails, guarded, guardedAsync } from './guardrails';
+import { DEFAULT_CANARIES, LabCanaries, scriptedSecrets } from './knowledge';
+import { ExposureLog } from './model/exposure';
+import { modelBrain } from './model/model-brain';
+import { HARDENED_PERSONA, LabSecret, persona as personaOf } from './model/personas';
+import { LanguageModel, ModelBusyError, ModelFailedError, ModelMissingError, sharedSmolLm2 } from './model/smollm2';
 import { chatPage } from './page';
+
+/** what answers: the scripted brain (brain.ts, the default) or a real language model */
+export const LAB_MODELS = ['scripted', 'smollm2'] as const;
+export type LabModel = (typeof LAB_MODELS)[number];
 
 export interface LabOptions {
   /** 0 picks a free port */
@@ -28,6 +36,15 @@ export interface LabOptions {
   /** requests the limit lets through at once (default 1: strictly spaced) */
   rateBurst?: number;
   canaries?: LabCanaries;
+  /**
+   * scripted (default): the rule-based brain; smollm2: SmolLM2-135M-Instruct answers as the
+   * persona (weights from infra/smollm2.sh; the weakness switches do not apply, the guardrails do)
+   */
+  model?: LabModel;
+  /** the real model's persona (model/personas.ts; default penny); hardened mode uses one that holds no secret */
+  persona?: string;
+  /** the real model to use instead of the process's shared SmolLM2 (tests) */
+  languageModel?: LanguageModel;
   /** pause between streamed words (the first few hundred), so a person sees the answer arrive */
   streamDelayMs?: number;
   maxAnswerChars?: number;
@@ -41,11 +58,21 @@ export interface RunningLab {
   weaknesses: Weakness[];
   /** e.g. "input_keywords, crescendo:3", or "none" */
   defenses: string;
+  model: LabModel;
+  /** the real model's persona, null for the scripted brain */
+  persona: string | null;
+  /**
+   * what the lab holds and must not say, with the OWASP category a leak of each falls under:
+   * for tests and benches, never served over HTTP
+   */
+  secrets: LabSecret[];
+  /** every answer the lab gave and which of its secrets it exposed (the exposure oracle) */
+  exposures: ExposureLog;
   close(): Promise<void>;
 }
 
 const MAX_BODY = 1_000_000;
-const MODEL = 'penny-lab';
+const MODEL_IDS: Record<LabModel, string> = { scripted: 'penny-lab', smollm2: 'smollm2-135m-lab' };
 
 class HttpError extends Error {
   constructor(readonly status: number, message: string) {
@@ -93,13 +120,33 @@ const words = (text: string) => text.match(/\S+\s*|\s+/g) ?? [''];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
-  const weaknesses = options.mode === 'hardened' ? [] : [...(options.weaknesses ?? WEAKNESSES)];
+  const labModel = options.model ?? 'scripted';
+  if (!LAB_MODELS.includes(labModel)) throw new Error(`LAB_MODEL must be one of ${LAB_MODELS.join(', ')}, got "${labModel}"`);
+  const real = labModel !== 'scripted';
+  const weaknesses = options.mode === 'hardened' || real ? [] : [...(options.weaknesses ?? WEAKNESSES)];
   const config: BrainConfig = {
     weaknesses: new Set(weaknesses),
     canaries: options.canaries ?? DEFAULT_CANARIES,
     maxAnswerChars: options.maxAnswerChars ?? 60_000,
   };
+  const persona = real ? personaOf(options.mode === 'hardened' ? HARDENED_PERSONA : (options.persona ?? 'penny'), config.canaries) : null;
+  const languageModel = real ? (options.languageModel ?? sharedSmolLm2()) : null;
+  // the weights are looked for at start (loaded on the first answer), so a missing file stops the lab at once, saying how to fetch them
+  languageModel?.assertAvailable();
+  const secrets = persona ? persona.secrets : options.mode === 'hardened' ? [] : scriptedSecrets(config.canaries);
+  const exposures = new ExposureLog(secrets);
+  const MODEL = MODEL_IDS[labModel];
   const defenses = options.defenses ?? NO_GUARDRAILS;
+  /** the guarded answer, and whether a guard gave it instead of the brain */
+  async function answerWith(messages: ChatMessage[]): Promise<{ answer: string; guarded: boolean }> {
+    if (languageModel) return guardedAsync(messages, defenses, config.canaries, modelBrain(languageModel, persona!), secrets.map((s) => s.value));
+    let byGuard = true;
+    const answer = guarded(messages, defenses, config.canaries, (m) => {
+      byGuard = false;
+      return reply(m, config);
+    });
+    return { answer, guarded: byGuard };
+  }
   const latency = options.latencyMs ?? 0;
   const streamDelay = options.streamDelayMs ?? 0;
   let chatRequests = 0;
@@ -136,7 +183,9 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     const body = await readJson(req);
     const messages = toMessages(body.messages);
     if (latency) await sleep(latency);
-    const answer = guarded(messages, defenses, config.canaries, (m) => reply(m, config));
+    const { answer, guarded: byGuard } = await answerWith(messages);
+    const users = messages.filter((m) => m.role === 'user');
+    exposures.record({ question: users[users.length - 1]?.content ?? '', turn: users.length, answer, guarded: byGuard });
     answered++;
     const id = `lab-${chatRequests}`;
     const created = Math.floor(Date.now() / 1000);
@@ -175,18 +224,24 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     const work = async () => {
       if (route === 'GET /') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        return res.end(chatPage(config.weaknesses.has('output_handling')));
+        return res.end(chatPage(config.weaknesses.has('output_handling'), persona?.name));
       }
       if (route === 'GET /v1/models') return json(res, 200, { object: 'list', data: [{ id: MODEL, object: 'model', created: 0, owned_by: 'gauntlet-lab' }] });
-      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', weaknesses, defenses: describeGuardrails(defenses), stats: { answered, limited: limiter?.refused ?? 0 } });
+      if (route === 'GET /healthz') return json(res, 200, { status: 'ok', model: labModel, persona: persona?.id ?? null, weaknesses, defenses: describeGuardrails(defenses), stats: { answered, limited: limiter?.refused ?? 0 } });
       if (route === 'POST /v1/chat/completions') return chat(req, res, 'openai');
       if (route === 'POST /v1/messages') return chat(req, res, 'anthropic');
       throw new HttpError(404, `no route for ${route}`);
     };
     work().catch((e: unknown) => {
-      const status = e instanceof HttpError ? e.status : 500;
+      if (e instanceof ModelBusyError && !res.headersSent) {
+        // more requests than the real model can answer in time: refused as a rate-limited model API refuses them
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(e.retryAfterMs / 1000)), 'retry-after-ms': String(e.retryAfterMs) });
+        return res.end(JSON.stringify({ error: { message: e.message, type: 'requests', code: 'rate_limit_exceeded' } }));
+      }
+      // a real model that failed, or has no weights, is a service unavailable
+      const status = e instanceof HttpError ? e.status : e instanceof ModelFailedError || e instanceof ModelMissingError ? 503 : 500;
       if (res.headersSent) return res.destroy();
-      json(res, status, { error: { message: e instanceof HttpError ? e.message : 'internal error', type: status === 503 ? 'unavailable' : 'invalid_request_error' } });
+      json(res, status, { error: { message: e instanceof HttpError || status === 503 ? (e as Error).message : 'internal error', type: status === 503 ? 'unavailable' : 'invalid_request_error' } });
     });
   });
   server.on('connection', (s) => {
@@ -205,6 +260,10 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     canaries: config.canaries,
     weaknesses,
     defenses: describeGuardrails(defenses),
+    model: labModel,
+    persona: persona?.id ?? null,
+    secrets,
+    exposures,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

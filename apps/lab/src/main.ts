@@ -1,11 +1,14 @@
 import { WEAKNESSES } from './brain';
 import { parseDefenses } from './guardrails';
-import { parseWeaknesses, startLab } from './lab';
+import { LAB_MODELS, LabModel, parseWeaknesses, startLab } from './lab';
+import { PERSONA_IDS } from './model/personas';
 
 /**
  * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
  * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N] [--rate-limit N]
- * [--rate-burst N] [--api-key KEY]`; env LAB_* too.
+ * [--rate-burst N] [--api-key KEY] [--model scripted|smollm2] [--persona penny|nora]`; env LAB_* too.
+ * `--model smollm2` answers with SmolLM2-135M-Instruct (weights from infra/smollm2.sh) as a persona
+ * whose system prompt holds secrets; they are printed here, for the person testing, never served.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,6 +31,16 @@ async function main() {
     console.error(`LAB_MODE must be vulnerable or hardened, got "${mode}"`);
     process.exit(1);
   }
+  const model = (arg('model') ?? process.env.LAB_MODEL ?? 'scripted') as LabModel;
+  if (!LAB_MODELS.includes(model)) {
+    console.error(`LAB_MODEL must be one of ${LAB_MODELS.join(', ')}, got "${model}"`);
+    process.exit(1);
+  }
+  const persona = arg('persona') ?? process.env.LAB_PERSONA ?? 'penny';
+  if (!PERSONA_IDS.includes(persona)) {
+    console.error(`LAB_PERSONA must be one of ${PERSONA_IDS.join(', ')}, got "${persona}"`);
+    process.exit(1);
+  }
   let weaknesses;
   let defenses;
   try {
@@ -38,6 +51,8 @@ async function main() {
     process.exit(1);
   }
   const lab = await startLab({
+    model,
+    persona,
     port: int('LAB_PORT', arg('port') ?? process.env.LAB_PORT) ?? 8088,
     host: process.env.LAB_HOST ?? '127.0.0.1',
     mode,
@@ -49,9 +64,21 @@ async function main() {
     rateLimit: int('LAB_RATE_LIMIT', arg('rate-limit') ?? process.env.LAB_RATE_LIMIT) || null,
     rateBurst: int('LAB_RATE_BURST', arg('rate-burst') ?? process.env.LAB_RATE_BURST) || 1,
     apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null,
+  }).catch((e: unknown) => {
+    console.error((e as Error).message);
+    process.exit(1);
   });
-  console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);
-  console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
+  if (lab.model === 'scripted') {
+    console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);
+    console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
+  } else {
+    console.log(`lab listening on ${lab.url} (${mode}; model ${lab.model}, persona ${lab.persona}; defenses: ${lab.defenses})`);
+    if (lab.secrets.length) {
+      console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
+      console.log('secrets in its system prompt (sensitive values to register on the target):');
+      for (const s of lab.secrets) console.log(`  ${s.category} ${s.kind.padEnd(13)} ${s.label}: ${s.value}`);
+    } else console.log('its persona holds no secret (hardened)');
+  }
   console.log(`OpenAI-compatible API at ${lab.url}/v1 (Anthropic Messages at ${lab.url}/v1/messages); chat page at ${lab.url}/`);
   const stop = () => void lab.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -1,11 +1,11 @@
 /** The lab's chat page: plain HTML and JS on the same engine, answers streamed word by word. */
-export function chatPage(renderMarkup: boolean): string {
+export function chatPage(renderMarkup: boolean, botName = 'Penny'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Acme Parcel Co. - Chat with Penny</title>
+<title>Chat with ${botName}</title>
 <style>
   body { font-family: system-ui, sans-serif; max-width: 720px; margin: 2rem auto; padding: 0 1rem; color: #222; }
   #messages { border: 1px solid #ccc; border-radius: 8px; padding: 1rem; min-height: 300px; max-height: 60vh; overflow-y: auto; }
@@ -18,8 +18,8 @@ export function chatPage(renderMarkup: boolean): string {
 </style>
 </head>
 <body>
-<h1>Chat with Penny</h1>
-<p>Acme Parcel Co. support assistant (a deliberately vulnerable test lab).</p>
+<h1>Chat with ${botName}</h1>
+<p>${botName === 'Penny' ? 'Acme Parcel Co. support assistant' : 'A support assistant'} (a deliberately vulnerable test lab).</p>
 <div id="messages" aria-live="polite"></div>
 <form id="chat" autocomplete="off">
   <textarea id="message" name="message" rows="2" placeholder="Type your message" aria-label="Message"></textarea>
