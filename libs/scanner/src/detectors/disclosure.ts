@@ -194,7 +194,7 @@ export const exposedOf = (m: HeldMatch): Exposed => ({ label: m.held.label, kind
 
 /** A value shaped like personal data or a credential, as an answer gave it. */
 export interface Candidate {
-  kind: 'credential' | 'personal';
+  kind: 'credential' | 'personal' | 'wording';
   /** what it is, in words ("e-mail address", "openai-api-key", "person's name") */
   shape: string;
   value: string;
