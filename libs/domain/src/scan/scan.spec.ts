@@ -47,6 +47,12 @@ describe('scan decider', () => {
     spec(scanDecider).given([requested, started]).when({ type: 'StartScan', worker_id: 'w1', now }).then([]);
   });
 
+  it('the running count of findings an attempt carries never goes down', () => {
+    const counted = (id: string, findings_so_far: number): ScanEvent => ({ type: 'ProbeAttempted', schemaVersion: 1, data: { scan_id: 's1', attempt: attempt(id), progress: 10, attempted_at: now, findings_so_far } });
+    spec(scanDecider).given([requested, started]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 10, now, findings_so_far: 3 }).then([counted('x1', 3)]);
+    spec(scanDecider).given([requested, started, counted('x1', 3)]).when({ type: 'RecordProbeAttempt', attempt: attempt('x2'), progress: 10, now, findings_so_far: 2 }).then([counted('x2', 3)]);
+  });
+
   it('phases only move forward, and progress never goes down', () => {
     spec(scanDecider).given([requested, started, phase('recon', 2), phase('probe', 10)]).when({ type: 'EnterPhase', phase: 'recon', progress: 50, now }).thenFails('conflict');
     spec(scanDecider)

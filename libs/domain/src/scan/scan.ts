@@ -26,7 +26,8 @@ export type ScanEvent =
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
-  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string }>
+  /** findings_so_far: distinct weaknesses proven up to this attempt (absent on attempts recorded before it was counted) */
+  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
   | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string }>
@@ -48,7 +49,7 @@ export type ScanCommand =
     }
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
-  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number }
   | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
@@ -67,6 +68,8 @@ export interface ScanState {
   /** the fingerprint of each finding, by its id: what a triage decision applies to */
   findings: Record<string, string>;
   attemptIds: string[];
+  /** the running count of weaknesses proven, as the attempts recorded it */
+  findingsSoFar: number;
 }
 
 const clampProgress = (p: number) => Math.max(0, Math.min(100, Math.floor(p)));
@@ -77,7 +80,7 @@ function requireRunning(state: ScanState): void {
 }
 
 export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
-  initialState: () => ({ id: null, account_id: null, target_id: null, requested_at: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, findings: {}, attemptIds: [] }),
+  initialState: () => ({ id: null, account_id: null, target_id: null, requested_at: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, findings: {}, attemptIds: [], findingsSoFar: 0 }),
 
   decide(command, state) {
     if (command.type === 'RequestScan') {
@@ -112,7 +115,13 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'RecordProbeAttempt':
         requireRunning(state);
         if (state.attemptIds.includes(command.attempt.attempt_id)) return [];
-        return [event('ProbeAttempted', { scan_id, attempt: command.attempt, progress: Math.max(state.progress, clampProgress(command.progress)), attempted_at: command.now })];
+        return [
+          event('ProbeAttempted', {
+            scan_id, attempt: command.attempt, progress: Math.max(state.progress, clampProgress(command.progress)), attempted_at: command.now,
+            // the running count never goes down, whatever order the writes come in
+            ...(command.findings_so_far !== undefined && { findings_so_far: Math.max(state.findingsSoFar, command.findings_so_far) }),
+          }),
+        ];
 
       case 'RecordVulnerability':
         requireRunning(state);
@@ -153,7 +162,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'ScanPhaseEntered':
         return { ...state, phase: e.data.phase, progress: e.data.progress };
       case 'ProbeAttempted':
-        return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id] };
+        return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id], findingsSoFar: Math.max(state.findingsSoFar ?? 0, e.data.findings_so_far ?? 0) };
       case 'VulnerabilityFound': {
         // version 1 findings carry no fingerprint: it is the one upcastVulnerability gives them
         const v = e.data.vulnerability;

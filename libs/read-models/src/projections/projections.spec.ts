@@ -77,6 +77,16 @@ describe('scan projections', () => {
     expect(project<any>(scansProjection, events.slice(0, 4), 's1')).toMatchObject({ status: 'running', phase: 'probe', progress: 40, findings_so_far: 0 });
   });
 
+  it('counts findings as the attempts that proved them recorded the count, and the recorded findings only catch the count up', () => {
+    const attempted = (revision: number, findings_so_far?: number) =>
+      recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `a${revision}`, phase: 'probe', turns: [] }, progress: 40, attempted_at: now, ...(findings_so_far !== undefined && { findings_so_far }) });
+    const live = [...events.slice(0, 3), attempted(3, 1), attempted(4, 2)];
+    expect(project<any>(scansProjection, live, 's1').findings_so_far).toBe(2);
+    const ended = [...live, recorded('scan-s1', 5, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v1', 'critical') }), recorded('scan-s1', 6, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v2', 'low') })];
+    const counts = ended.map((_, i) => project<any>(scansProjection, ended.slice(0, i + 1), 's1').findings_so_far);
+    expect(counts.slice(3)).toEqual([1, 2, 2, 2]);
+  });
+
   it('keeps one document per vulnerability, keyed by scan', () => {
     expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...upcastVulnerability(vuln('v1', 'critical')), _id: 's1:v1', _rev: 4, scan_id: 's1' });
   });

@@ -70,10 +70,14 @@ export const scansProjection: Projection<ScanDoc> = {
         const sent = turns.filter((t) => t.role === 'user').length;
         // documents projected before this field existed start counting from nothing
         const requests = { ...doc.requests, [phase]: (doc.requests?.[phase] ?? 0) + sent };
-        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests };
+        // the running count the engine recorded with the attempt that proved each weakness
+        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0) };
       }
-      case 'VulnerabilityFound':
-        return { ...next, findings_so_far: doc.findings_so_far + 1 };
+      case 'VulnerabilityFound': {
+        // the findings recorded at analyze are the same weaknesses already counted: the count only catches up (scans from before the running count)
+        const recorded = summary ? summary.critical + summary.high + summary.medium + summary.low : doc.findings_so_far + 1;
+        return { ...next, findings_so_far: Math.max(doc.findings_so_far, recorded) };
+      }
       case 'ScanCompleted':
         return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
       case 'ScanCompletedPartial':

@@ -24,7 +24,8 @@ export interface ScanTarget {
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
 export interface ScanSink {
   enterPhase(phase: Phase, progress: number): Promise<void>;
-  recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void>;
+  /** `findingsSoFar`: distinct weaknesses proven up to and including this attempt, grouped as the final findings are */
+  recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number): Promise<void>;
   recordVulnerability(v: Vulnerability): Promise<void>;
 }
 
