@@ -1,4 +1,4 @@
-import { diffFindings, FindingChanges, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { diffFindings, FindingChanges, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { canonicalCategoryId, owaspCategory } from './owasp';
@@ -38,6 +38,10 @@ export interface ReportBase {
   security_score: number | null;
   security_grade: string | null;
   findings: { fingerprint: string; probe_id: string; title: string; severity: Severity; category: string }[];
+  /** the target's history before the scan, for the "new" rule (absent: the base is all the history there is) */
+  history?: TargetFindingHistory;
+  /** the findings of the finished scan before the base: what a fix (gone twice in a row) is named from */
+  before_base_findings?: ReportBase['findings'];
 }
 
 /** A finding as the report shows it: triage as of the report, and whether it is new since the base scan. */
@@ -72,7 +76,7 @@ export interface ScanReport {
   /** the target's triage decisions as of generated_at, and the score without the findings they set aside */
   triage: { as_of: string; counts: TriageCounts; score_after_triage: ScanScore | null };
   /** what changed since the previous finished scan of the target; null when it was not looked up */
-  changes: (FindingChanges & { base: Omit<ReportBase, 'findings' | 'scan_id'> | null; fixed_findings: ReportBase['findings'] }) | null;
+  changes: (FindingChanges & { base: Omit<ReportBase, 'findings' | 'scan_id' | 'history' | 'before_base_findings'> | null; fixed_findings: ReportBase['findings'] }) | null;
   attempts: {
     total: number;
     run: number;
@@ -192,7 +196,7 @@ export function buildScanReport(
   if (context.base !== undefined) {
     const base = context.base;
     const tested = new Set(attempts.filter(attemptRan).map((a) => a.probe_id));
-    const diff = diffFindings(triaged, base && { id: base.scan_id, findings: base.findings }, tested);
+    const diff = diffFindings(triaged, base && { id: base.scan_id, findings: base.findings }, tested, base?.history);
     const isNew = new Set(diff.new);
     // new objects: a finding may be the very object the history holds, whose digest must not move
     triaged = triaged.map((v) => ({ ...v, change: isNew.has(v.id) ? 'new' : 'still_open' }));
@@ -200,7 +204,7 @@ export function buildScanReport(
     changes = {
       ...diff,
       base: base && { finished_at: base.finished_at, security_score: base.security_score, security_grade: base.security_grade },
-      fixed_findings: base ? base.findings.filter((f) => fixed.has(f.fingerprint)) : [],
+      fixed_findings: (base?.before_base_findings ?? []).filter((f) => fixed.has(f.fingerprint)),
     };
   }
 

@@ -1,4 +1,5 @@
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
+import { findingHistory } from '@gauntlet/domain';
 import { parse as parseCsv } from 'csv-parse/sync';
 import MarkdownIt from 'markdown-it';
 import { parse as parseHtml } from 'parse5';
@@ -172,8 +173,10 @@ describe('triage, changes and wording in every format', () => {
       scan_id: 'base-scan-id', finished_at: '2026-11-19T00:00:00.000Z', security_score: 40, security_grade: 'F',
       findings: [
         { fingerprint: second.fingerprint, probe_id: second.probe_id, title: second.title, severity: second.severity, category: second.category },
-        { fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Old weakness now gone', severity: 'high', category: 'LLM99:2025' },
       ],
+      // missing from the base too: gone twice in a row is fixed
+      before_base_findings: [{ fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Old weakness now gone', severity: 'high', category: 'LLM99:2025' }],
+      history: findingHistory([{ fingerprints: [second.fingerprint] }, { fingerprints: ['probe.role_play:LLM99:2025'] }]),
     },
   });
   report.attempts.errors = 1;

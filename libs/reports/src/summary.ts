@@ -35,7 +35,7 @@ export function changesLine(r: ScanReport): string {
   if (!c.base_scan_id) return `The target's first finished scan: ${plural(c.new.length, 'finding')} new.`;
   const base = c.base ? ` (${c.base.finished_at ?? 'unfinished'}${c.base.security_grade ? `, grade ${c.base.security_grade}` : ''})` : '';
   const untested = c.not_retested.length ? `; ${c.not_retested.length} not retested` : '';
-  return `Compared with scan ${c.base_scan_id}${base}: ${c.new.length} new, ${c.still_open.length} still open, ${c.fixed.length} fixed${untested}.`;
+  return `Compared with scan ${c.base_scan_id}${base}: ${c.new.length} new, ${c.still_open.length} still open, ${c.fixed.length} fixed${c.not_reproduced.length ? `, ${c.not_reproduced.length} not reproduced this time` : ''}${untested}.`;
 }
 
 export function triageText(t: FindingTriage): string {

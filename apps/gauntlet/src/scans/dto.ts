@@ -167,8 +167,9 @@ export class TriagedFindingView {
 export class DiffView {
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'the previous scan of the target that finished with results (completed or completed_partial); null for the first' })
   base_scan_id: string | null;
-  @ApiProperty({ type: [String], description: 'ids of findings of this scan whose fingerprint the base did not have' }) new: string[];
-  @ApiProperty({ type: [String], description: 'ids of findings of this scan the base had too' }) still_open: string[];
-  @ApiProperty({ type: [String], description: 'fingerprints the base had that this scan sent again and did not find' }) fixed: string[];
+  @ApiProperty({ type: [String], description: 'ids of findings of this scan never seen on the target before (or triaged fixed and found again)' }) new: string[];
+  @ApiProperty({ type: [String], description: 'ids of findings of this scan seen on the target before' }) still_open: string[];
+  @ApiProperty({ type: [String], description: 'fingerprints missing from this scan and from the base, both retesting them, after an earlier scan had them' }) fixed: string[];
+  @ApiProperty({ type: [String], description: 'fingerprints the base had that this scan sent again and did not find this time (not yet fixed)' }) not_reproduced: string[];
   @ApiProperty({ type: [String], description: 'fingerprints the base had whose probe this scan did not send (another profile, or it ended early)' }) not_retested: string[];
 }

@@ -53,7 +53,7 @@ describe('targets projection', () => {
 });
 
 describe('scan projections', () => {
-  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [] }) as unknown as Vulnerability;
+  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [], fingerprint: `${id}:LLM01:2025` }) as unknown as Vulnerability;
   const score = { overall_score: 55, grade: 'D-' } as ScanScore;
   const events = [
     recorded('scan-s1', 0, 'ScanRequested', { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70, requested_at: now }),
@@ -70,6 +70,7 @@ describe('scan projections', () => {
       _id: 's1', _rev: 6, account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70,
       status: 'completed', phase: 'done', progress: 100, findings_so_far: 2, severity_counts: { critical: 1, high: 0, medium: 0, low: 1 },
       probes_run: 1, requests: { probe: 2 }, created_at: now, started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
+      fingerprints: ['v1:LLM01:2025', 'v2:LLM01:2025'],
     });
   });
 

@@ -27,6 +27,8 @@ export interface ScanDoc {
   /** why it failed, ended partially or was cancelled */
   reason: string | null;
   score: ScanScore | null;
+  /** the fingerprints of its findings (absent on documents projected before they were kept): the target's history for "new" */
+  fingerprints?: string[];
   [k: string]: unknown;
 }
 
@@ -34,9 +36,10 @@ export type VulnerabilityDoc = Vulnerability & { _id: string; _rev?: number; sca
 
 type E = RecordedEvent & ScanEvent;
 
-/** the scan's summary as the domain folds it, read from the document (which keeps no fingerprints) */
+/** the scan's summary as the domain folds it, read from the document */
 const summaryOf = (d: ScanDoc): ScanSummaryState => ({
   account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, status: d.status, ...d.severity_counts, started_at: d.started_at, created_at: d.created_at,
+  ...(d.fingerprints && { fingerprints: d.fingerprints }),
 });
 const countsOf = (s: ScanSummaryState): Record<Severity, number> => ({ critical: s.critical, high: s.high, medium: s.medium, low: s.low });
 
@@ -55,11 +58,14 @@ export const scansProjection: Projection<ScanDoc> = {
         _id: d.scan_id, _rev: e.revision, account_id: s.account_id, target_id: s.target_id, target_name: s.target_name, profile: d.profile,
         origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: s.status, phase: 'queued', progress: 0, findings_so_far: 0,
         severity_counts: countsOf(s), probes_run: 0, requests: {}, created_at: d.requested_at, started_at: s.started_at,
-        finished_at: null, reason: null, score: null,
+        finished_at: null, reason: null, score: null, fingerprints: [],
       };
     }
     if (!doc) return null;
-    const next = { ...doc, _rev: e.revision, ...(summary && { status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary) }) };
+    const next = {
+      ...doc, _rev: e.revision,
+      ...(summary && { status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary), ...(summary.fingerprints && { fingerprints: summary.fingerprints }) }),
+    };
     switch (e.type) {
       case 'ScanStarted':
         return next;
