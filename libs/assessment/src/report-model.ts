@@ -1,4 +1,4 @@
-import { diffFindings, FindingChanges, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { canonicalCategoryId, owaspCategory } from './owasp';
@@ -67,6 +67,12 @@ export interface ScanReport {
     duration_seconds: number | null;
     /** why it failed or ended partially */
     reason: string | null;
+    /** true when it ended completed_partial: the score and grade cover only part of the plan */
+    partial: boolean;
+    /** the share of the plan that ran (0..1): 1 for a completed scan, as recorded for a partial one, null otherwise */
+    coverage: number | null;
+    /** the grade as it must be shown, with the partial mark (null without a score) */
+    grade_label: string | null;
   };
   target: { id: string | null; name: string | null; url: string | null; scan_mode: string | null };
   /** as recorded in ScanCompleted / ScanCompletedPartial ("as scanned"); null for a scan that did not finish with one */
@@ -123,9 +129,11 @@ export function buildScanReport(
   let scanId = '';
   let status: ScanStatus = 'pending';
   let score: ScanScore | null = null;
-  const scan: Omit<ScanReport['scan'], 'id' | 'status' | 'duration_seconds'> = {
-    profile: null, origin: null, fail_threshold: null, requested_at: null, started_at: null, finished_at: null, reason: null,
+  const scan: Omit<ScanReport['scan'], 'id' | 'status' | 'duration_seconds' | 'partial' | 'grade_label'> = {
+    profile: null, origin: null, fail_threshold: null, requested_at: null, started_at: null, finished_at: null, reason: null, coverage: null,
   };
+  /** the last progress recorded: what a version 1 partial ending's coverage was */
+  let progress = 0;
   let targetId: string | null = null;
   let targetName: string | null = null;
   const attempts: ProbeAttempt[] = [];
@@ -150,6 +158,10 @@ export function buildScanReport(
         break;
       case 'ProbeAttempted':
         attempts.push(e.data.attempt);
+        progress = Math.max(progress, e.data.progress);
+        break;
+      case 'ScanPhaseEntered':
+        progress = Math.max(progress, e.data.progress);
         break;
       case 'VulnerabilityFound':
         if (!seenVulnerabilities.has(e.data.vulnerability.id)) {
@@ -161,12 +173,14 @@ export function buildScanReport(
         status = 'completed';
         score = e.data.score;
         scan.finished_at = e.data.finished_at;
+        scan.coverage = 1;
         break;
       case 'ScanCompletedPartial':
         status = 'completed_partial';
         score = e.data.score;
         scan.reason = e.data.reason;
         scan.finished_at = e.data.finished_at;
+        scan.coverage = partialCoverage(e.data, progress);
         break;
       case 'ScanFailed':
         status = 'failed';
@@ -227,7 +241,10 @@ export function buildScanReport(
   return {
     report_version: 2,
     generated_at: context.generatedAt,
-    scan: { id: scanId, status, duration_seconds, ...scan },
+    scan: {
+      id: scanId, status, duration_seconds, ...scan, partial: status === 'completed_partial',
+      grade_label: score && gradeLabel(score.grade, { partial: status === 'completed_partial', coverage: scan.coverage }),
+    },
     target: { id: t.id ?? targetId, name: t.name ?? targetName, url: t.url ?? null, scan_mode: t.scan_mode ?? null },
     score,
     vulnerabilities: triaged,

@@ -14,11 +14,17 @@ export function anyTriaged(r: ScanReport): boolean {
   return c.false_positive + c.accepted_risk + c.fixed > 0;
 }
 
+/** what share of the plan a partial scan ran, and why it stopped: said wherever its grade is */
+export function partialLine(r: ScanReport): string {
+  const share = r.scan.coverage === null ? 'an unknown share' : `${Math.round(r.scan.coverage * 100)}%`;
+  return `the scan stopped after ${share} of its plan${r.scan.reason ? ` (${r.scan.reason})` : ''}; the score and grade cover only what ran.`;
+}
+
 export function scoreLine(r: ScanReport): string {
   const s = r.score;
   if (!s) return `No score: the scan ended ${r.scan.status}.`;
   const after = r.triage.score_after_triage;
-  const asScanned = `${s.overall_score} / 100, grade ${s.grade} as scanned (scoring version ${s.scoring_version})`;
+  const asScanned = `${s.overall_score} / 100, grade ${r.scan.grade_label ?? s.grade} as scanned (scoring version ${s.scoring_version})`;
   if (!after || !anyTriaged(r)) return `${asScanned}; nothing is triaged away, so the score after triage is the same.`;
   return `${asScanned}; ${after.overall_score} / 100, grade ${after.grade} after triage (as of ${r.triage.as_of}).`;
 }

@@ -38,6 +38,9 @@ export class ScanStatusView {
   @ApiProperty({ enum: PHASES }) phase: Phase;
   @ApiProperty() findings_so_far: number;
   @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled; null otherwise' }) reason: string | null;
+  @ApiProperty({ description: 'true when the scan ended completed_partial: its score and grade cover only part of the plan' }) partial: boolean;
+  @ApiProperty({ nullable: true, type: Number, minimum: 0, maximum: 1, description: 'the share of the plan that ran: recorded when a partial scan ended, 1 for a completed scan, null otherwise' })
+  coverage: number | null;
 }
 
 class SeverityCounts {

@@ -30,7 +30,8 @@ export type ScanEvent =
   | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
-  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string }>
+  /** version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage reads both */
+  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string; coverage?: number }>
   | DomainEvent<'ScanFailed', { scan_id: string; reason: string; finished_at: string }>
   | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>;
 
@@ -135,7 +136,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
 
       case 'CompleteScanPartially':
         requireRunning(state);
-        return [event('ScanCompletedPartial', { scan_id, reason: command.reason, score: command.score, finished_at: command.now })];
+        // what share of the plan ran is recorded once, as the scan stopped: its progress then
+        return [event('ScanCompletedPartial', { scan_id, reason: command.reason, score: command.score, finished_at: command.now, coverage: coverageAt(state.progress) }, 2)];
 
       case 'FailScan':
         if (state.status !== 'pending' && state.status !== 'running') {
@@ -183,3 +185,25 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
 };
 
 export const isTerminal = (status: ScanStatus) => TERMINAL_STATUSES.includes(status);
+
+/** the share of the plan that ran (0..1, two decimals) at a progress of `progress` percent */
+export const coverageAt = (progress: number): number => Math.round(Math.max(0, Math.min(100, progress))) / 100;
+
+/**
+ * The coverage of a partial scan as its ending event says it (pure upcast): version 2 records it;
+ * version 1 did not, and the progress last recorded before it is the same fact (null: not known to
+ * this reader).
+ */
+export function partialCoverage(data: { coverage?: number }, progressBefore: number | null): number | null {
+  if (typeof data.coverage === 'number') return data.coverage;
+  return progressBefore === null ? null : coverageAt(progressBefore);
+}
+
+/**
+ * A grade as it may be shown: a partial scan's grade always carries the mark and the share of the
+ * plan that ran (an A+ over a fifth of the plan is not an A+).
+ */
+export function gradeLabel(grade: string, scan: { partial: boolean; coverage: number | null }): string {
+  if (!scan.partial) return grade;
+  return scan.coverage === null ? `${grade} (partial scan)` : `${grade} (partial: ${Math.round(scan.coverage * 100)}% of the plan ran)`;
+}

@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -29,6 +29,8 @@ export interface ScanDoc {
   score: ScanScore | null;
   /** the fingerprints of its findings (absent on documents projected before they were kept): the target's history for "new" */
   fingerprints?: string[];
+  /** a completed_partial scan's share of the plan that ran (0..1), recorded with its ending; absent otherwise */
+  coverage?: number | null;
   [k: string]: unknown;
 }
 
@@ -87,7 +89,8 @@ export const scansProjection: Projection<ScanDoc> = {
       case 'ScanCompleted':
         return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
       case 'ScanCompletedPartial':
-        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason };
+        // version 1 endings recorded no coverage: the progress before the ending is the same fact
+        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress) };
       case 'ScanFailed':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':
