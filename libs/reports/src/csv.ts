@@ -30,7 +30,7 @@ export function toCsv(report: ScanReport): string {
       report.scan.id, report.target.name ?? '', v.id, v.severity, v.category, v.category_name, v.title, v.probe_id, v.technique,
       v.converters.join(' '), v.how, v.variants.length, v.fingerprint, v.confidence, v.phase, v.found_at, v.description, v.evidence?.detector ?? '', v.evidence?.matched ?? '',
       v.evidence?.read_as ?? '', evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
-      v.change ?? '', v.triage?.state ?? 'open', v.triage?.reason ?? '', v.triage?.by ?? '', v.triage?.at ?? '', v.triage?.expires_at ?? '',
+      v.change ?? '', v.triage?.state ?? 'open', v.triage?.reason ?? '', v.triage?.by_name ?? v.triage?.by ?? '', v.triage?.at ?? '', v.triage?.expires_at ?? '',
       report.scan.partial, report.scan.coverage ?? '',
     ]);
   }

@@ -227,7 +227,7 @@ describe('triage, changes and wording in every format', () => {
   const [first, second] = plain.vulnerabilities;
   const report = buildScanReport(history, {
     ...ctx,
-    triage: [{ fingerprint: first.fingerprint, state: 'false_positive', reason: 'marketing copy, public', by: 'account:ada', at: '2026-11-20T00:00:00.000Z', expires_at: null, scan_id: 's0', vulnerability_id: 'v0' }],
+    triage: [{ fingerprint: first.fingerprint, state: 'false_positive', reason: 'marketing copy, public', by: 'account:ada', by_name: 'ada@example.com', at: '2026-11-20T00:00:00.000Z', expires_at: null, scan_id: 's0', vulnerability_id: 'v0' }],
     base: {
       scan_id: 'base-scan-id', finished_at: '2026-11-19T00:00:00.000Z', security_score: 40, security_grade: 'F',
       findings: [
@@ -252,6 +252,9 @@ describe('triage, changes and wording in every format', () => {
     expect(text).toContain('Old weakness now gone');
     expect(text).toMatch(/New since the last scan|\*\*new\*\*/);
     expect(text).toContain('marketing copy, public');
+    // people, not ids: who decided reads as their e-mail
+    expect(text).toContain('by ada@example.com');
+    expect(text).not.toContain('account:ada');
     expect(text).toContain('1 error.');
     expect(text).not.toContain('1 errors');
     expect(text).not.toContain('multi-turn-escalation + multi-turn-escalation');
@@ -262,7 +265,7 @@ describe('triage, changes and wording in every format', () => {
   it('csv carries each finding’s triage and whether it is new', async () => {
     const rows = parseCsv(await textOf('csv'), { columns: true }) as Record<string, string>[];
     const byId = new Map(rows.map((row) => [row.finding_id, row]));
-    expect(byId.get(first.id)).toMatchObject({ triage_state: 'false_positive', triage_reason: 'marketing copy, public', triage_by: 'account:ada', since_last_scan: 'new' });
+    expect(byId.get(first.id)).toMatchObject({ triage_state: 'false_positive', triage_reason: 'marketing copy, public', triage_by: 'ada@example.com', since_last_scan: 'new' });
     expect(byId.get(second.id)).toMatchObject({ triage_state: 'open', since_last_scan: 'still_open' });
   });
 

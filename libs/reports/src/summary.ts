@@ -47,7 +47,7 @@ export function changesLine(r: ScanReport): string {
 export function triageText(t: FindingTriage): string {
   const lapsed = t.lapsed === 'expired' ? ` (accepted risk expired ${t.expires_at})` : t.lapsed === 'found_again' ? ' (marked fixed, found again)' : '';
   const until = t.state === 'accepted_risk' && t.expires_at ? ` until ${t.expires_at}` : '';
-  return `Triage: ${TRIAGE_LABEL[t.state]}${until}${lapsed}, by ${t.by} at ${t.at}: ${t.reason}`;
+  return `Triage: ${TRIAGE_LABEL[t.state]}${until}${lapsed}, by ${t.by_name ?? t.by} at ${t.at}: ${t.reason}`;
 }
 
 /** A practice control is labelled as one: a scan is evidence for it, never a pass. */

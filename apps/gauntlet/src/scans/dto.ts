@@ -113,6 +113,7 @@ export class FindingTriageView {
   @ApiProperty({ enum: TRIAGE_STATES, description: 'what holds now: an accepted risk past expires_at, or a fixed weakness a later scan found again, is open' }) state: TriageState;
   @ApiProperty() reason: string;
   @ApiProperty({ description: 'who decided: account:<id> or apikey:<id>' }) by: string;
+  @ApiPropertyOptional({ description: "who decided as people read it: the account's e-mail, or \"API key <name>\"" }) by_name?: string;
   @ApiProperty({ format: 'date-time', description: 'when it was decided' }) at: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at: string | null;
   @ApiPropertyOptional({ enum: TRIAGE_STATES, description: 'what was decided, when it no longer holds' }) decided_state?: TriageState;

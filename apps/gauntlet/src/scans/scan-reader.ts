@@ -1,9 +1,9 @@
 import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
-import { DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ProbeAttempt, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
+import { ActorDirectory, actorIds, actorName, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ProbeAttempt, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
 
 /** earlier scans of a target read for its history: enough for a daily scan's half year */
 const EARLIER_SCANS = 200;
-import type { DocumentStore, ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
+import type { AccountDoc, ApiKeyDoc, DocumentStore, ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { ScanHistory } from './scan-history';
 import { vulnerabilityView } from './scan-view';
@@ -26,10 +26,25 @@ export class ScanReader {
     return this.docs.collection<VulnerabilityDoc>('vulnerabilities').find({ scan_id }, { sort: { field: 'found_at', direction: 'asc' }, limit: 100_000 });
   }
 
-  /** the target's triage decisions, the latest per fingerprint */
+  /** the target's triage decisions, the latest per fingerprint, each with who decided as people read it */
   async triageDecisions(target_id: string): Promise<TriageDecision[]> {
     const docs = await this.docs.collection<TriageDoc>('triage').find({ target_id }, { limit: 100_000 });
-    return docs.map(({ _id, _rev, target_id: _t, account_id: _a, ...decision }) => decision as TriageDecision);
+    const decisions = docs.map(({ _id, _rev, target_id: _t, account_id: _a, ...decision }) => decision as TriageDecision);
+    const directory = await this.actors(decisions.map((d) => d.by));
+    return decisions.map((d) => ({ ...d, by_name: actorName(d.by, directory) }));
+  }
+
+  /** the e-mails and API key names of the actors named */
+  async actors(actors: Iterable<string>): Promise<ActorDirectory> {
+    const { accounts, apiKeys } = actorIds(actors);
+    const [people, keys] = await Promise.all([
+      Promise.all(accounts.map((id) => this.docs.collection<AccountDoc>('accounts').get(id))),
+      Promise.all(apiKeys.map((id) => this.docs.collection<ApiKeyDoc>('api_keys').get(id))),
+    ]);
+    return {
+      emails: new Map(people.filter((a): a is AccountDoc => !!a).map((a) => [a._id, a.email])),
+      apiKeys: new Map(keys.filter((k): k is ApiKeyDoc => !!k).map((k) => [k._id, k.name])),
+    };
   }
 
   /** the scan's findings with the target's triage as of now */

@@ -381,7 +381,7 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
             'div',
             { class: 'finding-body' },
             v.triage
-              ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
+              ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by_name ?? v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
               : null,
             onTriage ? triageForm(v, scanId, onTriage) : null,
             v.how ? h('p', { class: 'finding-how' }, h('strong', null, 'How it got through: '), v.how) : null,
