@@ -1,6 +1,6 @@
 import { api, isMissing } from '../api.js';
 import {
-  h, fill, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState,
+  h, fill, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState, gradeText,
 } from '../dom.js';
 import { categoryBars } from '../charts.js';
 
@@ -205,17 +205,25 @@ async function loadScore(ctx, slot, scan) {
         'div',
         { class: 'score-head' },
         h('div', { class: `score-big ${gradeClass(score.grade)}` }, h('span', { class: 'score-n' }, String(score.overall_score)), h('span', { class: 'score-of' }, '/100')),
-        h('div', { class: `grade ${gradeClass(score.grade)}`, 'aria-label': `Grade ${score.grade}` }, score.grade),
+        h(
+          'div',
+          { class: `grade ${gradeClass(score.grade)}`, 'aria-label': `Grade ${gradeText(score.grade, score)}` },
+          score.grade,
+          // a partial grade never stands alone
+          score.partial ? h('span', { class: 'partial-mark', id: 'partial-mark' }, typeof score.coverage === 'number' ? ` partial: ${Math.round(score.coverage * 100)}% of the plan ran` : ' partial scan') : null,
+        ),
         severityCounts({ critical: score.critical_count, high: score.high_count, medium: score.medium_count, low: score.low_count }),
       ),
-      scan.status === 'completed_partial' ? notice('warn', `Partial results${scan.reason ? `: ${scan.reason}` : ''}. The score covers only what was probed.`) : null,
+      score.partial || scan.status === 'completed_partial'
+        ? notice('warn', `Partial scan: it stopped after ${typeof score.coverage === 'number' ? `${Math.round(score.coverage * 100)}%` : 'part'} of its plan${scan.reason ? ` (${scan.reason})` : ''}. The score and grade cover only what ran.`)
+        : null,
       h('h3', null, 'By category'),
       Object.keys(score.category_scores ?? {}).length ? categoryBars(score.category_scores) : h('p', { class: 'hint' }, 'No category was probed.'),
       score.after_triage && score.after_triage.findings_triaged_away > 0
         ? h(
             'p',
             { class: 'after-triage', id: 'after-triage' },
-            `As scanned ${score.overall_score} (${score.grade}); after triage ${score.after_triage.overall_score} (${score.after_triage.grade}), with ${score.after_triage.findings_triaged_away} finding${score.after_triage.findings_triaged_away === 1 ? '' : 's'} set aside. The recorded score does not change.`,
+            `As scanned ${score.overall_score} (${gradeText(score.grade, score)}); after triage ${score.after_triage.overall_score} (${score.after_triage.grade}), with ${score.after_triage.findings_triaged_away} finding${score.after_triage.findings_triaged_away === 1 ? '' : 's'} set aside. The recorded score does not change.`,
           )
         : h('p', { class: 'hint', id: 'after-triage' }, 'Nothing is triaged away: the score after triage is the same.'),
       score.scoring_version ? h('p', { class: 'hint' }, `Scoring version ${score.scoring_version}.`) : null,
@@ -266,7 +274,7 @@ function findingsExplorer(ctx, scan) {
   const select = (name, label, options) =>
     h('label', { class: 'filter' }, h('span', null, label), h('select', { name, 'data-filter': name }, options.map(([value, text]) => h('option', { value }, text))));
   const categories = [...new Set(vulns.map((v) => v.category))].sort();
-  const search = h('input', { type: 'search', name: 'q', placeholder: 'Search title, category, probe, evidence…', 'aria-label': 'Search findings', 'data-filter': 'q' });
+  const search = h('input', { type: 'search', name: 'q', placeholder: 'Search title, probe, evidence…', 'aria-label': 'Search findings', 'data-filter': 'q' });
   const newOnly = h('input', { type: 'checkbox', name: 'new', 'data-filter': 'new' });
   const toolbar = h(
     'form',
