@@ -326,7 +326,7 @@ function findingsExplorer(ctx, scan) {
       fill(
         diffLine,
         d.base_scan_id
-          ? h('p', null, 'Since the ', h('a', { href: `/app/scans/${d.base_scan_id}` }, 'last scan'), `: ${d.new.length} new, ${d.still_open.length} still open, ${d.fixed.length} fixed${d.not_retested?.length ? `, ${d.not_retested.length} not retested` : ''}.`)
+          ? h('p', null, 'Since the ', h('a', { href: `/app/scans/${d.base_scan_id}` }, 'last scan'), `: ${d.new.length} new, ${d.still_open.length} still open, ${d.fixed.length} fixed${d.not_reproduced?.length ? `, ${d.not_reproduced.length} not reproduced this time` : ''}${d.not_retested?.length ? `, ${d.not_retested.length} not retested` : ''}.`)
           : h('p', null, `The first finished scan of this target: all ${d.new.length} findings are new.`),
         d.fixed.length ? [h('h4', null, 'Fixed since the last scan'), byPrint] : null,
       );
