@@ -16,6 +16,20 @@ const seen = (probeId: string, outcome: Verdict['outcome'], converters: string[]
 });
 
 describe('the finding book', () => {
+  it('picks the same evidence whatever order equally strong sightings arrive in', () => {
+    const sightings = [seen('pi-001', 'vulnerable', ['hex'], 3), seen('pi-001', 'vulnerable', [], 1), seen('pi-001', 'vulnerable', ['base64'], 2)];
+    const evidence = (order: Sighting[]) => {
+      const book = new FindingBook(4_000);
+      for (const s of order) book.add(s);
+      const [v] = book.vulnerabilities('scan-1');
+      return { converters: v.converters, variants: v.variants.map((x) => x.converters.join('+')).sort() };
+    };
+    const expected = { converters: [], variants: ['base64', 'hex'] };
+    expect(evidence(sightings)).toEqual(expected);
+    expect(evidence([...sightings].reverse())).toEqual(expected);
+    expect(evidence([sightings[2], sightings[0], sightings[1]])).toEqual(expected);
+  });
+
   it('files one finding per weakness: the strongest sighting is its evidence, every other way in a variant', () => {
     const book = new FindingBook(4_000);
     book.add(seen('pi-001', 'partial', [], 1));

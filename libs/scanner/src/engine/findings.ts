@@ -31,6 +31,21 @@ const VARIANT_TURN_CHARS = 600;
 const bound = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters not recorded]`);
 const chainKey = (s: Sighting) => `${s.technique}|${s.converters.join('+')}`;
 
+/**
+ * Whether `b` should stand for the weakness rather than `a`: the stronger verdict; between equally
+ * strong ones, not whichever conversation happened to answer first (that depends on timing and
+ * concurrency) but a fixed order: the probe as written before a variant, fewer converters, then
+ * by technique and chain. So the same answers give the same evidence in every scan.
+ */
+function outranks(b: Sighting, a: Sighting): boolean {
+  const winner = strongest(a.verdict, b.verdict);
+  const tie = winner === a.verdict && strongest(b.verdict, a.verdict) === b.verdict;
+  if (!tie) return winner === b.verdict && winner !== a.verdict;
+  if (a.phase !== b.phase) return b.phase === 'probe';
+  if (a.converters.length !== b.converters.length) return b.converters.length < a.converters.length;
+  return chainKey(b) < chainKey(a);
+}
+
 interface Entry {
   probe: Probe;
   category: OwaspCategoryId;
@@ -79,7 +94,7 @@ export class FindingBook {
       this.entries.set(key, { probe: sighting.probe, category, main: sighting, others: new Map() });
       return;
     }
-    if (strongest(entry.main.verdict, sighting.verdict) !== entry.main.verdict) {
+    if (outranks(sighting, entry.main)) {
       const demoted = entry.main;
       entry.main = sighting;
       entry.others.delete(chainKey(sighting));
@@ -91,7 +106,7 @@ export class FindingBook {
     const key = chainKey(s);
     if (key === chainKey(entry.main)) return;
     const prior = entry.others.get(key);
-    if (!prior || strongest(prior.verdict, s.verdict) !== prior.verdict) entry.others.set(key, s);
+    if (!prior || outranks(s, prior)) entry.others.set(key, s);
   }
 
   private evidence(s: Sighting, maxChars: number): Evidence {
