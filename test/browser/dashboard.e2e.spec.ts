@@ -141,6 +141,18 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#scan-progress-text').textContent()).toBe('40%');
     expect(await page.locator('#scan-live').getAttribute('aria-live')).toBe('polite');
 
+    // an attempt proves a weakness: counted and listed at once, before the finding is written
+    const proving = finding(XSS);
+    await drive({
+      type: 'RecordProbeAttempt', progress: 45, now: now(), findings_so_far: 1,
+      attempt: { attempt_id: 'att-1', probe_id: proving.probe_id, category: proving.category, technique: proving.technique, converters: [], phase: 'probe', turns: proving.evidence.turns, verdict: { detector: 'canary', outcome: 'vulnerable', matched: null, confidence: 0.9 }, latency_ms: 5 },
+      proved: [{ fingerprint: proving.fingerprint, probe_id: proving.probe_id, category: proving.category, category_name: proving.category_name, title: proving.title }],
+    });
+    await page.locator('.proven-list li', { hasText: proving.title }).waitFor();
+    expect(await page.locator('.findings-count').textContent()).toBe('1');
+
+    // the finding itself is written at the analyze phase, as the engine does
+    await drive({ type: 'EnterPhase', phase: 'analyze', progress: 90, now: now() });
     await drive({ type: 'RecordVulnerability', vulnerability: finding(XSS) });
     await page.locator('.findings-count', { hasText: '1' }).waitFor();
     await page.locator('.finding').first().waitFor();

@@ -30,9 +30,15 @@ describe('live count: findings_so_far and progress while a scan runs', () => {
     const scan = (await api.post('/api/scans', { target_id: target.id, profile: 'quick' })).body;
 
     const seen: { status: string; phase: string; progress: number; findings_so_far: number; partial: boolean; coverage: number | null }[] = [];
+    let provenWhileRunning: { fingerprint: string }[] = [];
     const final = await eventually(async () => {
       const s = (await api.get(`/api/scans/${scan.id}/status`)).body;
       seen.push(s);
+      // the weaknesses themselves are in the detail as soon as they are counted
+      if (s.status === 'running' && s.findings_so_far > 0 && !provenWhileRunning.length) {
+        const d = (await api.get(`/api/scans/${scan.id}`)).body;
+        if (d.status === 'running') provenWhileRunning = d.proven_so_far;
+      }
       return ['completed', 'completed_partial', 'failed', 'cancelled'].includes(s.status) ? s : undefined;
     }, 150_000, 40);
     expect(final).toMatchObject({ status: 'completed', progress: 100, partial: false, coverage: 1 });
@@ -41,6 +47,9 @@ describe('live count: findings_so_far and progress while a scan runs', () => {
     expect(detail.vulnerabilities.length).toBeGreaterThan(0);
     expect(final.findings_so_far).toBe(detail.vulnerabilities.length);
 
+    expect(provenWhileRunning.length).toBeGreaterThan(0);
+    // grouped as the findings are: the weaknesses proven are exactly the findings written
+    expect(detail.proven_so_far.map((p: any) => p.fingerprint).sort()).toEqual(detail.vulnerabilities.map((v: any) => v.fingerprint).sort());
     const counts = seen.map((s) => s.findings_so_far);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(Math.max(...counts)).toBe(detail.vulnerabilities.length);

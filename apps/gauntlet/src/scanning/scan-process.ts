@@ -69,8 +69,8 @@ export class ScanProcess {
     const vulnerabilities: Vulnerability[] = [];
     const sink: ScanSink = {
       enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
-      recordAttempt: async (attempt, progress, findings_so_far) => {
-        await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }) });
+      recordAttempt: async (attempt, progress, findings_so_far, proved) => {
+        await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }) });
         attempts.push(attempt);
       },
       recordVulnerability: async (vulnerability) => {

@@ -142,8 +142,22 @@ export class VulnerabilityView {
   @ApiPropertyOptional({ type: FindingTriageView, description: 'present when someone triaged this fingerprint on the target (in this or an earlier scan)' }) triage?: FindingTriageView;
 }
 
+class ProvenWeaknessView {
+  @ApiProperty() fingerprint: string;
+  @ApiProperty() probe_id: string;
+  @ApiProperty({ example: 'LLM01:2025' }) category: string;
+  @ApiProperty() category_name: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ format: 'date-time', description: 'when the attempt that first proved it was recorded' }) proven_at: string;
+}
+
 export class ScanDetailView extends ScanSummaryView {
-  @ApiProperty({ type: [VulnerabilityView] }) vulnerabilities: VulnerabilityView[];
+  @ApiProperty({ type: [VulnerabilityView], description: 'written at the analyze phase, each with its strongest evidence and variants' }) vulnerabilities: VulnerabilityView[];
+  @ApiProperty({
+    type: [ProvenWeaknessView],
+    description: 'each weakness as soon as an attempt proved it, grouped as the findings are (findings_so_far counts them): what a running scan shows before its findings are written',
+  })
+  proven_so_far: ProvenWeaknessView[];
 }
 
 export class TriageBody {

@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { fingerprintOf, ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Vulnerability } from './vulnerability';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -26,8 +26,11 @@ export type ScanEvent =
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
-  /** findings_so_far: distinct weaknesses proven up to this attempt (absent on attempts recorded before it was counted) */
-  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number }>
+  /**
+   * findings_so_far: distinct weaknesses proven up to this attempt; proved: those this attempt
+   * proved first (both absent on attempts recorded before they were counted)
+   */
+  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[] }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
   /** version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage reads both */
@@ -50,7 +53,7 @@ export type ScanCommand =
     }
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
-  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[] }
   | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
@@ -121,6 +124,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
             scan_id, attempt: command.attempt, progress: Math.max(state.progress, clampProgress(command.progress)), attempted_at: command.now,
             // the running count never goes down, whatever order the writes come in
             ...(command.findings_so_far !== undefined && { findings_so_far: Math.max(state.findingsSoFar, command.findings_so_far) }),
+            ...(command.proved?.length && { proved: command.proved }),
           }),
         ];
 

@@ -83,6 +83,13 @@ describe('scan projections', () => {
       recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `a${revision}`, phase: 'probe', turns: [] }, progress: 40, attempted_at: now, ...(findings_so_far !== undefined && { findings_so_far }) });
     const live = [...events.slice(0, 3), attempted(3, 1), attempted(4, 2)];
     expect(project<any>(scansProjection, live, 's1').findings_so_far).toBe(2);
+    // the weaknesses themselves, as the attempts that proved them named them, once each
+    const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025', category_name: 'Prompt Injection', title: 'T' });
+    const proving = (revision: number, fps: string[]) =>
+      recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `a${revision}`, phase: 'probe', turns: [] }, progress: 40, attempted_at: now, findings_so_far: fps.length, proved: fps.map(weakness) });
+    const doc = project<any>(scansProjection, [...events.slice(0, 3), proving(3, ['f1']), proving(4, ['f1', 'f2'])], 's1');
+    expect(doc.proven.map((p: any) => p.fingerprint)).toEqual(['f1', 'f2']);
+    expect(doc.proven[0]).toMatchObject({ title: 'T', proven_at: now });
     const ended = [...live, recorded('scan-s1', 5, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v1', 'critical') }), recorded('scan-s1', 6, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v2', 'low') })];
     const counts = ended.map((_, i) => project<any>(scansProjection, ended.slice(0, i + 1), 's1').findings_so_far);
     expect(counts.slice(3)).toEqual([1, 2, 2, 2]);

@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, partialCoverage, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -31,6 +31,8 @@ export interface ScanDoc {
   fingerprints?: string[];
   /** a completed_partial scan's share of the plan that ran (0..1), recorded with its ending; absent otherwise */
   coverage?: number | null;
+  /** each weakness as the attempt that first proved it named it: what a running scan shows before its findings are written */
+  proven?: (ProvenWeakness & { proven_at: string })[];
   [k: string]: unknown;
 }
 
@@ -79,7 +81,12 @@ export const scansProjection: Projection<ScanDoc> = {
         // documents projected before this field existed start counting from nothing
         const requests = { ...doc.requests, [phase]: (doc.requests?.[phase] ?? 0) + sent };
         // the running count the engine recorded with the attempt that proved each weakness
-        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0) };
+        const known = new Set((doc.proven ?? []).map((p) => p.fingerprint));
+        const proven = (e.data.proved ?? ([] as ProvenWeakness[])).filter((p: ProvenWeakness) => !known.has(p.fingerprint)).map((p: ProvenWeakness) => ({ ...p, proven_at: e.data.attempted_at }));
+        return {
+          ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0),
+          ...(proven.length && { proven: [...(doc.proven ?? []), ...proven] }),
+        };
       }
       case 'VulnerabilityFound': {
         // the findings recorded at analyze are the same weaknesses already counted: the count only catches up (scans from before the running count)

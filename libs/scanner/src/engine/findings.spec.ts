@@ -16,6 +16,16 @@ const seen = (probeId: string, outcome: Verdict['outcome'], converters: string[]
 });
 
 describe('the finding book', () => {
+  it('says which weaknesses a sighting proved first, named as their findings will be', () => {
+    const book = new FindingBook(4_000);
+    expect(book.add(seen('pi-001', 'partial', [], 1))).toEqual([
+      { fingerprint: 'pi-001:LLM01:2025', probe_id: 'pi-001', category: 'LLM01:2025', category_name: 'Prompt Injection', title: probeById('pi-001')!.title },
+    ]);
+    expect(book.add(seen('pi-001', 'vulnerable', ['hex'], 2))).toEqual([]);
+    const [v] = book.vulnerabilities('scan-1');
+    expect([v.fingerprint, v.title, v.category_name]).toEqual(['pi-001:LLM01:2025', probeById('pi-001')!.title, 'Prompt Injection']);
+  });
+
   it('picks the same evidence whatever order equally strong sightings arrive in', () => {
     const sightings = [seen('pi-001', 'vulnerable', ['hex'], 3), seen('pi-001', 'vulnerable', [], 1), seen('pi-001', 'vulnerable', ['base64'], 2)];
     const evidence = (order: Sighting[]) => {

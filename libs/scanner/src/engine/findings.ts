@@ -1,4 +1,4 @@
-import { Evidence, FindingVariant, OwaspCategoryId, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf } from '@gauntlet/domain';
+import { Evidence, FindingVariant, OwaspCategoryId, ProvenWeakness, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { strongest } from '../detectors/detector';
 import { Exposure } from '../detectors/rules';
@@ -70,29 +70,43 @@ export class FindingBook {
     return this.entries.size;
   }
 
-  add(seen: Sighting): void {
+  /** files a sighting; answers the weaknesses it proved first (none when they were known already) */
+  add(seen: Sighting): ProvenWeakness[] {
     const exposure = seen.exposure;
     const disclosure = !!exposure && DISCLOSURES.has(seen.probe.category);
     // credentials or personal data in a disclosure prove it, whatever else the detector was unsure of
     const sighting = disclosure ? { ...seen, verdict: { ...seen.verdict, outcome: 'vulnerable' as const, confidence: Math.max(seen.verdict.confidence, 0.9) } } : seen;
-    this.file(sighting.probe.category, sighting);
+    const proved: ProvenWeakness[] = [];
+    if (this.file(sighting.probe.category, sighting)) proved.push(this.proven(sighting.probe, sighting.probe.category));
     if (exposure && disclosure) {
       const what = [exposure.credentials.length && 'credentials', exposure.personal_data.length && 'personal data'].filter(Boolean).join(' and ');
       const matched = [...exposure.credentials, ...exposure.personal_data].join('; ').slice(0, 200);
-      this.file(SENSITIVE_DATA, { ...sighting, verdict: { ...sighting.verdict, detector: exposure.credentials.length ? 'secrets' : 'pii', outcome: 'vulnerable', matched: `${what}: ${matched}` } });
+      const filed = this.file(SENSITIVE_DATA, { ...sighting, verdict: { ...sighting.verdict, detector: exposure.credentials.length ? 'secrets' : 'pii', outcome: 'vulnerable', matched: `${what}: ${matched}` } });
+      if (filed) proved.push(this.proven(sighting.probe, SENSITIVE_DATA));
     }
+    return proved;
+  }
+
+  /** a weakness as it is named before its finding is written (the same title the finding gets) */
+  private proven(probe: Probe, category: OwaspCategoryId): ProvenWeakness {
+    const collateral = category !== probe.category;
+    return {
+      fingerprint: fingerprintOf(probe.id, category), probe_id: probe.id, category, category_name: CATEGORY_NAMES[category] ?? probe.category_name,
+      title: collateral ? `${probe.title}: credentials or personal data disclosed` : probe.title,
+    };
   }
 
   vulnerabilities(scanId: string): Vulnerability[] {
     return [...this.entries.values()].map((e) => this.toVulnerability(scanId, e));
   }
 
-  private file(category: OwaspCategoryId, sighting: Sighting): void {
+  /** files a sighting under its weakness; true when the weakness is new to the book */
+  private file(category: OwaspCategoryId, sighting: Sighting): boolean {
     const key = fingerprintOf(sighting.probe.id, category);
     const entry = this.entries.get(key);
     if (!entry) {
       this.entries.set(key, { probe: sighting.probe, category, main: sighting, others: new Map() });
-      return;
+      return true;
     }
     if (outranks(sighting, entry.main)) {
       const demoted = entry.main;
@@ -100,6 +114,7 @@ export class FindingBook {
       entry.others.delete(chainKey(sighting));
       this.keepVariant(entry, demoted);
     } else this.keepVariant(entry, sighting);
+    return false;
   }
 
   private keepVariant(entry: Entry, s: Sighting): void {

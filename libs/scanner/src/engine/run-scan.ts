@@ -141,9 +141,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
       if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial') {
         const exposure = isDisclosure(probe.category) ? exposureOf(transcript, context) : null;
-        book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), exposure });
+        const proved = book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), exposure });
         // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
-        recorder.proved(book.size);
+        recorder.proved(book.size, proved);
       }
     } catch (e) {
       if (e instanceof Stopped || stop.signal.aborted) return null;

@@ -56,15 +56,21 @@ describe('scan recorder', () => {
 
   it('the running count of findings goes with the next attempt and never goes down', async () => {
     const counts: (number | undefined)[] = [];
-    const s: ScanSink = { enterPhase: async () => {}, recordAttempt: async (_a, _p, n) => void counts.push(n), recordVulnerability: async () => {} };
+    const proofs: string[][] = [];
+    const s: ScanSink = {
+      enterPhase: async () => {}, recordAttempt: async (_a, _p, n, proved) => void (counts.push(n), proofs.push((proved ?? []).map((p) => p.fingerprint))), recordVulnerability: async () => {},
+    };
     const recorder = new ScanRecorder(s, 10, () => undefined);
+    const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025' as const, category_name: 'Prompt Injection', title: 't' });
     void recorder.recordAttempt({ attempt_id: 'a1' } as never, recorder.advance());
-    recorder.proved(2);
+    recorder.proved(2, [weakness('f1'), weakness('f2')]);
     void recorder.recordAttempt({ attempt_id: 'a2' } as never, recorder.advance());
     recorder.proved(1);
     void recorder.recordAttempt({ attempt_id: 'a3' } as never, recorder.advance());
     await recorder.flushed();
     expect(counts).toEqual([0, 2, 2]);
+    // the weaknesses go with the attempt after their proof, once
+    expect(proofs).toEqual([[], ['f1', 'f2'], []]);
   });
 
   it('the first failed write stops the scan and every write after it fails the same way', async () => {

@@ -1,4 +1,4 @@
-import type { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
+import type { Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
 import { ScanSink } from './types';
 
 /**
@@ -20,6 +20,8 @@ export class ScanRecorder {
   private current = 0;
   /** distinct weaknesses proven so far (the engine's FindingBook size): never goes down */
   private findings = 0;
+  /** weaknesses proven since the last attempt recorded: they go with the next one */
+  private fresh: ProvenWeakness[] = [];
 
   constructor(
     private readonly sink: ScanSink,
@@ -56,9 +58,10 @@ export class ScanRecorder {
     this.left = Math.max(1, units);
   }
 
-  /** the count of weaknesses proven so far, carried by the next attempt recorded */
-  proved(findings: number): void {
+  /** the count of weaknesses proven so far, and those just proven, carried by the next attempt recorded */
+  proved(findings: number, weaknesses: readonly ProvenWeakness[] = []): void {
     this.findings = Math.max(this.findings, findings);
+    this.fresh.push(...weaknesses);
   }
 
   private write(f: () => Promise<void>): Promise<void> {
@@ -81,7 +84,9 @@ export class ScanRecorder {
 
   recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void> {
     const findings = this.findings;
-    return this.write(() => this.sink.recordAttempt(attempt, progress, findings));
+    const proved = this.fresh;
+    this.fresh = [];
+    return this.write(() => this.sink.recordAttempt(attempt, progress, findings, proved));
   }
 
   recordVulnerability(v: Vulnerability): Promise<void> {

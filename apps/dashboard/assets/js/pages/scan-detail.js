@@ -51,6 +51,7 @@ export async function detail(ctx) {
   ctx.main.append(header, progress.el, results);
 
   let shownFindings = -1;
+  let shownPhase = null;
   let finished = false;
   const apply = async (s) => {
     progress.update(s);
@@ -60,9 +61,10 @@ export async function detail(ctx) {
       scan = await api.get(`/api/scans/${scan.id}`);
       if (!ctx.alive()) return;
       renderResults(ctx, results, scan);
-    } else if (!isTerminal(s.status) && s.findings_so_far !== shownFindings) {
-      // findings arrive live: fetch the list only when the count moved
+    } else if (!isTerminal(s.status) && (s.findings_so_far !== shownFindings || s.phase !== shownPhase)) {
+      // weaknesses are counted as they are proven and written as findings at analyze: fetch the list when either moved
       shownFindings = s.findings_so_far;
+      shownPhase = s.phase;
       if (s.findings_so_far > 0) scan = await api.get(`/api/scans/${scan.id}`);
       if (!ctx.alive()) return;
       renderLive(results, scan);
@@ -159,8 +161,22 @@ function renderLive(results, scan) {
       'section',
       { class: 'card', 'aria-labelledby': 'findings-title' },
       h('h2', { id: 'findings-title' }, 'Findings so far'),
-      scan.vulnerabilities?.length ? findingsList([...scan.vulnerabilities].sort(SORTS.severity.cmp)) : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
+      scan.vulnerabilities?.length
+        ? findingsList([...scan.vulnerabilities].sort(SORTS.severity.cmp))
+        : scan.proven_so_far?.length
+          ? provenList(scan.proven_so_far)
+          : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
     ),
+  );
+}
+
+/** weaknesses proven while the scan runs: their evidence, severity and variants are written when it analyses them */
+function provenList(proven) {
+  return h(
+    'div',
+    { class: 'proven' },
+    h('p', { class: 'hint' }, `${proven.length} weakness${proven.length === 1 ? '' : 'es'} proven so far. Severity, evidence and every other way in are written when the scan analyses them.`),
+    h('ul', { class: 'proven-list' }, proven.map((p) => h('li', { 'data-fingerprint': p.fingerprint }, h('span', { class: 'mono' }, p.category), ' ', p.title))),
   );
 }
 
