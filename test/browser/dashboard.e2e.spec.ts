@@ -141,6 +141,18 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#scan-progress-text').textContent()).toBe('40%');
     expect(await page.locator('#scan-live').getAttribute('aria-live')).toBe('polite');
 
+    // an attempt proves a weakness: counted and listed at once, before the finding is written
+    const proving = finding(XSS);
+    await drive({
+      type: 'RecordProbeAttempt', progress: 45, now: now(), findings_so_far: 1,
+      attempt: { attempt_id: 'att-1', probe_id: proving.probe_id, category: proving.category, technique: proving.technique, converters: [], phase: 'probe', turns: proving.evidence.turns, verdict: { detector: 'canary', outcome: 'vulnerable', matched: null, confidence: 0.9 }, latency_ms: 5 },
+      proved: [{ fingerprint: proving.fingerprint, probe_id: proving.probe_id, category: proving.category, category_name: proving.category_name, title: proving.title }],
+    });
+    await page.locator('.proven-list li', { hasText: proving.title }).waitFor();
+    expect(await page.locator('.findings-count').textContent()).toBe('1');
+
+    // the finding itself is written at the analyze phase, as the engine does
+    await drive({ type: 'EnterPhase', phase: 'analyze', progress: 90, now: now() });
     await drive({ type: 'RecordVulnerability', vulnerability: finding(XSS) });
     await page.locator('.findings-count', { hasText: '1' }).waitFor();
     await page.locator('.finding').first().waitFor();
@@ -223,6 +235,62 @@ describe('dashboard in Chromium', () => {
     // NIST practices are labelled as practices, never a green pass beside a failing grade
     const nist = page.locator('section:has(#compliance-title) .framework', { hasText: 'NIST' });
     expect(await nist.locator('tr', { hasText: 'GOVERN 4.3' }).locator('.badge').textContent()).toBe('Practice');
+  });
+
+  it.each([1280, 390])('lays the findings filters out at %i px: a small checkbox with its label on one line, the whole search placeholder, no sideways scrolling', async (width) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/app/scans/${scanId}`);
+    const section = page.locator('section:has(#findings-title)');
+    await section.locator('.finding').first().waitFor();
+    const facts = await section.evaluate((el) => {
+      const px = (v: string) => parseFloat(v) || 0;
+      const box = el.querySelector('input[name="new"]')!.getBoundingClientRect();
+      const label = el.querySelector('.filter-check span') as HTMLElement;
+      const labelStyle = getComputedStyle(label);
+      const search = el.querySelector('input[name="q"]') as HTMLInputElement;
+      const cs = getComputedStyle(search);
+      const pen = document.createElement('canvas').getContext('2d')!;
+      pen.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      return {
+        box: { width: box.width, height: box.height },
+        labelLines: Math.round(label.getBoundingClientRect().height / (px(labelStyle.lineHeight) || px(labelStyle.fontSize) * 1.2)),
+        labelRects: label.getClientRects().length,
+        placeholder: pen.measureText(search.placeholder).width,
+        room: search.clientWidth - px(cs.paddingLeft) - px(cs.paddingRight),
+        overflowX: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      };
+    });
+    await screenshot(page, `06c-findings-filters-${width}`);
+    // the checkbox is a checkbox-sized box, not a text field's
+    expect(facts.box.width).toBeLessThanOrEqual(20);
+    expect(facts.box.height).toBeLessThanOrEqual(20);
+    // "New since last scan" on one line
+    expect([facts.labelRects, facts.labelLines]).toEqual([1, 1]);
+    // the placeholder fits in the search box
+    expect(facts.placeholder).toBeLessThanOrEqual(facts.room);
+    expect(facts.overflowX).toBeLessThanOrEqual(0);
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  it('shows a target URL that wraps only at its slashes', async () => {
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.goto(`/app/targets/${targetId}`);
+    const url = page.locator('.url').first();
+    await url.waitFor();
+    // narrower than the URL, as a long URL is on a phone: each piece between break opportunities
+    // still sits on one line, so the URL never breaks mid-path
+    const pieces = await url.evaluate((el) => {
+      (el as HTMLElement).style.display = 'inline-block';
+      (el as HTMLElement).style.width = `${Math.ceil((el as HTMLElement).getBoundingClientRect().width * 0.6)}px`;
+      return Array.from(el.childNodes).filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => {
+        const r = document.createRange();
+        r.selectNodeContents(n);
+        return new Set(Array.from(r.getClientRects()).map((rect) => Math.round(rect.top))).size;
+      });
+    });
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.every((lines) => lines === 1)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
   });
 
   it('lists the scan and charts the score on the target page', async () => {
@@ -418,6 +486,23 @@ describe('dashboard in Chromium', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("marks a partial scan's grade with the share of the plan that ran", async () => {
+    await page.goto(`/app/targets/${targetId}`);
+    await page.getByLabel('Profile').selectOption('quick');
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    await page.waitForURL(/\/app\/scans\/[0-9a-f-]{36}$/);
+    const partialId = page.url().split('/').pop()!;
+    const run = (command: ScanCommand) => svc.runtime.aggregates.handle(scanDecider, streams.scan(partialId), command, { actor: 'test', correlationId: randomUUID() });
+    const now = () => new Date().toISOString();
+    await run({ type: 'StartScan', worker_id: 'test-worker', now: now() });
+    await run({ type: 'EnterPhase', phase: 'probe', progress: 21, now: now() });
+    await run({ type: 'CompleteScanPartially', reason: 'target stopped answering', score: { ...score(), overall_score: 100, grade: 'A+' }, now: now() });
+    await page.locator('#partial-mark').waitFor();
+    expect(await page.locator('#partial-mark').textContent()).toBe(' partial: 21% of the plan ran');
+    expect(await page.locator('section:has(#score-title) .notice-warn').textContent()).toContain('it stopped after 21% of its plan');
+    await screenshot(page, '06d-partial-scan');
   });
 
   it('deletes a target after confirmation; its scans stay listed', async () => {

@@ -107,8 +107,10 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     expect(diff.new.map((id: string) => (byId.get(id) as any).category)).toContain('LLM09:2025');
     expect(diff.still_open.map((id: string) => (byId.get(id) as any).category)).toContain('LLM07:2025');
     const injection = first.vulnerabilities.filter((v: any) => v.category === 'LLM01:2025').map((v: any) => v.fingerprint);
-    expect([...diff.fixed, ...diff.not_retested].sort()).toEqual(injection.sort());
-    expect(diff.fixed.length).toBeGreaterThan(0);
+    // missed once after one scan had it: not reproduced this time, not yet fixed (a model's chance looks the same)
+    expect([...diff.not_reproduced, ...diff.not_retested].sort()).toEqual(injection.sort());
+    expect(diff.not_reproduced.length).toBeGreaterThan(0);
+    expect(diff.fixed).toEqual([]);
 
     // the webhook said the same: as many new findings as the diff, against the same base
     const told = await eventually(() => receiver.deliveries.find((d) => d.json?.event === 'scan.completed' && d.json.data.scan_id === second.id), 20_000);
@@ -120,7 +122,7 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
 
     // every report says what changed; the json report carries it whole
     const report = (await api.get(`/api/scans/${second.id}/report?format=json`)).body;
-    expect(report.changes).toMatchObject({ base_scan_id: first.id, fixed: diff.fixed });
+    expect(report.changes).toMatchObject({ base_scan_id: first.id, fixed: diff.fixed, not_reproduced: diff.not_reproduced });
     expect(report.changes.new.sort()).toEqual([...diff.new].sort());
     expect(report.changes.still_open.sort()).toEqual([...diff.still_open].sort());
     expect(report.triage.score_after_triage).toEqual(expect.objectContaining({ overall_score: expect.any(Number) }));

@@ -254,6 +254,8 @@ async function writeResults(io: CliIo, opts: CiOptions, scanId: string, gate: an
     report_url: gate.report_url ?? null,
     vulnerabilities: d.vulnerabilities,
     category_scores: score?.status === 200 ? score.body?.category_scores ?? null : null,
+    // a partial scan's grade is never written without its mark
+    ...(typeof d.partial === 'boolean' && { partial: d.partial, coverage: d.coverage ?? null }),
   };
   if (opts.junit) {
     await io.writeFile(opts.junit, toJunitXml(result));

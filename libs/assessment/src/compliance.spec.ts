@@ -2,6 +2,7 @@ import { sampleAttempt, sampleHistory, sampleVulnerability, seeded } from '../te
 import { complianceEvidence, NIST_AI_RMF_CONTROLS, SOC2_CC7_CONTROLS } from './compliance';
 import { chainDigest } from './integrity';
 import { OWASP_LLM_TOP10_2025, owaspCategory } from './owasp';
+import { scoreScan } from './scoring';
 
 const rnd = seeded(11);
 const attempt = (i: number, category: any, outcome: any = 'resisted') => ({ ...sampleAttempt(rnd, i, category), verdict: { detector: 'd', outcome, matched: null, confidence: 1 } });
@@ -48,6 +49,15 @@ describe('complianceEvidence', () => {
     expect(control(owasp, 'LLM02:2025')).toMatchObject({ status: 'pass', findings: [], probes_run: 1 });
     expect(control(owasp, 'LLM09:2025')).toMatchObject({ status: 'fail', findings: ['v-mis'], probes_run: 1, aliases: ['LLM07:2026'] });
     expect(control(owasp, 'LLM03:2025')).toMatchObject({ status: 'not_tested', probes_run: 0 }); // only an errored attempt
+  });
+
+  it('counts probes, not attempts: a probe tried in many variants counts once, as the score counts it', () => {
+    const variants = [1, 2, 3, 4].map((i) => ({ ...attempt(10 + i, 'LLM01:2025'), probe_id: 'probe.same', converters: [`c${i}`] }));
+    const all = [...attempts, ...variants];
+    const evidence = complianceEvidence({ scan_id: 's1', attempts: all, vulnerabilities }, history, '2026-11-21T00:00:00.000Z');
+    const score = scoreScan({ attempts: all, vulnerabilities });
+    for (const c of evidence.frameworks.owasp_llm_top10.controls) expect([c.id, c.probes_run]).toEqual([c.id, score.category_scores[c.id]?.probes_run ?? 0]);
+    expect(control(evidence.frameworks.owasp_llm_top10.controls, 'LLM01:2025').probes_run).toBe(3);
   });
 
   it('covers GOVERN, MAP, MEASURE and MANAGE, and SOC 2 CC7.1 to CC7.5', () => {

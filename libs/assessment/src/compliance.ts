@@ -1,7 +1,7 @@
 import { ProbeAttempt, Severity, SEVERITIES, Vulnerability } from '@gauntlet/domain';
 import { ChainEvent, chainDigest } from './integrity';
 import { canonicalCategoryId, OWASP_LLM_TOP10_2025, OWASP_PRIMARY_EDITION } from './owasp';
-import { attemptRan } from './scoring';
+import { probesByCategory } from './scoring';
 
 export type ControlStatus = 'pass' | 'fail' | 'not_tested';
 
@@ -130,12 +130,8 @@ export function complianceEvidence(
   history: readonly ChainEvent[],
   generatedAt: string,
 ): ComplianceEvidence {
-  const runByCategory = new Map<string, number>();
-  for (const a of scan.attempts) {
-    if (!attemptRan(a)) continue;
-    const id = canonicalCategoryId(a.category);
-    runByCategory.set(id, (runByCategory.get(id) ?? 0) + 1);
-  }
+  // probes, not attempts: the same count the score shows per category
+  const runByCategory = new Map([...probesByCategory(scan.attempts)].map(([category, p]) => [category, p.run]));
   const seen = new Set<string>();
   const findings = scan.vulnerabilities
     .filter((v) => !seen.has(v.id) && seen.add(v.id))

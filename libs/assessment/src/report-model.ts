@@ -1,4 +1,4 @@
-import { diffFindings, FindingChanges, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { canonicalCategoryId, owaspCategory } from './owasp';
@@ -38,6 +38,10 @@ export interface ReportBase {
   security_score: number | null;
   security_grade: string | null;
   findings: { fingerprint: string; probe_id: string; title: string; severity: Severity; category: string }[];
+  /** the target's history before the scan, for the "new" rule (absent: the base is all the history there is) */
+  history?: TargetFindingHistory;
+  /** the findings of the finished scan before the base: what a fix (gone twice in a row) is named from */
+  before_base_findings?: ReportBase['findings'];
 }
 
 /** A finding as the report shows it: triage as of the report, and whether it is new since the base scan. */
@@ -63,6 +67,12 @@ export interface ScanReport {
     duration_seconds: number | null;
     /** why it failed or ended partially */
     reason: string | null;
+    /** true when it ended completed_partial: the score and grade cover only part of the plan */
+    partial: boolean;
+    /** the share of the plan that ran (0..1): 1 for a completed scan, as recorded for a partial one, null otherwise */
+    coverage: number | null;
+    /** the grade as it must be shown, with the partial mark (null without a score) */
+    grade_label: string | null;
   };
   target: { id: string | null; name: string | null; url: string | null; scan_mode: string | null };
   /** as recorded in ScanCompleted / ScanCompletedPartial ("as scanned"); null for a scan that did not finish with one */
@@ -72,7 +82,7 @@ export interface ScanReport {
   /** the target's triage decisions as of generated_at, and the score without the findings they set aside */
   triage: { as_of: string; counts: TriageCounts; score_after_triage: ScanScore | null };
   /** what changed since the previous finished scan of the target; null when it was not looked up */
-  changes: (FindingChanges & { base: Omit<ReportBase, 'findings' | 'scan_id'> | null; fixed_findings: ReportBase['findings'] }) | null;
+  changes: (FindingChanges & { base: Omit<ReportBase, 'findings' | 'scan_id' | 'history' | 'before_base_findings'> | null; fixed_findings: ReportBase['findings'] }) | null;
   attempts: {
     total: number;
     run: number;
@@ -119,9 +129,11 @@ export function buildScanReport(
   let scanId = '';
   let status: ScanStatus = 'pending';
   let score: ScanScore | null = null;
-  const scan: Omit<ScanReport['scan'], 'id' | 'status' | 'duration_seconds'> = {
-    profile: null, origin: null, fail_threshold: null, requested_at: null, started_at: null, finished_at: null, reason: null,
+  const scan: Omit<ScanReport['scan'], 'id' | 'status' | 'duration_seconds' | 'partial' | 'grade_label'> = {
+    profile: null, origin: null, fail_threshold: null, requested_at: null, started_at: null, finished_at: null, reason: null, coverage: null,
   };
+  /** the last progress recorded: what a version 1 partial ending's coverage was */
+  let progress = 0;
   let targetId: string | null = null;
   let targetName: string | null = null;
   const attempts: ProbeAttempt[] = [];
@@ -146,6 +158,10 @@ export function buildScanReport(
         break;
       case 'ProbeAttempted':
         attempts.push(e.data.attempt);
+        progress = Math.max(progress, e.data.progress);
+        break;
+      case 'ScanPhaseEntered':
+        progress = Math.max(progress, e.data.progress);
         break;
       case 'VulnerabilityFound':
         if (!seenVulnerabilities.has(e.data.vulnerability.id)) {
@@ -157,12 +173,14 @@ export function buildScanReport(
         status = 'completed';
         score = e.data.score;
         scan.finished_at = e.data.finished_at;
+        scan.coverage = 1;
         break;
       case 'ScanCompletedPartial':
         status = 'completed_partial';
         score = e.data.score;
         scan.reason = e.data.reason;
         scan.finished_at = e.data.finished_at;
+        scan.coverage = partialCoverage(e.data, progress);
         break;
       case 'ScanFailed':
         status = 'failed';
@@ -192,7 +210,7 @@ export function buildScanReport(
   if (context.base !== undefined) {
     const base = context.base;
     const tested = new Set(attempts.filter(attemptRan).map((a) => a.probe_id));
-    const diff = diffFindings(triaged, base && { id: base.scan_id, findings: base.findings }, tested);
+    const diff = diffFindings(triaged, base && { id: base.scan_id, findings: base.findings }, tested, base?.history);
     const isNew = new Set(diff.new);
     // new objects: a finding may be the very object the history holds, whose digest must not move
     triaged = triaged.map((v) => ({ ...v, change: isNew.has(v.id) ? 'new' : 'still_open' }));
@@ -200,7 +218,7 @@ export function buildScanReport(
     changes = {
       ...diff,
       base: base && { finished_at: base.finished_at, security_score: base.security_score, security_grade: base.security_grade },
-      fixed_findings: base ? base.findings.filter((f) => fixed.has(f.fingerprint)) : [],
+      fixed_findings: (base?.before_base_findings ?? []).filter((f) => fixed.has(f.fingerprint)),
     };
   }
 
@@ -223,7 +241,10 @@ export function buildScanReport(
   return {
     report_version: 2,
     generated_at: context.generatedAt,
-    scan: { id: scanId, status, duration_seconds, ...scan },
+    scan: {
+      id: scanId, status, duration_seconds, ...scan, partial: status === 'completed_partial',
+      grade_label: score && gradeLabel(score.grade, { partial: status === 'completed_partial', coverage: scan.coverage }),
+    },
     target: { id: t.id ?? targetId, name: t.name ?? targetName, url: t.url ?? null, scan_mode: t.scan_mode ?? null },
     score,
     vulnerabilities: triaged,

@@ -59,6 +59,32 @@ function scoreOf(t: Tally): number {
   return Math.max(0, Math.min(100, score));
 }
 
+/**
+ * Probes run and failed per category (canonical id): the one count the score, the compliance
+ * evidence, every report and the dashboard show. A probe ran if any attempt of it ran (recon and
+ * errors are not probes run), and failed if any attempt of it (however converted) got through;
+ * however many variants were tried, it counts once.
+ */
+export function probesByCategory(attempts: readonly ProbeAttempt[]): Map<string, { run: number; failed: number }> {
+  const probes = new Map<string, { category: string; failed: boolean }>();
+  for (const a of attempts) {
+    if (!attemptRan(a)) continue;
+    const category = canonicalCategoryId(a.category);
+    const key = `${category}|${a.probe_id}`;
+    const p = probes.get(key);
+    if (!p) probes.set(key, { category, failed: attemptFailed(a) });
+    else p.failed ||= attemptFailed(a);
+  }
+  const byCategory = new Map<string, { run: number; failed: number }>();
+  for (const p of probes.values()) {
+    const c = byCategory.get(p.category) ?? { run: 0, failed: 0 };
+    c.run++;
+    if (p.failed) c.failed++;
+    byCategory.set(p.category, c);
+  }
+  return byCategory;
+}
+
 export function scoreScan(input: { attempts: ProbeAttempt[]; vulnerabilities: Vulnerability[] }): ScanScore {
   const total = emptyTally();
   const categories = new Map<string, Tally>();
@@ -69,22 +95,12 @@ export function scoreScan(input: { attempts: ProbeAttempt[]; vulnerabilities: Vu
     return t;
   };
 
-  // a probe ran if any attempt of it ran, and failed if any attempt of it (however converted) got through
-  const probes = new Map<string, { category: string; failed: boolean }>();
-  for (const a of input.attempts) {
-    if (!attemptRan(a)) continue;
-    const key = `${canonicalCategoryId(a.category)}|${a.probe_id}`;
-    const p = probes.get(key);
-    if (!p) probes.set(key, { category: a.category, failed: attemptFailed(a) });
-    else p.failed ||= attemptFailed(a);
-  }
-  for (const p of probes.values()) {
-    const t = tallyFor(p.category);
-    const failed = p.failed ? 1 : 0;
-    t.run++;
-    t.failed += failed;
-    total.run++;
-    total.failed += failed;
+  for (const [category, p] of probesByCategory(input.attempts)) {
+    const t = tallyFor(category);
+    t.run += p.run;
+    t.failed += p.failed;
+    total.run += p.run;
+    total.failed += p.failed;
   }
   // a finding counts once even if the scanner recorded it twice
   const seen = new Set<string>();

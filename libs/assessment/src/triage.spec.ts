@@ -1,4 +1,4 @@
-import type { ProbeAttempt, TriageDecision, Vulnerability } from '@gauntlet/domain';
+import { findingHistory, type ProbeAttempt, type TriageDecision, type Vulnerability } from '@gauntlet/domain';
 import { sampleHistory } from '../testing/sample-history';
 import { buildScanReport } from './report-model';
 import { scoreScan } from './scoring';
@@ -64,11 +64,14 @@ describe('the report with triage and changes', () => {
       scan_id: 'base-scan', finished_at: '2026-11-19T00:00:00.000Z', security_score: 50, security_grade: 'F',
       findings: [
         { fingerprint: kept.fingerprint, probe_id: kept.probe_id, title: kept.title, severity: kept.severity, category: kept.category },
-        // its probe was sent again in this scan (sample probes are probe.<technique>) and did not get through
-        { fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Gone now', severity: 'high' as const, category: 'LLM99:2025' },
+        // its probe was sent again in this scan (sample probes are probe.<technique>) and did not get through: once is not a fix
+        { fingerprint: 'probe.pirate:LLM99:2025', probe_id: 'probe.role_play', title: 'Missed once', severity: 'high' as const, category: 'LLM99:2025' },
         { fingerprint: 'never-sent:LLM03:2025', probe_id: 'never-sent', title: 'Not tried again', severity: 'low' as const, category: 'LLM03:2025' },
       ],
+      // the scan before the base had a weakness the base missed too: gone twice in a row is fixed
+      before_base_findings: [{ fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Gone now', severity: 'high' as const, category: 'LLM99:2025' }],
     };
+    Object.assign(base, { history: findingHistory([{ fingerprints: base.findings.map((f) => f.fingerprint) }, { fingerprints: ['probe.role_play:LLM99:2025'] }]) });
     const r = buildScanReport(history, { ...ctx, base });
     const sameFingerprint = r.vulnerabilities.filter((v) => v.fingerprint === kept.fingerprint);
     expect(r.changes!.still_open).toEqual(sameFingerprint.map((v) => v.id));
@@ -77,6 +80,7 @@ describe('the report with triage and changes', () => {
     expect(r.changes!.fixed).toEqual(['probe.role_play:LLM99:2025']);
     expect(r.changes!.fixed_findings.map((f) => f.title)).toEqual(['Gone now']);
     expect(r.changes!.not_retested).toEqual(['never-sent:LLM03:2025']);
+    expect(r.changes!.not_reproduced).toEqual(['probe.pirate:LLM99:2025']);
     expect(r.changes!.base).toEqual({ finished_at: '2026-11-19T00:00:00.000Z', security_score: 50, security_grade: 'F' });
   });
 

@@ -6,7 +6,10 @@ import { attemptFailed, scoreScan } from './scoring';
 export interface FindingTriage {
   state: TriageState;
   reason: string;
+  /** who decided: `account:<id>` or `apikey:<id>` */
   by: string;
+  /** who decided as people read it (e-mail, API key name), when the reader knew it */
+  by_name?: string;
   at: string;
   expires_at: string | null;
   /** what was decided, when it no longer holds (an acceptance that expired, a fix the weakness came back after) */
@@ -18,6 +21,7 @@ export const findingTriage = (t: EffectiveTriage): FindingTriage => ({
   state: t.effective_state,
   reason: t.reason,
   by: t.by,
+  ...(t.by_name && { by_name: t.by_name }),
   at: t.at,
   expires_at: t.expires_at,
   ...(t.lapsed && { decided_state: t.state, lapsed: t.lapsed }),

@@ -54,6 +54,18 @@ describe('toSarif', () => {
   });
 });
 
+describe('a partial scan in JUnit and SARIF', () => {
+  it('carries its mark and coverage beside the grade', () => {
+    const partial = scan({ partial: true, coverage: 0.21, report_url: 'https://g.example/api/scans/scan-1/report' });
+    const suite = parse(toJunitXml(partial));
+    const props = Object.fromEntries(suite.properties.property.map((p: any) => [p['@name'], p['@value']]));
+    expect(props).toMatchObject({ security_grade: 'F (partial: 21% of the plan ran)', partial: 'true', coverage: '0.21' });
+    expect(suite.testcase.some((c: any) => c['@name'] === 'security score 55 (F (partial: 21% of the plan ran)) >= fail threshold 70')).toBe(true);
+    const sarif: any = toSarif(partial, { version: '0.1.0' });
+    expect(sarif.runs[0].properties).toMatchObject({ security_grade: 'F (partial: 21% of the plan ran)', partial: true, coverage: 0.21 });
+  });
+});
+
 describe('xmlText', () => {
   it('escapes markup and drops characters XML 1.0 cannot hold', () => {
     expect(xmlText('<a href="x">&\'\u0000\u0008\u001b\uFFFE ok\t\n')).toBe('&lt;a href=&quot;x&quot;&gt;&amp;&apos; ok\t\n');

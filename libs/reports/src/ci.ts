@@ -1,6 +1,6 @@
 import { OWASP_LLM_TOP10_2025, canonicalCategoryId, owaspCategory } from '@gauntlet/assessment';
 import type { CategoryScore, Severity, Vulnerability } from '@gauntlet/domain';
-import { SEVERITIES } from '@gauntlet/domain';
+import { gradeLabel, SEVERITIES } from '@gauntlet/domain';
 
 /** What the CI client knows about a finished scan: GET /api/scans/{id}, plus the score's categories when it could read them. */
 export interface CiScanResult {
@@ -16,7 +16,14 @@ export interface CiScanResult {
   report_url?: string | null;
   vulnerabilities: Vulnerability[];
   category_scores?: Record<string, CategoryScore> | null;
+  /** a completed_partial scan: its score covers only `coverage` (0..1) of the plan */
+  partial?: boolean;
+  coverage?: number | null;
 }
+
+/** the grade as every report must show it: a partial scan's with its mark */
+const shownGrade = (scan: CiScanResult): string | null =>
+  scan.security_grade == null ? null : gradeLabel(scan.security_grade, { partial: scan.partial === true, coverage: scan.coverage ?? null });
 
 /** GitHub code scanning reads `security-severity` (0.1-3.9 low, 4-6.9 medium, 7-8.9 high, 9+ critical). */
 export const SECURITY_SEVERITY: Readonly<Record<Severity, string>> = { critical: '9.5', high: '8.0', medium: '5.5', low: '3.0' };
@@ -73,7 +80,7 @@ export function toJunitXml(scan: CiScanResult): string {
   }
   if (typeof scan.security_score === 'number' && typeof scan.fail_threshold === 'number') {
     const below = scan.security_score < scan.fail_threshold;
-    const name = `security score ${scan.security_score} (${scan.security_grade ?? '?'}) >= fail threshold ${scan.fail_threshold}`;
+    const name = `security score ${scan.security_score} (${shownGrade(scan) ?? '?'}) >= fail threshold ${scan.fail_threshold}`;
     if (below) failures++;
     cases.push(
       below
@@ -84,7 +91,8 @@ export function toJunitXml(scan: CiScanResult): string {
   const suite = `Gauntlet scan ${scan.id}${scan.target_name ? ` of ${scan.target_name}` : ''}`;
   const props = [
     ['scan_id', scan.id], ['target_id', scan.target_id], ['target_name', scan.target_name], ['status', scan.status],
-    ['security_score', scan.security_score], ['security_grade', scan.security_grade], ['fail_threshold', scan.fail_threshold], ['report_url', scan.report_url],
+    ['security_score', scan.security_score], ['security_grade', shownGrade(scan)], ['fail_threshold', scan.fail_threshold], ['report_url', scan.report_url],
+    ['partial', scan.partial], ['coverage', scan.coverage],
   ].filter(([, v]) => v !== undefined && v !== null);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -160,7 +168,12 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
       {
         tool: { driver: { name: 'Gauntlet', version: tool.version, semanticVersion: tool.version, ...(tool.informationUri && { informationUri: tool.informationUri }), rules } },
         automationDetails: { id: `gauntlet/${scan.target_id ?? 'target'}/${scan.id}` },
-        ...(scan.report_url && { properties: { report_url: scan.report_url, security_score: scan.security_score, security_grade: scan.security_grade } }),
+        ...(scan.report_url && {
+          properties: {
+            report_url: scan.report_url, security_score: scan.security_score, security_grade: shownGrade(scan),
+            ...(scan.partial !== undefined && { partial: scan.partial, coverage: scan.coverage ?? null }),
+          },
+        }),
         results,
       },
     ],

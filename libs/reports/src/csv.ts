@@ -19,6 +19,8 @@ export const CSV_COLUMNS = [
   'scan_id', 'target', 'finding_id', 'severity', 'category', 'category_name', 'title', 'probe_id', 'technique', 'converters',
   'how', 'variants', 'fingerprint', 'confidence', 'phase', 'found_at', 'description', 'detector', 'matched', 'read_as', 'evidence', 'remediation', 'references',
   'since_last_scan', 'triage_state', 'triage_reason', 'triage_by', 'triage_at', 'triage_expires_at',
+  // a partial scan's findings are only what ran: every row says so
+  'scan_partial', 'scan_coverage',
 ] as const;
 
 export function toCsv(report: ScanReport): string {
@@ -28,7 +30,8 @@ export function toCsv(report: ScanReport): string {
       report.scan.id, report.target.name ?? '', v.id, v.severity, v.category, v.category_name, v.title, v.probe_id, v.technique,
       v.converters.join(' '), v.how, v.variants.length, v.fingerprint, v.confidence, v.phase, v.found_at, v.description, v.evidence?.detector ?? '', v.evidence?.matched ?? '',
       v.evidence?.read_as ?? '', evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
-      v.change ?? '', v.triage?.state ?? 'open', v.triage?.reason ?? '', v.triage?.by ?? '', v.triage?.at ?? '', v.triage?.expires_at ?? '',
+      v.change ?? '', v.triage?.state ?? 'open', v.triage?.reason ?? '', v.triage?.by_name ?? v.triage?.by ?? '', v.triage?.at ?? '', v.triage?.expires_at ?? '',
+      report.scan.partial, report.scan.coverage ?? '',
     ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
-import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
+import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
 /** Every piece of text goes through this: finding text quotes attacker-chosen output. */
 export function escapeHtml(value: unknown): string {
@@ -61,7 +61,8 @@ export function toHtml(r: ScanReport): string {
   );
   if (s) {
     parts.push(
-      `<p><span class="score">${s.overall_score} · ${e(s.grade)}</span> <span class="meta">scoring version ${e(s.scoring_version)}</span></p>`,
+      `<p><span class="score">${s.overall_score} · ${e(r.scan.grade_label ?? s.grade)}</span> <span class="meta">scoring version ${e(s.scoring_version)}</span></p>`,
+      ...(r.scan.partial ? [`<p class="partial"><strong>Partial scan:</strong> ${e(partialLine(r))}</p>`] : []),
       `<p><span class="sev critical">Critical ${s.critical_count}</span> <span class="sev high">High ${s.high_count}</span> <span class="sev medium">Medium ${s.medium_count}</span> <span class="sev low">Low ${s.low_count}</span></p>`,
       `<p>${e(scoreLine(r))}</p><p>Triage: ${e(triageLine(r))}</p><p>Since the last scan: ${e(changesLine(r))}</p>`,
       `<table>${thead(['Category', 'Name', 'Score', 'After triage', 'Probes run', 'Attacks succeeded', 'Findings'])}<tbody>`,

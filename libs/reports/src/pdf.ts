@@ -169,6 +169,11 @@ function cover(l: Layout, r: ScanReport) {
     l.page.drawText(bold.clean(s.grade), { x: MARGIN + 120, y: boxTop - 62, size: 40, font: bold.font, color: s.critical_count ? SEVERITY_COLOR.critical : INK });
     const triaged = after && anyTriaged(r) ? ` · after triage ${after.overall_score} ${after.grade}` : '';
     l.page.drawText(regular.clean(`as scanned, v${s.scoring_version}${triaged}`), { x: MARGIN + 16, y: boxTop - 80, size: 7.5, font: regular.font, color: MUTED });
+    // a partial scan's grade never stands alone: the mark and the share of the plan that ran sit on the box
+    if (r.scan.partial) {
+      const share = r.scan.coverage === null ? '' : ` · ${Math.round(r.scan.coverage * 100)}% of the plan ran`;
+      l.page.drawText(bold.clean(`PARTIAL SCAN${share}`), { x: MARGIN + 16, y: boxTop - 14, size: 8, font: bold.font, color: SEVERITY_COLOR.critical });
+    }
   } else {
     l.page.drawText('No score', { x: MARGIN + 16, y: boxTop - 55, size: 24, font: bold.font, color: MUTED });
   }

@@ -1,4 +1,5 @@
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
+import { findingHistory } from '@gauntlet/domain';
 import { parse as parseCsv } from 'csv-parse/sync';
 import MarkdownIt from 'markdown-it';
 import { parse as parseHtml } from 'parse5';
@@ -76,9 +77,38 @@ describe('csv', () => {
 });
 
 describe('markdown', () => {
-  it('escapes control characters so hostile text renders as text', () => {
-    expect(mdText('<script>[x](y) *a* _b_ `c` # |')).toBe('\\<script\\>\\[x\\]\\(y\\) \\*a\\* \\_b\\_ \\`c\\` \\# \\|');
+  it('escapes only what would be markup, so the text reads as plain text', () => {
+    expect(mdText('<script>[x](y) *a* _b_ `c` # |')).toBe('\\<script\\>\\[x\\](y) \\*a\\* \\_b\\_ \\`c\\` # \\|');
     expect(mdText('line\nbreak')).toBe('line break');
+    // addresses, dates, versions, snake_case and sentences stay as they are
+    for (const plain of ['127.0.0.1', '2026-11-26T10:00:00.000Z', 'pi-001:LLM01:2025', 'probe.role_play', 'scoring version 2026.1', 'It refused (politely), then complied!', 'a + b = c']) {
+      expect(mdText(plain)).toBe(plain);
+    }
+    // where a block could begin, its marker is escaped
+    expect(mdText('# heading')).toBe('\\# heading');
+    expect(mdText('- item')).toBe('\\- item');
+    expect(mdText('1. item')).toBe('1\\. item');
+    expect(mdText('http://evil.example and www.evil.example')).toBe('http\\://evil.example and www\\.evil.example');
+  });
+
+  it('renders every hostile string as exactly its own text under a CommonMark parser (GFM tables, links and autolinks on)', () => {
+    const md = new MarkdownIt({ html: true, linkify: true });
+    const hostile = [
+      '<script>alert(1)</script>', '[click](javascript:alert(1))', '![img](http://x/y.png)', '**bold** and __strong__', '_em_ *em*', '`code`',
+      '# heading', '> quote', '- item', '+ item', '1. item', '2) item', '---', '===', '***', '___', '~~gone~~', '&amp; &#60; &copy;',
+      'a | b', 'http://evil.example/x', 'www.evil.example', 'mail me@evil.example', 'back\\slash \\*', '    indented code', '<http://x.example>',
+    ];
+    for (const text of hostile) {
+      const html = md.render(`${mdText(text)}\n`);
+      const decoded = html.replace(/^<p>|<\/p>\n$/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+      expect([text, decoded]).toEqual([text, text.replace(/^\s+/, '')]);
+    }
+  });
+
+  it('a report reads as plain text: no backslash before a dot or a hyphen anywhere outside the hostile cells', async () => {
+    const md = (await renderReport('markdown', buildScanReport(sampleHistory(), { baseUrl: 'http://127.0.0.1:3000', generatedAt: '2026-11-21T09:00:00.000Z' }))).body.toString('utf8');
+    expect(md).not.toMatch(/\\[.-]/);
+    expect(md).toContain('2026-11-21T09:00:00.000Z');
   });
 
   it('fences evidence with a fence longer than any backtick run inside', () => {
@@ -101,6 +131,36 @@ describe('markdown', () => {
     expect(html).not.toMatch(/href="javascript/i);
     expect(html).toContain('&lt;script&gt;alert(&quot;title&quot;)&lt;/script&gt; **bold** # not a heading');
     expect(html).toContain('&lt;/pre&gt;&lt;script&gt;alert(&quot;evidence&quot;)&lt;/script&gt;'); // inside the fenced block
+  });
+});
+
+describe('a partial scan in every format', () => {
+  const partialHistory = (coverage?: number) =>
+    sampleHistory({ end: 'completed_partial' }).map((e) => (e.type === 'ScanCompletedPartial' && coverage !== undefined ? { ...e, data: { ...(e.data as object), coverage } } : e));
+  const ctx = { baseUrl: 'https://g.example', generatedAt: '2026-11-21T09:00:00.000Z' };
+
+  it('says it is partial and what share of the plan ran, beside the grade', async () => {
+    const r = buildScanReport(partialHistory(0.21), ctx);
+    expect(r.scan).toMatchObject({ partial: true, coverage: 0.21, grade_label: `${r.score!.grade} (partial: 21% of the plan ran)` });
+    for (const format of ['markdown', 'html'] as const) {
+      const text = (await renderReport(format, r)).body.toString('utf8');
+      expect(text).toContain('(partial: 21% of the plan ran)');
+      expect(text).toContain('the scan stopped after 21% of its plan');
+      expect(text).not.toContain(`grade ${r.score!.grade}**`);
+    }
+    const rows: Record<string, string>[] = parseCsv((await renderReport('csv', r)).body, { columns: true });
+    expect(rows.every((row) => row.scan_partial === 'true' && row.scan_coverage === '0.21')).toBe(true);
+  });
+
+  it('reads a version 1 ending, which recorded no coverage, as the progress last recorded before it', () => {
+    const r = buildScanReport(partialHistory(), ctx);
+    const last = Math.max(...partialHistory().filter((e) => e.type === 'ProbeAttempted' || e.type === 'ScanPhaseEntered').map((e) => (e.data as { progress: number }).progress));
+    expect(r.scan.coverage).toBe(Math.round(last) / 100);
+  });
+
+  it('a completed scan is whole: no mark', () => {
+    const r = buildScanReport(sampleHistory(), ctx);
+    expect(r.scan).toMatchObject({ partial: false, coverage: 1, grade_label: r.score!.grade });
   });
 });
 
@@ -167,13 +227,15 @@ describe('triage, changes and wording in every format', () => {
   const [first, second] = plain.vulnerabilities;
   const report = buildScanReport(history, {
     ...ctx,
-    triage: [{ fingerprint: first.fingerprint, state: 'false_positive', reason: 'marketing copy, public', by: 'account:ada', at: '2026-11-20T00:00:00.000Z', expires_at: null, scan_id: 's0', vulnerability_id: 'v0' }],
+    triage: [{ fingerprint: first.fingerprint, state: 'false_positive', reason: 'marketing copy, public', by: 'account:ada', by_name: 'ada@example.com', at: '2026-11-20T00:00:00.000Z', expires_at: null, scan_id: 's0', vulnerability_id: 'v0' }],
     base: {
       scan_id: 'base-scan-id', finished_at: '2026-11-19T00:00:00.000Z', security_score: 40, security_grade: 'F',
       findings: [
         { fingerprint: second.fingerprint, probe_id: second.probe_id, title: second.title, severity: second.severity, category: second.category },
-        { fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Old weakness now gone', severity: 'high', category: 'LLM99:2025' },
       ],
+      // missing from the base too: gone twice in a row is fixed
+      before_base_findings: [{ fingerprint: 'probe.role_play:LLM99:2025', probe_id: 'probe.role_play', title: 'Old weakness now gone', severity: 'high', category: 'LLM99:2025' }],
+      history: findingHistory([{ fingerprints: [second.fingerprint] }, { fingerprints: ['probe.role_play:LLM99:2025'] }]),
     },
   });
   report.attempts.errors = 1;
@@ -190,6 +252,9 @@ describe('triage, changes and wording in every format', () => {
     expect(text).toContain('Old weakness now gone');
     expect(text).toMatch(/New since the last scan|\*\*new\*\*/);
     expect(text).toContain('marketing copy, public');
+    // people, not ids: who decided reads as their e-mail
+    expect(text).toContain('by ada@example.com');
+    expect(text).not.toContain('account:ada');
     expect(text).toContain('1 error.');
     expect(text).not.toContain('1 errors');
     expect(text).not.toContain('multi-turn-escalation + multi-turn-escalation');
@@ -200,7 +265,7 @@ describe('triage, changes and wording in every format', () => {
   it('csv carries each finding’s triage and whether it is new', async () => {
     const rows = parseCsv(await textOf('csv'), { columns: true }) as Record<string, string>[];
     const byId = new Map(rows.map((row) => [row.finding_id, row]));
-    expect(byId.get(first.id)).toMatchObject({ triage_state: 'false_positive', triage_reason: 'marketing copy, public', triage_by: 'account:ada', since_last_scan: 'new' });
+    expect(byId.get(first.id)).toMatchObject({ triage_state: 'false_positive', triage_reason: 'marketing copy, public', triage_by: 'ada@example.com', since_last_scan: 'new' });
     expect(byId.get(second.id)).toMatchObject({ triage_state: 'open', since_last_scan: 'still_open' });
   });
 

@@ -14,11 +14,17 @@ export function anyTriaged(r: ScanReport): boolean {
   return c.false_positive + c.accepted_risk + c.fixed > 0;
 }
 
+/** what share of the plan a partial scan ran, and why it stopped: said wherever its grade is */
+export function partialLine(r: ScanReport): string {
+  const share = r.scan.coverage === null ? 'an unknown share' : `${Math.round(r.scan.coverage * 100)}%`;
+  return `the scan stopped after ${share} of its plan${r.scan.reason ? ` (${r.scan.reason})` : ''}; the score and grade cover only what ran.`;
+}
+
 export function scoreLine(r: ScanReport): string {
   const s = r.score;
   if (!s) return `No score: the scan ended ${r.scan.status}.`;
   const after = r.triage.score_after_triage;
-  const asScanned = `${s.overall_score} / 100, grade ${s.grade} as scanned (scoring version ${s.scoring_version})`;
+  const asScanned = `${s.overall_score} / 100, grade ${r.scan.grade_label ?? s.grade} as scanned (scoring version ${s.scoring_version})`;
   if (!after || !anyTriaged(r)) return `${asScanned}; nothing is triaged away, so the score after triage is the same.`;
   return `${asScanned}; ${after.overall_score} / 100, grade ${after.grade} after triage (as of ${r.triage.as_of}).`;
 }
@@ -35,13 +41,13 @@ export function changesLine(r: ScanReport): string {
   if (!c.base_scan_id) return `The target's first finished scan: ${plural(c.new.length, 'finding')} new.`;
   const base = c.base ? ` (${c.base.finished_at ?? 'unfinished'}${c.base.security_grade ? `, grade ${c.base.security_grade}` : ''})` : '';
   const untested = c.not_retested.length ? `; ${c.not_retested.length} not retested` : '';
-  return `Compared with scan ${c.base_scan_id}${base}: ${c.new.length} new, ${c.still_open.length} still open, ${c.fixed.length} fixed${untested}.`;
+  return `Compared with scan ${c.base_scan_id}${base}: ${c.new.length} new, ${c.still_open.length} still open, ${c.fixed.length} fixed${c.not_reproduced.length ? `, ${c.not_reproduced.length} not reproduced this time` : ''}${untested}.`;
 }
 
 export function triageText(t: FindingTriage): string {
   const lapsed = t.lapsed === 'expired' ? ` (accepted risk expired ${t.expires_at})` : t.lapsed === 'found_again' ? ' (marked fixed, found again)' : '';
   const until = t.state === 'accepted_risk' && t.expires_at ? ` until ${t.expires_at}` : '';
-  return `Triage: ${TRIAGE_LABEL[t.state]}${until}${lapsed}, by ${t.by} at ${t.at}: ${t.reason}`;
+  return `Triage: ${TRIAGE_LABEL[t.state]}${until}${lapsed}, by ${t.by_name ?? t.by} at ${t.at}: ${t.reason}`;
 }
 
 /** A practice control is labelled as one: a scan is evidence for it, never a pass. */

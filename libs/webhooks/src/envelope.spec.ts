@@ -1,5 +1,6 @@
 import type { ScanScore, Vulnerability } from '@gauntlet/domain';
-import { envelopeId, pingEnvelope, toWebhookEvents, type ScanSummary, type SourceEvent } from './envelope';
+import { envelopeId, pingEnvelope, shownGrade, toWebhookEvents, type ScanEventData, type ScanSummary, type SourceEvent } from './envelope';
+import { render } from './formats';
 
 const summary: ScanSummary = {
   scan_id: 's-1', account_id: 'a-1', target_id: 't-1', target_name: 'Support bot', status: 'running',
@@ -44,6 +45,27 @@ describe('toWebhookEvents', () => {
     expect(p).toMatchObject({ event: 'scan.completed_partial', data: { status: 'completed_partial', security_score: 71, reason: 'agent disconnected' } });
     const [f] = toWebhookEvents(at('ScanFailed', { scan_id: 's-1', reason: 'never answered', finished_at: '2026-11-20T10:01:00.000Z' }), summary);
     expect(f).toMatchObject({ event: 'scan.failed', data: { status: 'failed', security_score: null, reason: 'never answered', total_findings: 6 } });
+  });
+
+  it('a partial scan says so and what share of its plan ran, in json, OCSF, CEF and syslog, its grade never without the mark', () => {
+    const [p] = toWebhookEvents(at('ScanCompletedPartial', { scan_id: 's-1', reason: 'agent disconnected', score, finished_at: '2026-11-20T10:08:00.000Z', coverage: 0.21 }), summary);
+    expect(p.data).toMatchObject({ partial: true, coverage: 0.21, security_grade: 'C+' });
+    expect(shownGrade(p.data as ScanEventData)).toBe('C+ (partial: 21% of the plan ran)');
+    const renderBody = (format: 'ocsf' | 'cef' | 'syslog') => render(p, format, { productVersion: '1.0.0' }).body;
+    const ocsf = JSON.parse(renderBody('ocsf'));
+    expect(ocsf.unmapped).toMatchObject({ partial: true, coverage: 0.21 });
+    expect(ocsf.message).toContain('C+ (partial: 21% of the plan ran)');
+    const cef = renderBody('cef');
+    expect(cef).toContain('flexString1=partial flexString1Label=scanCoverage flexNumber2=21 flexNumber2Label=coveragePercent');
+    expect(cef).toContain('cs4=C+ (partial: 21% of the plan ran)');
+    const syslog = renderBody('syslog');
+    expect(syslog).toContain('partial="true" coverage="0.21"');
+    expect(syslog).toContain('C+ (partial: 21% of the plan ran)');
+    // a version 1 ending recorded no coverage: partial, share unknown
+    const [old] = toWebhookEvents(at('ScanCompletedPartial', { scan_id: 's-1', reason: 'agent disconnected', score, finished_at: '2026-11-20T10:08:00.000Z' }), summary);
+    expect(old.data).toMatchObject({ partial: true, coverage: null });
+    const [whole] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), summary);
+    expect(whole.data).toMatchObject({ partial: false, coverage: 1 });
   });
 
   it('raises vulnerability.critical only for critical findings, with the finding attached', () => {

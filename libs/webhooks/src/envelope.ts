@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AgentAlert, OwaspCategoryId, ScanScore, Severity, Vulnerability, WebhookEventType } from '@gauntlet/domain';
+import { gradeLabel, partialCoverage, type AgentAlert, type OwaspCategoryId, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
 
 /** Every event a webhook can carry: the contract's five, the Live Agent Monitor's alert, and the test ping. */
 export type WebhookEventName = WebhookEventType | 'agent.alert' | 'ping';
@@ -31,6 +31,10 @@ export interface ScanEventData {
   new_findings?: number;
   /** additive, with new_findings: the scan they are counted against (null for a target's first) */
   base_scan_id?: string | null;
+  /** additive, scan.completed and scan.completed_partial: whether the scan stopped before its plan ran */
+  partial?: boolean;
+  /** additive, with partial: the share of the plan that ran (0..1; 1 for a completed scan; null for a partial one recorded before it was) */
+  coverage?: number | null;
   /** additive, vulnerability.critical only */
   vulnerability?: {
     id: string;
@@ -167,9 +171,12 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
     case 'ScanStarted':
       return [env('scan.started', d.started_at, scanData(scan, { status: 'running', started_at: scan.started_at ?? d.started_at }))];
     case 'ScanCompleted':
-      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), ...scan.changes, finished_at: d.finished_at }))];
-    case 'ScanCompletedPartial':
-      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, reason: d.reason }))];
+      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, partial: false, coverage: 1 }))];
+    case 'ScanCompletedPartial': {
+      // version 1 endings recorded no coverage, and the relay keeps no progress: null says "not known"
+      const coverage = partialCoverage(d, null);
+      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, reason: d.reason, partial: true, coverage }))];
+    }
     case 'ScanFailed':
       return [env('scan.failed', d.finished_at, scanData(scan, { status: 'failed', finished_at: d.finished_at, reason: d.reason }))];
     case 'VulnerabilityFound': {
@@ -185,6 +192,11 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
     default:
       return [];
   }
+}
+
+/** The grade as every format must show it: a partial scan's grade carries the mark and its coverage. */
+export function shownGrade(d: Pick<ScanEventData, 'security_grade' | 'partial' | 'coverage'>): string | null {
+  return d.security_grade === null ? null : gradeLabel(d.security_grade, { partial: d.partial === true, coverage: d.coverage ?? null });
 }
 
 /** The test event `POST /api/webhooks/{id}/test` sends. */

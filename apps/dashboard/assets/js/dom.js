@@ -282,3 +282,23 @@ export function pageHeader(title, { sub, actions, back } = {}) {
 export function loading(text = 'Loading…') {
   return h('p', { class: 'loading', role: 'status' }, text);
 }
+
+/**
+ * A URL as text that wraps only where a reader would: after a slash, a ?, a & or a #, never
+ * mid-word unless one piece alone is wider than the line.
+ */
+export function urlText(url, tag = 'span') {
+  const parts = String(url ?? '').split(/(?<=[/?&#])/);
+  const nodes = [];
+  parts.forEach((p, i) => {
+    nodes.push(p);
+    if (i < parts.length - 1) nodes.push(h('wbr'));
+  });
+  return h(tag, { class: 'url', title: String(url ?? '') }, ...nodes);
+}
+
+/** the grade as it must be shown: a partial scan's grade carries the mark and the share of the plan that ran */
+export function gradeText(grade, { partial, coverage } = {}) {
+  if (!partial) return grade;
+  return typeof coverage === 'number' ? `${grade} (partial: ${Math.round(coverage * 100)}% of the plan ran)` : `${grade} (partial scan)`;
+}

@@ -43,6 +43,9 @@ export class ScoreView {
   @ApiProperty() medium_count: number;
   @ApiProperty() low_count: number;
   @ApiProperty() scoring_version: string;
+  @ApiProperty({ description: 'true when the scan ended completed_partial: the score and grade cover only part of the plan, never to be shown without this mark' }) partial: boolean;
+  @ApiProperty({ nullable: true, type: Number, minimum: 0, maximum: 1, description: 'the share of the plan that ran (1 for a completed scan)' }) coverage: number | null;
+  @ApiProperty({ example: 'C (partial: 21% of the plan ran)', description: 'the grade as it must be shown: with the partial mark when the scan was partial' }) grade_label: string;
   @ApiProperty({
     type: ScoreAfterTriageView,
     description: 'the score without the findings triaged away, beside the recorded one above ("as scanned"), which never changes; equal to it when nothing is triaged away',

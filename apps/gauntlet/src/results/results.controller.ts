@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nest
 import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
-import { isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
+import { gradeLabel, isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
 import { CurrentPrincipal, Principal } from '../auth/principal';
@@ -12,6 +12,7 @@ import { Clock } from '../platform/clock';
 import { CONFIG } from '../platform/tokens';
 import { ScanHistory } from '../scans/scan-history';
 import { ScanReader } from '../scans/scan-reader';
+import { partiality } from '../scans/scan-view';
 import { TargetReader } from '../targets/target-reader';
 import { CategoryScoreView, ComplianceEvidenceView, ReportQuery, ScoreView } from './dto';
 import { ReportDownloads } from './report-downloads';
@@ -76,7 +77,8 @@ export class ResultsController {
   async score(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScoreView> {
     const scan = await this.finished(p, id, 'score');
     if (!scan.score) throw new ProblemException(409, `The scan ended ${scan.status} without a score${scan.reason ? `: ${scan.reason}` : ''}.`, { extensions: { scan_status: scan.status } });
-    return this.withTriage(scan, scan.score, this.clock.iso());
+    const { partial, coverage } = partiality(scan);
+    return { ...(await this.withTriage(scan, scan.score, this.clock.iso())), partial, coverage, grade_label: gradeLabel(scan.score.grade, { partial, coverage }) };
   }
 
   @Get('compliance-evidence')

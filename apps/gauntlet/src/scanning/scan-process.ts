@@ -69,8 +69,8 @@ export class ScanProcess {
     const vulnerabilities: Vulnerability[] = [];
     const sink: ScanSink = {
       enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
-      recordAttempt: async (attempt, progress) => {
-        await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso() });
+      recordAttempt: async (attempt, progress, findings_so_far, proved) => {
+        await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }) });
         attempts.push(attempt);
       },
       recordVulnerability: async (vulnerability) => {
@@ -91,7 +91,9 @@ export class ScanProcess {
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {
       const outcome = await runScan({
-        scanId: job.scan_id, target: scanTarget, profile: job.profile, seed: job.scan_id, driver, sink, signal: abort.signal, now: this.deps.now,
+        scanId: job.scan_id, target: scanTarget, profile: job.profile,
+        // the target's id, not the scan's: the same target is sent the same prompts and variants every time, so an unchanged target gives the same findings
+        seed: target._id, driver, sink, signal: abort.signal, now: this.deps.now,
         // optional models, only ever contacted when the operator configured them
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),

@@ -38,6 +38,9 @@ export class ScanStatusView {
   @ApiProperty({ enum: PHASES }) phase: Phase;
   @ApiProperty() findings_so_far: number;
   @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled; null otherwise' }) reason: string | null;
+  @ApiProperty({ description: 'true when the scan ended completed_partial: its score and grade cover only part of the plan' }) partial: boolean;
+  @ApiProperty({ nullable: true, type: Number, minimum: 0, maximum: 1, description: 'the share of the plan that ran: recorded when a partial scan ended, 1 for a completed scan, null otherwise' })
+  coverage: number | null;
 }
 
 class SeverityCounts {
@@ -128,6 +131,7 @@ export class FindingTriageView {
   @ApiProperty({ enum: TRIAGE_STATES, description: 'what holds now: an accepted risk past expires_at, or a fixed weakness a later scan found again, is open' }) state: TriageState;
   @ApiProperty() reason: string;
   @ApiProperty({ description: 'who decided: account:<id> or apikey:<id>' }) by: string;
+  @ApiPropertyOptional({ description: "who decided as people read it: the account's e-mail, or \"API key <name>\"" }) by_name?: string;
   @ApiProperty({ format: 'date-time', description: 'when it was decided' }) at: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at: string | null;
   @ApiPropertyOptional({ enum: TRIAGE_STATES, description: 'what was decided, when it no longer holds' }) decided_state?: TriageState;
@@ -156,8 +160,22 @@ export class VulnerabilityView {
   @ApiPropertyOptional({ type: FindingTriageView, description: 'present when someone triaged this fingerprint on the target (in this or an earlier scan)' }) triage?: FindingTriageView;
 }
 
+class ProvenWeaknessView {
+  @ApiProperty() fingerprint: string;
+  @ApiProperty() probe_id: string;
+  @ApiProperty({ example: 'LLM01:2025' }) category: string;
+  @ApiProperty() category_name: string;
+  @ApiProperty() title: string;
+  @ApiProperty({ format: 'date-time', description: 'when the attempt that first proved it was recorded' }) proven_at: string;
+}
+
 export class ScanDetailView extends ScanSummaryView {
-  @ApiProperty({ type: [VulnerabilityView] }) vulnerabilities: VulnerabilityView[];
+  @ApiProperty({ type: [VulnerabilityView], description: 'written at the analyze phase, each with its strongest evidence and variants' }) vulnerabilities: VulnerabilityView[];
+  @ApiProperty({
+    type: [ProvenWeaknessView],
+    description: 'each weakness as soon as an attempt proved it, grouped as the findings are (findings_so_far counts them): what a running scan shows before its findings are written',
+  })
+  proven_so_far: ProvenWeaknessView[];
 }
 
 export class TriageBody {
@@ -185,8 +203,9 @@ export class TriagedFindingView {
 export class DiffView {
   @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'the previous scan of the target that finished with results (completed or completed_partial); null for the first' })
   base_scan_id: string | null;
-  @ApiProperty({ type: [String], description: 'ids of findings of this scan whose fingerprint the base did not have' }) new: string[];
-  @ApiProperty({ type: [String], description: 'ids of findings of this scan the base had too' }) still_open: string[];
-  @ApiProperty({ type: [String], description: 'fingerprints the base had that this scan sent again and did not find' }) fixed: string[];
+  @ApiProperty({ type: [String], description: 'ids of findings of this scan never seen on the target before (or triaged fixed and found again)' }) new: string[];
+  @ApiProperty({ type: [String], description: 'ids of findings of this scan seen on the target before' }) still_open: string[];
+  @ApiProperty({ type: [String], description: 'fingerprints missing from this scan and from the base, both retesting them, after an earlier scan had them' }) fixed: string[];
+  @ApiProperty({ type: [String], description: 'fingerprints the base had that this scan sent again and did not find this time (not yet fixed)' }) not_reproduced: string[];
   @ApiProperty({ type: [String], description: 'fingerprints the base had whose probe this scan did not send (another profile, or it ended early)' }) not_retested: string[];
 }

@@ -1,6 +1,9 @@
 import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
-import { diffBase, diffFindings, FindingChanges, ProbeAttempt, ScanScore, TriageDecision } from '@gauntlet/domain';
-import type { DocumentStore, ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
+import { ActorDirectory, actorIds, actorName, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ProbeAttempt, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
+
+/** earlier scans of a target read for its history: enough for a daily scan's half year */
+const EARLIER_SCANS = 200;
+import type { AccountDoc, ApiKeyDoc, DocumentStore, ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { ScanHistory } from './scan-history';
 import { vulnerabilityView } from './scan-view';
@@ -23,10 +26,25 @@ export class ScanReader {
     return this.docs.collection<VulnerabilityDoc>('vulnerabilities').find({ scan_id }, { sort: { field: 'found_at', direction: 'asc' }, limit: 100_000 });
   }
 
-  /** the target's triage decisions, the latest per fingerprint */
+  /** the target's triage decisions, the latest per fingerprint, each with who decided as people read it */
   async triageDecisions(target_id: string): Promise<TriageDecision[]> {
     const docs = await this.docs.collection<TriageDoc>('triage').find({ target_id }, { limit: 100_000 });
-    return docs.map(({ _id, _rev, target_id: _t, account_id: _a, ...decision }) => decision as TriageDecision);
+    const decisions = docs.map(({ _id, _rev, target_id: _t, account_id: _a, ...decision }) => decision as TriageDecision);
+    const directory = await this.actors(decisions.map((d) => d.by));
+    return decisions.map((d) => ({ ...d, by_name: actorName(d.by, directory) }));
+  }
+
+  /** the e-mails and API key names of the actors named */
+  async actors(actors: Iterable<string>): Promise<ActorDirectory> {
+    const { accounts, apiKeys } = actorIds(actors);
+    const [people, keys] = await Promise.all([
+      Promise.all(accounts.map((id) => this.docs.collection<AccountDoc>('accounts').get(id))),
+      Promise.all(apiKeys.map((id) => this.docs.collection<ApiKeyDoc>('api_keys').get(id))),
+    ]);
+    return {
+      emails: new Map(people.filter((a): a is AccountDoc => !!a).map((a) => [a._id, a.email])),
+      apiKeys: new Map(keys.filter((k): k is ApiKeyDoc => !!k).map((k) => [k._id, k.name])),
+    };
   }
 
   /** the scan's findings with the target's triage as of now */
@@ -62,21 +80,48 @@ export class ScanReader {
   async reportBase(scan: ScanDoc): Promise<ReportBase | null> {
     const base = await this.base(scan);
     if (!base) return null;
-    const findings = await this.vulnerabilities(base._id);
+    const beforeBase = await this.base(base);
+    const [findings, earlier, history] = await Promise.all([this.vulnerabilities(base._id), beforeBase ? this.vulnerabilities(beforeBase._id) : [], this.findingHistory(scan)]);
+    const summary = (f: VulnerabilityDoc) => ({ fingerprint: f.fingerprint, probe_id: f.probe_id, title: f.title, severity: f.severity, category: f.category });
     return {
       scan_id: base._id, finished_at: base.finished_at, security_score: base.score?.overall_score ?? null, security_grade: base.score?.grade ?? null,
-      findings: findings.map((f) => ({ fingerprint: f.fingerprint, probe_id: f.probe_id, title: f.title, severity: f.severity, category: f.category })),
+      findings: findings.map(summary), history, before_base_findings: earlier.map(summary),
     };
   }
 
-  /** what changed since the base scan (GET /api/scans/{id}/diff) */
+  /**
+   * The target's history before this scan, for the "new" rule: the fingerprints every earlier
+   * finished scan found (newest first, the most recent EARLIER_SCANS of them) and what people
+   * triaged fixed before this scan was requested.
+   */
+  async findingHistory(scan: ScanDoc): Promise<TargetFindingHistory> {
+    const earlier: { fingerprints: string[] }[] = [];
+    let after = { value: scan.created_at as string | number | null, id: scan._id };
+    for (let pages = 0; pages < EARLIER_SCANS / 50 && earlier.length < EARLIER_SCANS; pages++) {
+      const page = await this.scans.find({ account_id: scan.account_id, target_id: scan.target_id }, { sort: { field: 'created_at', direction: 'desc' }, limit: 50, after });
+      for (const s of page) {
+        if (s._id === scan._id || s.created_at > scan.created_at || !(DIFF_BASE_STATUSES as readonly string[]).includes(s.status)) continue;
+        // documents projected before fingerprints were kept: read them from the findings
+        earlier.push({ fingerprints: s.fingerprints ?? (await this.vulnerabilities(s._id)).map((v) => v.fingerprint) });
+      }
+      if (page.length < 50) break;
+      const last = page[page.length - 1];
+      after = { value: last.created_at, id: last._id };
+    }
+    const decisions = await this.triageDecisions(scan.target_id);
+    const fixed = decisions.filter((d) => effectiveTriage(d, scan.created_at, scan.created_at)?.lapsed === 'found_again').map((d) => d.fingerprint);
+    return findingHistory(earlier, new Set(fixed));
+  }
+
+  /** what changed since the base scan (GET /api/scans/{id}/diff), "new" judged against the target's history */
   async changes(scan: ScanDoc, current?: readonly { id: string; fingerprint: string }[]): Promise<FindingChanges> {
-    const [base, coverage, findings] = await Promise.all([
+    const [base, coverage, findings, history] = await Promise.all([
       this.base(scan),
       this.docs.collection<ScanCoverageDoc>('scan_coverage').get(scan._id),
       current ?? this.vulnerabilities(scan._id),
+      this.findingHistory(scan),
     ]);
     const baseFindings = base ? await this.vulnerabilities(base._id) : [];
-    return diffFindings(findings, base && { id: base._id, findings: baseFindings }, new Set(coverage?.probes ?? []));
+    return diffFindings(findings, base && { id: base._id, findings: baseFindings }, new Set(coverage?.probes ?? []), history);
   }
 }

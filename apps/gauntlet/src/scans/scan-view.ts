@@ -2,7 +2,13 @@ import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import type { Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
-export const statusView = (d: ScanDoc): ScanStatusView => ({ status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far, reason: d.reason });
+/** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
+export const partiality = (d: Pick<ScanDoc, 'status' | 'coverage'>): { partial: boolean; coverage: number | null } =>
+  d.status === 'completed_partial' ? { partial: true, coverage: d.coverage ?? null } : { partial: false, coverage: d.status === 'completed' ? 1 : null };
+
+export const statusView = (d: ScanDoc): ScanStatusView => ({
+  status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far, reason: d.reason, ...partiality(d),
+});
 
 export const summaryView = (d: ScanDoc): ScanSummaryView => ({
   id: d._id, target_id: d.target_id, target_name: d.target_name, profile: d.profile, origin: d.origin, ...statusView(d),

@@ -1,4 +1,4 @@
-import { diffBase, diffFindings } from './diff';
+import { diffBase, diffFindings, findingHistory } from './diff';
 
 describe('the base of a scan diff', () => {
   const scan = (id: string, status: string, created_at: string) => ({ id, status, created_at });
@@ -25,17 +25,54 @@ describe('finding changes', () => {
   const f = (id: string, fingerprint: string) => ({ id, fingerprint });
   const b = (fingerprint: string) => ({ fingerprint, probe_id: `p${fingerprint}` });
 
-  it('sorts findings into new and still open, and the base’s missing fingerprints into fixed', () => {
+  it('sorts findings into new and still open, and what the base had and this scan retested without finding into not reproduced', () => {
     const changes = diffFindings([f('v1', 'a'), f('v2', 'b')], { id: 'base', findings: [b('b'), b('c')] }, new Set(['pa', 'pb', 'pc']));
-    expect(changes).toEqual({ base_scan_id: 'base', new: ['v1'], still_open: ['v2'], fixed: ['c'], not_retested: [] });
+    expect(changes).toEqual({ base_scan_id: 'base', new: ['v1'], still_open: ['v2'], fixed: [], not_reproduced: ['c'], not_retested: [] });
   });
 
-  it('a weakness this scan did not try again is not called fixed', () => {
+  it('a weakness this scan did not try again is neither fixed nor not reproduced', () => {
     const changes = diffFindings([], { id: 'base', findings: [b('c'), b('d')] }, new Set(['pc']));
-    expect(changes).toMatchObject({ fixed: ['c'], not_retested: ['d'] });
+    expect(changes).toMatchObject({ not_reproduced: ['c'], not_retested: ['d'] });
   });
 
   it('without a base every finding is new', () => {
-    expect(diffFindings([f('v1', 'a')], null)).toEqual({ base_scan_id: null, new: ['v1'], still_open: [], fixed: [], not_retested: [] });
+    expect(diffFindings([f('v1', 'a')], null)).toEqual({ base_scan_id: null, new: ['v1'], still_open: [], fixed: [], not_reproduced: [], not_retested: [] });
+  });
+});
+
+describe('finding changes against the target history', () => {
+  const fp = (probe: string) => `${probe}:LLM01:2025`;
+  const finding = (probe: string) => ({ id: `v-${probe}`, fingerprint: fp(probe) });
+  const scanOf = (id: string, probes: string[]) => ({ id, findings: probes.map((p) => ({ fingerprint: fp(p), probe_id: p })) });
+  const tested = new Set(['p1', 'p2', 'p3']);
+
+  it('given a weakness seen in three scans and missed by the fourth, when the fifth finds it again, then it is still open, not new', () => {
+    const history = findingHistory([{ fingerprints: [fp('p1')] }, { fingerprints: [fp('p1'), fp('p2')] }, { fingerprints: [fp('p1'), fp('p2')] }]);
+    const changes = diffFindings([finding('p1'), finding('p2')], scanOf('s4', ['p1']), tested, history);
+    expect(changes).toMatchObject({ new: [], still_open: ['v-p1', 'v-p2'], fixed: [] });
+  });
+
+  it('given a weakness the previous scan had, when this scan retests it and misses it, then it is not reproduced: not fixed', () => {
+    const history = findingHistory([{ fingerprints: [fp('p1'), fp('p2')] }, { fingerprints: [fp('p1'), fp('p2')] }]);
+    const changes = diffFindings([finding('p1')], scanOf('s2', ['p1', 'p2']), tested, history);
+    expect(changes).toMatchObject({ new: [], not_reproduced: [fp('p2')], fixed: [] });
+  });
+
+  it('given a weakness missing from the previous scan too, when this scan misses it again, then it is fixed', () => {
+    const history = findingHistory([{ fingerprints: [fp('p1')] }, { fingerprints: [fp('p1'), fp('p2')] }]);
+    const changes = diffFindings([finding('p1')], scanOf('s2', ['p1']), tested, history);
+    expect(changes).toMatchObject({ fixed: [fp('p2')], not_reproduced: [] });
+    // not retested this time: not called fixed
+    expect(diffFindings([finding('p1')], scanOf('s2', ['p1']), new Set(['p1']), history).fixed).toEqual([]);
+  });
+
+  it('given a weakness never seen on the target, then it is new', () => {
+    const history = findingHistory([{ fingerprints: [fp('p1')] }]);
+    expect(diffFindings([finding('p1'), finding('p3')], scanOf('s1', ['p1']), tested, history).new).toEqual(['v-p3']);
+  });
+
+  it('given a weakness triaged fixed before this scan, when it is found again, then it is new again', () => {
+    const history = findingHistory([{ fingerprints: [fp('p1')] }], new Set([fp('p1')]));
+    expect(diffFindings([finding('p1')], scanOf('s1', ['p1']), tested, history)).toMatchObject({ new: ['v-p1'], still_open: [] });
   });
 });

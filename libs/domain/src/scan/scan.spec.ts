@@ -1,6 +1,6 @@
 import { spec } from '@gauntlet/testing';
 import { fold } from '../decider';
-import { scanDecider, ScanEvent } from './scan';
+import { gradeLabel, partialCoverage, scanDecider, ScanEvent } from './scan';
 import { ProbeAttempt, ScanScore, upcastVulnerability, Vulnerability } from './vulnerability';
 
 const now = '2026-11-21T10:00:00.000Z';
@@ -45,6 +45,12 @@ describe('scan decider', () => {
     spec(scanDecider).given([requested]).when({ type: 'StartScan', worker_id: 'w1', now }).then([started]);
     spec(scanDecider).given([requested, started]).when({ type: 'StartScan', worker_id: 'w2', now }).thenFails('conflict');
     spec(scanDecider).given([requested, started]).when({ type: 'StartScan', worker_id: 'w1', now }).then([]);
+  });
+
+  it('the running count of findings an attempt carries never goes down', () => {
+    const counted = (id: string, findings_so_far: number): ScanEvent => ({ type: 'ProbeAttempted', schemaVersion: 1, data: { scan_id: 's1', attempt: attempt(id), progress: 10, attempted_at: now, findings_so_far } });
+    spec(scanDecider).given([requested, started]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 10, now, findings_so_far: 3 }).then([counted('x1', 3)]);
+    spec(scanDecider).given([requested, started, counted('x1', 3)]).when({ type: 'RecordProbeAttempt', attempt: attempt('x2'), progress: 10, now, findings_so_far: 2 }).then([counted('x2', 3)]);
   });
 
   it('phases only move forward, and progress never goes down', () => {
@@ -92,8 +98,27 @@ describe('scan decider', () => {
     spec(scanDecider)
       .given([requested, started])
       .when({ type: 'CompleteScanPartially', reason: 'target stopped answering', score, now })
-      .then([{ type: 'ScanCompletedPartial', schemaVersion: 1, data: { scan_id: 's1', reason: 'target stopped answering', score, finished_at: now } }]);
+      .then([{ type: 'ScanCompletedPartial', schemaVersion: 2, data: { scan_id: 's1', reason: 'target stopped answering', score, finished_at: now, coverage: 0 } }]);
     spec(scanDecider).given([requested, started]).when({ type: 'FailScan', reason: 'no answer', now }).then([{ type: 'ScanFailed', schemaVersion: 1, data: { scan_id: 's1', reason: 'no answer', finished_at: now } }]);
+  });
+
+  it('a partial scan records the share of the plan that ran: the progress it had when it stopped', () => {
+    spec(scanDecider)
+      .given([requested, started, phase('probe', 21)])
+      .when({ type: 'CompleteScanPartially', reason: 'target stopped answering', score, now })
+      .then([{ type: 'ScanCompletedPartial', schemaVersion: 2, data: { scan_id: 's1', reason: 'target stopped answering', score, finished_at: now, coverage: 0.21 } }]);
+  });
+
+  it('a version 1 partial ending, which recorded no coverage, reads as the progress before it; version 2 as recorded', () => {
+    expect(partialCoverage({}, 21)).toBe(0.21);
+    expect(partialCoverage({}, null)).toBeNull();
+    expect(partialCoverage({ coverage: 0.4 }, 90)).toBe(0.4);
+  });
+
+  it("a partial scan's grade is never shown without its mark and coverage", () => {
+    expect(gradeLabel('A+', { partial: true, coverage: 0.21 })).toBe('A+ (partial: 21% of the plan ran)');
+    expect(gradeLabel('A+', { partial: true, coverage: null })).toBe('A+ (partial scan)');
+    expect(gradeLabel('B', { partial: false, coverage: 1 })).toBe('B');
   });
 
   it('a pending scan can fail (target gone before any worker got to it) but cannot complete', () => {

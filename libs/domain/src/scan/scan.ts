@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { fingerprintOf, ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Vulnerability } from './vulnerability';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -26,10 +26,15 @@ export type ScanEvent =
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
-  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string }>
+  /**
+   * findings_so_far: distinct weaknesses proven up to this attempt; proved: those this attempt
+   * proved first (both absent on attempts recorded before they were counted)
+   */
+  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[] }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
-  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string }>
+  /** version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage reads both */
+  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string; coverage?: number }>
   | DomainEvent<'ScanFailed', { scan_id: string; reason: string; finished_at: string }>
   | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>;
 
@@ -48,7 +53,7 @@ export type ScanCommand =
     }
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
-  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[] }
   | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
@@ -67,6 +72,8 @@ export interface ScanState {
   /** the fingerprint of each finding, by its id: what a triage decision applies to */
   findings: Record<string, string>;
   attemptIds: string[];
+  /** the running count of weaknesses proven, as the attempts recorded it */
+  findingsSoFar: number;
 }
 
 const clampProgress = (p: number) => Math.max(0, Math.min(100, Math.floor(p)));
@@ -77,7 +84,7 @@ function requireRunning(state: ScanState): void {
 }
 
 export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
-  initialState: () => ({ id: null, account_id: null, target_id: null, requested_at: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, findings: {}, attemptIds: [] }),
+  initialState: () => ({ id: null, account_id: null, target_id: null, requested_at: null, status: 'pending', phase: 'queued', progress: 0, worker_id: null, findings: {}, attemptIds: [], findingsSoFar: 0 }),
 
   decide(command, state) {
     if (command.type === 'RequestScan') {
@@ -112,7 +119,14 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'RecordProbeAttempt':
         requireRunning(state);
         if (state.attemptIds.includes(command.attempt.attempt_id)) return [];
-        return [event('ProbeAttempted', { scan_id, attempt: command.attempt, progress: Math.max(state.progress, clampProgress(command.progress)), attempted_at: command.now })];
+        return [
+          event('ProbeAttempted', {
+            scan_id, attempt: command.attempt, progress: Math.max(state.progress, clampProgress(command.progress)), attempted_at: command.now,
+            // the running count never goes down, whatever order the writes come in
+            ...(command.findings_so_far !== undefined && { findings_so_far: Math.max(state.findingsSoFar, command.findings_so_far) }),
+            ...(command.proved?.length && { proved: command.proved }),
+          }),
+        ];
 
       case 'RecordVulnerability':
         requireRunning(state);
@@ -126,7 +140,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
 
       case 'CompleteScanPartially':
         requireRunning(state);
-        return [event('ScanCompletedPartial', { scan_id, reason: command.reason, score: command.score, finished_at: command.now })];
+        // what share of the plan ran is recorded once, as the scan stopped: its progress then
+        return [event('ScanCompletedPartial', { scan_id, reason: command.reason, score: command.score, finished_at: command.now, coverage: coverageAt(state.progress) }, 2)];
 
       case 'FailScan':
         if (state.status !== 'pending' && state.status !== 'running') {
@@ -153,7 +168,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'ScanPhaseEntered':
         return { ...state, phase: e.data.phase, progress: e.data.progress };
       case 'ProbeAttempted':
-        return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id] };
+        return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id], findingsSoFar: Math.max(state.findingsSoFar ?? 0, e.data.findings_so_far ?? 0) };
       case 'VulnerabilityFound': {
         // version 1 findings carry no fingerprint: it is the one upcastVulnerability gives them
         const v = e.data.vulnerability;
@@ -174,3 +189,25 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
 };
 
 export const isTerminal = (status: ScanStatus) => TERMINAL_STATUSES.includes(status);
+
+/** the share of the plan that ran (0..1, two decimals) at a progress of `progress` percent */
+export const coverageAt = (progress: number): number => Math.round(Math.max(0, Math.min(100, progress))) / 100;
+
+/**
+ * The coverage of a partial scan as its ending event says it (pure upcast): version 2 records it;
+ * version 1 did not, and the progress last recorded before it is the same fact (null: not known to
+ * this reader).
+ */
+export function partialCoverage(data: { coverage?: number }, progressBefore: number | null): number | null {
+  if (typeof data.coverage === 'number') return data.coverage;
+  return progressBefore === null ? null : coverageAt(progressBefore);
+}
+
+/**
+ * A grade as it may be shown: a partial scan's grade always carries the mark and the share of the
+ * plan that ran (an A+ over a fifth of the plan is not an A+).
+ */
+export function gradeLabel(grade: string, scan: { partial: boolean; coverage: number | null }): string {
+  if (!scan.partial) return grade;
+  return scan.coverage === null ? `${grade} (partial scan)` : `${grade} (partial: ${Math.round(scan.coverage * 100)}% of the plan ran)`;
+}

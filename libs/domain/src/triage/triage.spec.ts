@@ -1,6 +1,6 @@
 import { spec } from '@gauntlet/testing';
 import type { TargetEvent } from '../target/target';
-import { effectiveTriage, isTriagedAway, TriageCommand, triageDecider, TriageDecision, TriageEvent } from './triage';
+import { actorIds, actorName, effectiveTriage, isTriagedAway, TriageCommand, triageDecider, TriageDecision, TriageEvent } from './triage';
 
 const now = '2026-11-21T10:00:00.000Z';
 const registered: TargetEvent = {
@@ -77,5 +77,20 @@ describe('effective triage', () => {
   it('a false positive carries to every later scan', () => {
     expect(effectiveTriage(decision({}), '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z')).toMatchObject({ effective_state: 'false_positive' });
     expect(effectiveTriage(null, now, now)).toBeNull();
+  });
+});
+
+describe('who decided, as people read it', () => {
+  const directory = { emails: new Map([['a1', 'ada@example.com']]), apiKeys: new Map([['k1', 'ci-pipeline']]) };
+
+  it('names an account by its e-mail and an API key by its name; keeps what it does not know as recorded', () => {
+    expect(actorName('account:a1', directory)).toBe('ada@example.com');
+    expect(actorName('apikey:k1', directory)).toBe('API key ci-pipeline');
+    expect(actorName('account:gone', directory)).toBe('account:gone');
+    expect(actorName('system', directory)).toBe('system');
+  });
+
+  it('collects the ids to look up, once each', () => {
+    expect(actorIds(['account:a1', 'apikey:k1', 'account:a1', 'system'])).toEqual({ accounts: ['a1'], apiKeys: ['k1'] });
   });
 });

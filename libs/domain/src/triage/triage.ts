@@ -19,6 +19,8 @@ export interface TriageDecision {
   reason: string;
   /** `account:<id>` or `apikey:<id>`: who decided */
   by: string;
+  /** who decided as people read it (the account's e-mail, the API key's name): added by readers, never recorded */
+  by_name?: string;
   /** when it was decided */
   at: string;
   /** accepted_risk only: when the acceptance lapses and the finding is open again */
@@ -123,3 +125,33 @@ export function effectiveTriage(decision: TriageDecision | null | undefined, sca
 
 /** Findings in these effective states no longer count against the target "after triage". */
 export const isTriagedAway = (t: EffectiveTriage | null | undefined): boolean => !!t && t.effective_state !== 'open';
+
+/** What readers know of the actors a decision can name: e-mails by account id, names by API key id. */
+export interface ActorDirectory {
+  emails: ReadonlyMap<string, string>;
+  apiKeys: ReadonlyMap<string, string>;
+}
+
+/** The ids of the accounts and API keys `actors` (`account:<id>`, `apikey:<id>`) name. */
+export function actorIds(actors: Iterable<string>): { accounts: string[]; apiKeys: string[] } {
+  const accounts = new Set<string>();
+  const apiKeys = new Set<string>();
+  for (const a of actors) {
+    if (a.startsWith('account:')) accounts.add(a.slice('account:'.length));
+    else if (a.startsWith('apikey:')) apiKeys.add(a.slice('apikey:'.length));
+  }
+  return { accounts: [...accounts], apiKeys: [...apiKeys] };
+}
+
+/**
+ * Who an actor is, as a person reads it (pure): an account by its e-mail, an API key by its name
+ * ("API key ci-pipeline"); anything unknown (a deleted key, `system`) as it was recorded.
+ */
+export function actorName(actor: string, directory: ActorDirectory): string {
+  if (actor.startsWith('account:')) return directory.emails.get(actor.slice('account:'.length)) ?? actor;
+  if (actor.startsWith('apikey:')) {
+    const name = directory.apiKeys.get(actor.slice('apikey:'.length));
+    return name ? `API key ${name}` : actor;
+  }
+  return actor;
+}

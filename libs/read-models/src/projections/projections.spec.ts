@@ -53,7 +53,7 @@ describe('targets projection', () => {
 });
 
 describe('scan projections', () => {
-  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [] }) as unknown as Vulnerability;
+  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [], fingerprint: `${id}:LLM01:2025` }) as unknown as Vulnerability;
   const score = { overall_score: 55, grade: 'D-' } as ScanScore;
   const events = [
     recorded('scan-s1', 0, 'ScanRequested', { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70, requested_at: now }),
@@ -70,11 +70,29 @@ describe('scan projections', () => {
       _id: 's1', _rev: 6, account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70,
       status: 'completed', phase: 'done', progress: 100, findings_so_far: 2, severity_counts: { critical: 1, high: 0, medium: 0, low: 1 },
       probes_run: 1, requests: { probe: 2 }, created_at: now, started_at: now, finished_at: '2026-11-21T10:05:00.000Z', reason: null, score,
+      fingerprints: ['v1:LLM01:2025', 'v2:LLM01:2025'],
     });
   });
 
   it('shows status and phase of a running scan', () => {
     expect(project<any>(scansProjection, events.slice(0, 4), 's1')).toMatchObject({ status: 'running', phase: 'probe', progress: 40, findings_so_far: 0 });
+  });
+
+  it('counts findings as the attempts that proved them recorded the count, and the recorded findings only catch the count up', () => {
+    const attempted = (revision: number, findings_so_far?: number) =>
+      recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `a${revision}`, phase: 'probe', turns: [] }, progress: 40, attempted_at: now, ...(findings_so_far !== undefined && { findings_so_far }) });
+    const live = [...events.slice(0, 3), attempted(3, 1), attempted(4, 2)];
+    expect(project<any>(scansProjection, live, 's1').findings_so_far).toBe(2);
+    // the weaknesses themselves, as the attempts that proved them named them, once each
+    const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025', category_name: 'Prompt Injection', title: 'T' });
+    const proving = (revision: number, fps: string[]) =>
+      recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `a${revision}`, phase: 'probe', turns: [] }, progress: 40, attempted_at: now, findings_so_far: fps.length, proved: fps.map(weakness) });
+    const doc = project<any>(scansProjection, [...events.slice(0, 3), proving(3, ['f1']), proving(4, ['f1', 'f2'])], 's1');
+    expect(doc.proven.map((p: any) => p.fingerprint)).toEqual(['f1', 'f2']);
+    expect(doc.proven[0]).toMatchObject({ title: 'T', proven_at: now });
+    const ended = [...live, recorded('scan-s1', 5, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v1', 'critical') }), recorded('scan-s1', 6, 'VulnerabilityFound', { scan_id: 's1', vulnerability: vuln('v2', 'low') })];
+    const counts = ended.map((_, i) => project<any>(scansProjection, ended.slice(0, i + 1), 's1').findings_so_far);
+    expect(counts.slice(3)).toEqual([1, 2, 2, 2]);
   });
 
   it('keeps one document per vulnerability, keyed by scan', () => {

@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -27,6 +27,12 @@ export interface ScanDoc {
   /** why it failed, ended partially or was cancelled */
   reason: string | null;
   score: ScanScore | null;
+  /** the fingerprints of its findings (absent on documents projected before they were kept): the target's history for "new" */
+  fingerprints?: string[];
+  /** a completed_partial scan's share of the plan that ran (0..1), recorded with its ending; absent otherwise */
+  coverage?: number | null;
+  /** each weakness as the attempt that first proved it named it: what a running scan shows before its findings are written */
+  proven?: (ProvenWeakness & { proven_at: string })[];
   [k: string]: unknown;
 }
 
@@ -34,9 +40,10 @@ export type VulnerabilityDoc = Vulnerability & { _id: string; _rev?: number; sca
 
 type E = RecordedEvent & ScanEvent;
 
-/** the scan's summary as the domain folds it, read from the document (which keeps no fingerprints) */
+/** the scan's summary as the domain folds it, read from the document */
 const summaryOf = (d: ScanDoc): ScanSummaryState => ({
   account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, status: d.status, ...d.severity_counts, started_at: d.started_at, created_at: d.created_at,
+  ...(d.fingerprints && { fingerprints: d.fingerprints }),
 });
 const countsOf = (s: ScanSummaryState): Record<Severity, number> => ({ critical: s.critical, high: s.high, medium: s.medium, low: s.low });
 
@@ -55,11 +62,14 @@ export const scansProjection: Projection<ScanDoc> = {
         _id: d.scan_id, _rev: e.revision, account_id: s.account_id, target_id: s.target_id, target_name: s.target_name, profile: d.profile,
         origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: s.status, phase: 'queued', progress: 0, findings_so_far: 0,
         severity_counts: countsOf(s), probes_run: 0, requests: {}, created_at: d.requested_at, started_at: s.started_at,
-        finished_at: null, reason: null, score: null,
+        finished_at: null, reason: null, score: null, fingerprints: [],
       };
     }
     if (!doc) return null;
-    const next = { ...doc, _rev: e.revision, ...(summary && { status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary) }) };
+    const next = {
+      ...doc, _rev: e.revision,
+      ...(summary && { status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary), ...(summary.fingerprints && { fingerprints: summary.fingerprints }) }),
+    };
     switch (e.type) {
       case 'ScanStarted':
         return next;
@@ -70,14 +80,24 @@ export const scansProjection: Projection<ScanDoc> = {
         const sent = turns.filter((t) => t.role === 'user').length;
         // documents projected before this field existed start counting from nothing
         const requests = { ...doc.requests, [phase]: (doc.requests?.[phase] ?? 0) + sent };
-        return { ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests };
+        // the running count the engine recorded with the attempt that proved each weakness
+        const known = new Set((doc.proven ?? []).map((p) => p.fingerprint));
+        const proven = (e.data.proved ?? ([] as ProvenWeakness[])).filter((p: ProvenWeakness) => !known.has(p.fingerprint)).map((p: ProvenWeakness) => ({ ...p, proven_at: e.data.attempted_at }));
+        return {
+          ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0),
+          ...(proven.length && { proven: [...(doc.proven ?? []), ...proven] }),
+        };
       }
-      case 'VulnerabilityFound':
-        return { ...next, findings_so_far: doc.findings_so_far + 1 };
+      case 'VulnerabilityFound': {
+        // the findings recorded at analyze are the same weaknesses already counted: the count only catches up (scans from before the running count)
+        const recorded = summary ? summary.critical + summary.high + summary.medium + summary.low : doc.findings_so_far + 1;
+        return { ...next, findings_so_far: Math.max(doc.findings_so_far, recorded) };
+      }
       case 'ScanCompleted':
         return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
       case 'ScanCompletedPartial':
-        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason };
+        // version 1 endings recorded no coverage: the progress before the ending is the same fact
+        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress) };
       case 'ScanFailed':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':

@@ -30,6 +30,30 @@ const told = (e: Partial<Exposed> = {}): Exposed => ({
 });
 
 describe('the finding book', () => {
+  it('says which weaknesses a sighting proved first, named as their findings will be', () => {
+    const book = new FindingBook(4_000);
+    expect(book.add(seen('pi-001', 'partial', [], 1))).toEqual([
+      { fingerprint: 'pi-001:LLM01:2025', probe_id: 'pi-001', category: 'LLM01:2025', category_name: 'Prompt Injection', title: probeById('pi-001')!.title },
+    ]);
+    expect(book.add(seen('pi-001', 'vulnerable', ['hex'], 2))).toEqual([]);
+    const [v] = book.vulnerabilities('scan-1');
+    expect([v.fingerprint, v.title, v.category_name]).toEqual(['pi-001:LLM01:2025', probeById('pi-001')!.title, 'Prompt Injection']);
+  });
+
+  it('picks the same evidence whatever order equally strong sightings arrive in', () => {
+    const sightings = [seen('pi-001', 'vulnerable', ['hex'], 3), seen('pi-001', 'vulnerable', [], 1), seen('pi-001', 'vulnerable', ['base64'], 2)];
+    const evidence = (order: Sighting[]) => {
+      const book = new FindingBook(4_000);
+      for (const s of order) book.add(s);
+      const [v] = book.vulnerabilities('scan-1');
+      return { converters: v.converters, variants: v.variants.map((x) => x.converters.join('+')).sort() };
+    };
+    const expected = { converters: [], variants: ['base64', 'hex'] };
+    expect(evidence(sightings)).toEqual(expected);
+    expect(evidence([...sightings].reverse())).toEqual(expected);
+    expect(evidence([sightings[2], sightings[0], sightings[1]])).toEqual(expected);
+  });
+
   it('files one finding per weakness: the strongest sighting is its evidence, every other way in a variant', () => {
     const book = new FindingBook(4_000);
     book.add(seen('pi-001', 'partial', [], 1));

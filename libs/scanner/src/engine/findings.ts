@@ -1,5 +1,5 @@
 import {
-  Evidence, Exposed, FindingVariant, OwaspCategoryId, Proof, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf,
+  Evidence, Exposed, FindingVariant, OwaspCategoryId, Proof, ProvenWeakness, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf,
 } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { strongest } from '../detectors/detector';
@@ -71,6 +71,21 @@ interface Filed {
   proof?: Proof;
 }
 
+/**
+ * Whether `b` should stand for the weakness rather than `a`: the stronger verdict; between equally
+ * strong ones, not whichever conversation happened to answer first (that depends on timing and
+ * concurrency) but a fixed order: the probe as written before a variant, fewer converters, then
+ * by technique and chain. So the same answers give the same evidence in every scan.
+ */
+function outranks(b: Sighting, a: Sighting): boolean {
+  const winner = strongest(a.verdict, b.verdict);
+  const tie = winner === a.verdict && strongest(b.verdict, a.verdict) === b.verdict;
+  if (!tie) return winner === b.verdict && winner !== a.verdict;
+  if (a.phase !== b.phase) return b.phase === 'probe';
+  if (a.converters.length !== b.converters.length) return b.converters.length < a.converters.length;
+  return chainKey(b) < chainKey(a);
+}
+
 interface Entry {
   probe: Probe;
   category: OwaspCategoryId;
@@ -80,7 +95,6 @@ interface Entry {
   others: Map<string, Filed>;
 }
 
-const rankOf = (f: Filed) => f.sighting.verdict;
 
 /**
  * The scan's findings: one per weakness, i.e. per (probe, category). Every conversation that
@@ -97,6 +111,8 @@ export class FindingBook {
   private readonly entries = new Map<string, Entry>();
   private readonly ledger = new RecurrenceLedger();
   private pending: Sighting[] = [];
+  /** weaknesses filed since the last call that asked (the live count) */
+  private fresh: ProvenWeakness[] = [];
 
   constructor(private readonly maxRecordedChars: number) {}
 
@@ -109,13 +125,30 @@ export class FindingBook {
     for (const c of candidates) this.ledger.publish(c.value);
   }
 
-  /** Every attempt's untold values, whatever its verdict: a value recurs across all of them. */
-  observe(probeId: string, attemptId: string, candidates: readonly Candidate[]): void {
+  /**
+   * Every attempt's untold values, whatever its verdict: a value recurs across all of them.
+   * Answers the weaknesses this proved (a value that came back makes earlier sightings findings).
+   */
+  observe(probeId: string, attemptId: string, candidates: readonly Candidate[]): ProvenWeakness[] {
     for (const c of candidates) this.ledger.observe(c, { probeId, attemptId });
     if (candidates.length && this.pending.length) this.settle();
+    return this.drain();
   }
 
-  add(sighting: Sighting): void {
+  /** Files a sighting; answers the weaknesses it proved first (none when they were known already). */
+  add(sighting: Sighting): ProvenWeakness[] {
+    this.place(sighting);
+    return this.drain();
+  }
+
+  private drain(): ProvenWeakness[] {
+    const proved = this.fresh;
+    this.fresh = [];
+    return proved;
+  }
+
+  /** Where a sighting belongs: filed at once, or pending until one of its values recurs. */
+  private place(sighting: Sighting): void {
     let seen = sighting;
     const { probe, verdict } = seen;
     // told values given away: filed where they belong, rated by what they are
@@ -217,9 +250,10 @@ export class FindingBook {
     const entry = this.entries.get(key);
     if (!entry) {
       this.entries.set(key, { probe: sighting.probe, category, main: filed, others: new Map() });
+      this.fresh.push(proven(sighting.probe, category, exposed));
       return;
     }
-    if (strongest(rankOf(entry.main), rankOf(filed)) !== rankOf(entry.main)) {
+    if (outranks(filed.sighting, entry.main.sighting)) {
       const demoted = entry.main;
       entry.main = filed;
       entry.others.delete(chainKey(sighting));
@@ -231,7 +265,7 @@ export class FindingBook {
     const key = chainKey(f.sighting);
     if (key === chainKey(entry.main.sighting)) return;
     const prior = entry.others.get(key);
-    if (!prior || strongest(rankOf(prior), rankOf(f)) !== rankOf(prior)) entry.others.set(key, f);
+    if (!prior || outranks(f.sighting, prior.sighting)) entry.others.set(key, f);
   }
 
   private evidence({ sighting: s, proof }: Filed, maxChars: number): Evidence {
@@ -264,13 +298,12 @@ export class FindingBook {
       promptWordingOnly: category === PROMPT_LEAKAGE && exposed.every((e) => e.kind === 'wording'),
       proven: !!main.proof,
     });
-    const labels = [...new Set(exposed.filter((e) => e.source !== 'recurrence').map((e) => e.label))];
     return {
       id: stableId(scanId, 'vulnerability', fingerprint),
       probe_id: probe.id,
       category,
       category_name: CATEGORY_NAMES[category] ?? probe.category_name,
-      title: collateral ? `${probe.title}: ${labels.length ? labels.join(', ') : category === PROMPT_LEAKAGE ? 'prompt content' : 'credentials or personal data'} disclosed` : probe.title,
+      title: titleOf(probe, category, exposed),
       severity,
       confidence: Math.round(confidence * 100) / 100,
       technique: s.technique,
@@ -288,6 +321,18 @@ export class FindingBook {
       variants,
     };
   }
+}
+
+/** A finding's title: the probe's, or what it disclosed while testing something else. */
+function titleOf(probe: Probe, category: OwaspCategoryId, exposed: readonly Exposed[]): string {
+  if (category === probe.category) return probe.title;
+  const labels = [...new Set(exposed.filter((e) => e.source !== 'recurrence').map((e) => e.label))];
+  return `${probe.title}: ${labels.length ? labels.join(', ') : category === PROMPT_LEAKAGE ? 'prompt content' : 'credentials or personal data'} disclosed`;
+}
+
+/** A weakness as it is named before its finding is written (the same title the finding gets). */
+function proven(probe: Probe, category: OwaspCategoryId, exposed: readonly Exposed[]): ProvenWeakness {
+  return { fingerprint: fingerprintOf(probe.id, category), probe_id: probe.id, category, category_name: CATEGORY_NAMES[category] ?? probe.category_name, title: titleOf(probe, category, exposed) };
 }
 
 /** One sentence that says what was exposed, where it shows. */

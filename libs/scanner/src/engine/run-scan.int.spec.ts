@@ -12,12 +12,14 @@ class MemorySink implements ScanSink {
   attempts: ProbeAttempt[] = [];
   vulnerabilities: Vulnerability[] = [];
   progress: number[] = [];
+  findingsSoFar: number[] = [];
   async enterPhase(phase: Phase, progress: number) {
     this.phases.push({ phase, progress });
     this.progress.push(progress);
   }
-  async recordAttempt(attempt: ProbeAttempt, progress: number) {
+  async recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number) {
     this.attempts.push(attempt);
+    this.findingsSoFar.push(findingsSoFar ?? -1);
     this.progress.push(progress);
   }
   async recordVulnerability(v: Vulnerability) {
@@ -59,6 +61,14 @@ describe('runScan against the lab', () => {
     expect(await outcome).toEqual({ kind: 'completed' });
     expect(sink.phases.map((p) => p.phase)).toEqual(['recon', 'probe', 'amplify', 'analyze', 'report']);
     expect(sink.progress).toEqual([...sink.progress].sort((a, b) => a - b));
+    // the bar moves with the work: no step over a phase's share, not even when probing hands over to amplify
+    const steps = sink.progress.map((p, i) => p - (sink.progress[i - 1] ?? 0));
+    expect(Math.max(...steps)).toBeLessThanOrEqual(15);
+    // the running count rises with the attempts that prove weaknesses, never goes down and ends at the final count
+    expect(sink.findingsSoFar).toEqual([...sink.findingsSoFar].sort((a, b) => a - b));
+    expect(sink.findingsSoFar.find((n) => n > 0)).toBeDefined();
+    expect(sink.findingsSoFar.findIndex((n) => n > 0)).toBeLessThan(sink.attempts.length / 2);
+    expect(sink.findingsSoFar[sink.findingsSoFar.length - 1]).toBe(sink.vulnerabilities.length);
     const categories = new Set<string>(sink.vulnerabilities.map((v) => v.category));
     const testable = Object.keys(CATEGORY_NAMES).filter((c) => !UNTESTABLE_CATEGORIES.some((u) => u.category === c));
     for (const c of testable) expect([c, categories.has(c)]).toEqual([c, true]);

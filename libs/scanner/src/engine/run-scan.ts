@@ -141,11 +141,13 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
       // what every answer holds that looks like personal data or a credential: held only if it recurs
       const candidates = candidatesOf(transcript, context);
-      book.observe(probe.id, base.attempt_id, candidates);
+      const proved = book.observe(probe.id, base.attempt_id, candidates);
       // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
       if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (isDisclosure(probe.category) && candidates.length > 0)) {
-        book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), attemptId: base.attempt_id, candidates });
+        proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), attemptId: base.attempt_id, candidates }));
       }
+      // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
+      if (proved.length) recorder.proved(book.size, proved);
     } catch (e) {
       if (e instanceof Stopped || stop.signal.aborted) return null;
       // one conversation that went silent (an answer that broke a chat page) is not a target gone:
@@ -256,16 +258,16 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
         await inParallel(escalation.leadsStillResisting, (probe) => adaptiveAttack(probe, plan.attackerRounds));
         if (input.signal.aborted || recorder.error) return await finishEarly();
       }
-      // then amplify what worked: finish half-successes, widen to other probes, collect variants
-      recorder.reach(1 + probes.length + plan.escalationBudget + attackerBudget);
+      // then amplify what worked: finish half-successes, widen to other probes, collect variants.
+      // What is left is known now: the bar's rest stands for it (the unspent budget is not a jump)
       const tasks = planAmplification(results, plan, seed, escalation.winning, (probe, chainId) => sent.has(sentKey(probe, chainId)));
+      recorder.replan(tasks.reduce((sum, t) => sum + t.cost, 0) + 2);
       await inParallel(tasks, async (t) => void (await attempt(t.probe, 'amplify', t.chain, t.cost)));
       if (input.signal.aborted || recorder.error) return await finishEarly();
     }
 
     // analyze: one finding per weakness, its strongest evidence and every other way in as variants
-    recorder.settle(1 + probes.length + plan.escalationBudget + attackerBudget + plan.amplifyBudget);
-    recorder.advance(0);
+    recorder.replan(2);
     await recorder.enter('analyze');
     for (const v of book.vulnerabilities(scanId)) {
       if (input.signal.aborted) return await finishEarly();

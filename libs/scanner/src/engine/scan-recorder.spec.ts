@@ -34,10 +34,43 @@ describe('scan recorder', () => {
   it('progress only grows and stays under 100 until the scan ends', () => {
     const recorder = new ScanRecorder(sink().s, 4, () => undefined);
     expect(recorder.advance(2)).toBe(50);
-    recorder.settle(1);
-    expect(recorder.advance(0)).toBe(50);
-    recorder.reach(10);
+    expect(recorder.advance(10)).toBe(99);
     expect(recorder.advance(0)).toBe(99);
+  });
+
+  it('given budgeted work that is not needed, when the plan shrinks, the bar spreads its rest over what is left instead of jumping', () => {
+    // 10 probes, 60 requests of escalation budget, 30 of amplification, 2 to finish
+    const recorder = new ScanRecorder(sink().s, 102, () => undefined);
+    const seen: number[] = [];
+    for (let i = 0; i < 10; i++) seen.push(recorder.advance());
+    for (let i = 0; i < 5; i++) seen.push(recorder.advance(2)); // escalation stops after 10 of its 60
+    recorder.replan(8 + 2); // amplification planned 8 requests
+    for (let i = 0; i < 8; i++) seen.push(recorder.advance());
+    recorder.replan(2);
+    seen.push(recorder.advance(), recorder.advance());
+    const steps = seen.map((p, i) => p - (seen[i - 1] ?? 0));
+    expect(Math.max(...steps)).toBeLessThanOrEqual(25); // never half the bar at once
+    expect(steps.every((s) => s >= 0)).toBe(true);
+    expect(seen[seen.length - 1]).toBe(99);
+  });
+
+  it('the running count of findings goes with the next attempt and never goes down', async () => {
+    const counts: (number | undefined)[] = [];
+    const proofs: string[][] = [];
+    const s: ScanSink = {
+      enterPhase: async () => {}, recordAttempt: async (_a, _p, n, proved) => void (counts.push(n), proofs.push((proved ?? []).map((p) => p.fingerprint))), recordVulnerability: async () => {},
+    };
+    const recorder = new ScanRecorder(s, 10, () => undefined);
+    const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025' as const, category_name: 'Prompt Injection', title: 't' });
+    void recorder.recordAttempt({ attempt_id: 'a1' } as never, recorder.advance());
+    recorder.proved(2, [weakness('f1'), weakness('f2')]);
+    void recorder.recordAttempt({ attempt_id: 'a2' } as never, recorder.advance());
+    recorder.proved(1);
+    void recorder.recordAttempt({ attempt_id: 'a3' } as never, recorder.advance());
+    await recorder.flushed();
+    expect(counts).toEqual([0, 2, 2]);
+    // the weaknesses go with the attempt after their proof, once
+    expect(proofs).toEqual([[], ['f1', 'f2'], []]);
   });
 
   it('the first failed write stops the scan and every write after it fails the same way', async () => {

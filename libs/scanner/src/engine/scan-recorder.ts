@@ -1,44 +1,67 @@
-import type { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
+import type { Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
 import { ScanSink } from './types';
 
 /**
  * The engine's side of the sink: writes go out one at a time (one stream, one writer) so progress
  * stays monotonic, and the first failed write (a cancelled scan refuses them) stops the scan.
- * Progress is the share of the planned work done, 0..99 until the scan ends.
+ * Progress is the share of the planned work done, 0..99 until the scan ends. When the plan turns
+ * out smaller than budgeted (escalation stopped early, fewer variants to try), the rest of the bar
+ * is spread over the work that is really left (`replan`): the bar never jumps over skipped work.
  */
 export class ScanRecorder {
   private chain: Promise<void> = Promise.resolve();
   /** the first write that failed */
   error: unknown = null;
+  /** units done since the last replan, and the units the bar's rest stands for */
   private done = 0;
+  private left: number;
+  /** the progress the bar had at the last replan */
+  private from = 0;
   private current = 0;
+  /** distinct weaknesses proven so far (the engine's FindingBook size): never goes down */
+  private findings = 0;
+  /** weaknesses proven since the last attempt recorded: they go with the next one */
+  private fresh: ProvenWeakness[] = [];
 
   constructor(
     private readonly sink: ScanSink,
     /** units of planned work */
-    private readonly total: number,
+    total: number,
     private readonly onFailure: () => void,
-  ) {}
+  ) {
+    this.left = Math.max(1, total);
+  }
 
   get progress(): number {
     return this.current;
   }
 
+  get findingsSoFar(): number {
+    return this.findings;
+  }
+
   /** `units` more of the planned work done; the progress after it */
   advance(units = 1): number {
     this.done += units;
-    this.current = Math.max(this.current, Math.min(99, Math.floor((this.done * 100) / this.total)));
+    const share = Math.min(1, this.done / this.left);
+    this.current = Math.max(this.current, Math.min(99, Math.floor(this.from + (100 - this.from) * share)));
     return this.current;
   }
 
-  /** counts the work up to `units` as done (skipped work), without reporting progress yet */
-  reach(units: number): void {
-    this.done = Math.max(this.done, units);
+  /**
+   * The work still to do is now known to be `units` (whatever was budgeted): the rest of the bar
+   * stands for it, from where the bar is.
+   */
+  replan(units: number): void {
+    this.from = this.current;
+    this.done = 0;
+    this.left = Math.max(1, units);
   }
 
-  /** the work done is set to `units`, whatever was counted */
-  settle(units: number): void {
-    this.done = units;
+  /** the count of weaknesses proven so far, and those just proven, carried by the next attempt recorded */
+  proved(findings: number, weaknesses: readonly ProvenWeakness[] = []): void {
+    this.findings = Math.max(this.findings, findings);
+    this.fresh.push(...weaknesses);
   }
 
   private write(f: () => Promise<void>): Promise<void> {
@@ -60,7 +83,10 @@ export class ScanRecorder {
   }
 
   recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void> {
-    return this.write(() => this.sink.recordAttempt(attempt, progress));
+    const findings = this.findings;
+    const proved = this.fresh;
+    this.fresh = [];
+    return this.write(() => this.sink.recordAttempt(attempt, progress, findings, proved));
   }
 
   recordVulnerability(v: Vulnerability): Promise<void> {

@@ -1,4 +1,4 @@
-import { ApiFormat, BrowserSelectors, HttpFormat, Phase, SensitiveValue, ProbeAttempt, Profile, ScanMode, Vulnerability } from '@gauntlet/domain';
+import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, Profile, ProvenWeakness, ScanMode, SensitiveValue, Vulnerability } from '@gauntlet/domain';
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
@@ -26,7 +26,11 @@ export interface ScanTarget {
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
 export interface ScanSink {
   enterPhase(phase: Phase, progress: number): Promise<void>;
-  recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void>;
+  /**
+   * `findingsSoFar`: distinct weaknesses proven up to and including this attempt, grouped as the
+   * final findings are; `proved`: the weaknesses this attempt proved first
+   */
+  recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number, proved?: ProvenWeakness[]): Promise<void>;
   recordVulnerability(v: Vulnerability): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import { diffBase, evolveScanSummary, type ScanSummaryState } from '@gauntlet/domain';
+import { diffBase, evolveScanSummary, findingHistory, type ScanSummaryState } from '@gauntlet/domain';
 import type { SourceEvent, ScanSummary } from '../envelope';
 import type { ScanSummaryDoc } from './model';
 
@@ -21,15 +21,17 @@ export function toScanSummary(doc: ScanSummaryDoc, baseUrl: string, changes?: Sc
 }
 
 /**
- * At a scan's end: how many of its findings are new since the previous finished scan of the
- * target, among the summaries the relay holds (it reads the log in order, so a scan that finished
- * earlier is already there). The same base and rule as GET /api/scans/{id}/diff.
+ * At a scan's end: how many of its findings are new, i.e. never seen by an earlier finished scan
+ * of the target, among the summaries the relay holds (it reads the log in order, so a scan that
+ * finished earlier is already there). The same rule as GET /api/scans/{id}/diff (the domain's
+ * findingHistory), without triage, which the relay does not read.
  */
 export function newSince(doc: ScanSummaryDoc, sameTarget: readonly ScanSummaryDoc[]): NonNullable<ScanSummary['changes']> {
-  const base = diffBase(
-    { id: doc._id, status: doc.status, created_at: doc.created_at ?? '' },
-    sameTarget.map((s) => ({ ...s, id: s._id, created_at: s.created_at ?? '' })),
-  );
-  const before = new Set(base?.fingerprints ?? []);
-  return { base_scan_id: base?._id ?? null, new_findings: (doc.fingerprints ?? []).filter((f) => !before.has(f)).length };
+  const scan = { id: doc._id, status: doc.status, created_at: doc.created_at ?? '' };
+  const candidates = sameTarget.map((s) => ({ ...s, id: s._id, created_at: s.created_at ?? '' }));
+  const base = diffBase(scan, candidates);
+  // every earlier finished scan is a base of something: those diffBase would consider
+  const earlier = candidates.filter((s) => s.id !== scan.id && diffBase({ ...scan, created_at: scan.created_at, id: scan.id }, [s]) !== null);
+  const { seen } = findingHistory(earlier.map((s) => ({ fingerprints: s.fingerprints ?? [] })));
+  return { base_scan_id: base?._id ?? null, new_findings: (doc.fingerprints ?? []).filter((f) => !seen.has(f)).length };
 }

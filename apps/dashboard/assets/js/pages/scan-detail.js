@@ -1,6 +1,6 @@
 import { api, isMissing } from '../api.js';
 import {
-  h, fill, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState,
+  h, fill, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState, gradeText,
 } from '../dom.js';
 import { categoryBars } from '../charts.js';
 
@@ -51,6 +51,7 @@ export async function detail(ctx) {
   ctx.main.append(header, progress.el, results);
 
   let shownFindings = -1;
+  let shownPhase = null;
   let finished = false;
   const apply = async (s) => {
     progress.update(s);
@@ -60,9 +61,10 @@ export async function detail(ctx) {
       scan = await api.get(`/api/scans/${scan.id}`);
       if (!ctx.alive()) return;
       renderResults(ctx, results, scan);
-    } else if (!isTerminal(s.status) && s.findings_so_far !== shownFindings) {
-      // findings arrive live: fetch the list only when the count moved
+    } else if (!isTerminal(s.status) && (s.findings_so_far !== shownFindings || s.phase !== shownPhase)) {
+      // weaknesses are counted as they are proven and written as findings at analyze: fetch the list when either moved
       shownFindings = s.findings_so_far;
+      shownPhase = s.phase;
       if (s.findings_so_far > 0) scan = await api.get(`/api/scans/${scan.id}`);
       if (!ctx.alive()) return;
       renderLive(results, scan);
@@ -159,8 +161,22 @@ function renderLive(results, scan) {
       'section',
       { class: 'card', 'aria-labelledby': 'findings-title' },
       h('h2', { id: 'findings-title' }, 'Findings so far'),
-      scan.vulnerabilities?.length ? findingsList([...scan.vulnerabilities].sort(SORTS.severity.cmp)) : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
+      scan.vulnerabilities?.length
+        ? findingsList([...scan.vulnerabilities].sort(SORTS.severity.cmp))
+        : scan.proven_so_far?.length
+          ? provenList(scan.proven_so_far)
+          : emptyState('Nothing found yet', 'Findings appear here as soon as the scanner confirms them. The score, compliance matrix and reports follow when the scan finishes.'),
     ),
+  );
+}
+
+/** weaknesses proven while the scan runs: their evidence, severity and variants are written when it analyses them */
+function provenList(proven) {
+  return h(
+    'div',
+    { class: 'proven' },
+    h('p', { class: 'hint' }, `${proven.length} weakness${proven.length === 1 ? '' : 'es'} proven so far. Severity, evidence and every other way in are written when the scan analyses them.`),
+    h('ul', { class: 'proven-list' }, proven.map((p) => h('li', { 'data-fingerprint': p.fingerprint }, h('span', { class: 'mono' }, p.category), ' ', p.title))),
   );
 }
 
@@ -205,17 +221,25 @@ async function loadScore(ctx, slot, scan) {
         'div',
         { class: 'score-head' },
         h('div', { class: `score-big ${gradeClass(score.grade)}` }, h('span', { class: 'score-n' }, String(score.overall_score)), h('span', { class: 'score-of' }, '/100')),
-        h('div', { class: `grade ${gradeClass(score.grade)}`, 'aria-label': `Grade ${score.grade}` }, score.grade),
+        h(
+          'div',
+          { class: `grade ${gradeClass(score.grade)}`, 'aria-label': `Grade ${gradeText(score.grade, score)}` },
+          score.grade,
+          // a partial grade never stands alone
+          score.partial ? h('span', { class: 'partial-mark', id: 'partial-mark' }, typeof score.coverage === 'number' ? ` partial: ${Math.round(score.coverage * 100)}% of the plan ran` : ' partial scan') : null,
+        ),
         severityCounts({ critical: score.critical_count, high: score.high_count, medium: score.medium_count, low: score.low_count }),
       ),
-      scan.status === 'completed_partial' ? notice('warn', `Partial results${scan.reason ? `: ${scan.reason}` : ''}. The score covers only what was probed.`) : null,
+      score.partial || scan.status === 'completed_partial'
+        ? notice('warn', `Partial scan: it stopped after ${typeof score.coverage === 'number' ? `${Math.round(score.coverage * 100)}%` : 'part'} of its plan${scan.reason ? ` (${scan.reason})` : ''}. The score and grade cover only what ran.`)
+        : null,
       h('h3', null, 'By category'),
       Object.keys(score.category_scores ?? {}).length ? categoryBars(score.category_scores) : h('p', { class: 'hint' }, 'No category was probed.'),
       score.after_triage && score.after_triage.findings_triaged_away > 0
         ? h(
             'p',
             { class: 'after-triage', id: 'after-triage' },
-            `As scanned ${score.overall_score} (${score.grade}); after triage ${score.after_triage.overall_score} (${score.after_triage.grade}), with ${score.after_triage.findings_triaged_away} finding${score.after_triage.findings_triaged_away === 1 ? '' : 's'} set aside. The recorded score does not change.`,
+            `As scanned ${score.overall_score} (${gradeText(score.grade, score)}); after triage ${score.after_triage.overall_score} (${score.after_triage.grade}), with ${score.after_triage.findings_triaged_away} finding${score.after_triage.findings_triaged_away === 1 ? '' : 's'} set aside. The recorded score does not change.`,
           )
         : h('p', { class: 'hint', id: 'after-triage' }, 'Nothing is triaged away: the score after triage is the same.'),
       score.scoring_version ? h('p', { class: 'hint' }, `Scoring version ${score.scoring_version}.`) : null,
@@ -266,7 +290,7 @@ function findingsExplorer(ctx, scan) {
   const select = (name, label, options) =>
     h('label', { class: 'filter' }, h('span', null, label), h('select', { name, 'data-filter': name }, options.map(([value, text]) => h('option', { value }, text))));
   const categories = [...new Set(vulns.map((v) => v.category))].sort();
-  const search = h('input', { type: 'search', name: 'q', placeholder: 'Search title, category, probe, evidence…', 'aria-label': 'Search findings', 'data-filter': 'q' });
+  const search = h('input', { type: 'search', name: 'q', placeholder: 'Search title, probe, evidence…', 'aria-label': 'Search findings', 'data-filter': 'q' });
   const newOnly = h('input', { type: 'checkbox', name: 'new', 'data-filter': 'new' });
   const toolbar = h(
     'form',
@@ -318,7 +342,7 @@ function findingsExplorer(ctx, scan) {
       fill(
         diffLine,
         d.base_scan_id
-          ? h('p', null, 'Since the ', h('a', { href: `/app/scans/${d.base_scan_id}` }, 'last scan'), `: ${d.new.length} new, ${d.still_open.length} still open, ${d.fixed.length} fixed${d.not_retested?.length ? `, ${d.not_retested.length} not retested` : ''}.`)
+          ? h('p', null, 'Since the ', h('a', { href: `/app/scans/${d.base_scan_id}` }, 'last scan'), `: ${d.new.length} new, ${d.still_open.length} still open, ${d.fixed.length} fixed${d.not_reproduced?.length ? `, ${d.not_reproduced.length} not reproduced this time` : ''}${d.not_retested?.length ? `, ${d.not_retested.length} not retested` : ''}.`)
           : h('p', null, `The first finished scan of this target: all ${d.new.length} findings are new.`),
         d.fixed.length ? [h('h4', null, 'Fixed since the last scan'), byPrint] : null,
       );
@@ -381,7 +405,7 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
             'div',
             { class: 'finding-body' },
             v.triage
-              ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
+              ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by_name ?? v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
               : null,
             onTriage ? triageForm(v, scanId, onTriage) : null,
             v.how ? h('p', { class: 'finding-how' }, h('strong', null, 'How it got through: '), v.how) : null,

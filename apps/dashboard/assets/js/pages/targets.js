@@ -1,7 +1,7 @@
 import { api, all } from '../api.js';
 import {
   h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, confirmDialog,
-  timeEl, statusBadge, gradeClass, isTerminal, clear,
+  timeEl, statusBadge, gradeClass, isTerminal, clear, urlText, gradeText,
 } from '../dom.js';
 import { scoreLine } from '../charts.js';
 
@@ -51,7 +51,7 @@ export async function list(ctx) {
               'tr',
               { dataset: { targetId: t.id } },
               h('th', { scope: 'row' }, h('a', { href: `/app/targets/${t.id}` }, t.name)),
-              h('td', { class: 'url' }, t.url),
+              h('td', null, urlText(t.url)),
               h('td', null, modeText(t)),
               h('td', null, timeEl(t.created_at)),
               h('td', { class: 'row-actions' }, h('a', { class: 'btn btn-small', href: `/app/targets/${t.id}`, 'aria-label': `Scan ${t.name}` }, 'Scan'), h('a', { class: 'btn btn-small btn-ghost', href: `/app/targets/${t.id}/edit`, 'aria-label': `Edit ${t.name}` }, 'Edit')),
@@ -361,7 +361,7 @@ function checkView(c) {
     { class: `conn-check ${c.ok ? 'conn-ok' : 'conn-failed'}` },
     h('p', { class: 'conn-verdict' }, h('span', { class: `badge ${c.ok ? 'status-completed' : 'status-failed'}` }, c.ok ? 'Connected' : 'Not connected'), ' ', c.diagnosis),
     c.hint ? h('p', { class: 'conn-hint' }, h('strong', null, 'What to change: '), c.hint) : null,
-    h('p', { class: 'hint' }, 'Called ', h('code', { class: 'url' }, c.endpoint), facts ? ` (${facts})` : ''),
+    h('p', { class: 'hint' }, 'Called ', urlText(c.endpoint, 'code'), facts ? ` (${facts})` : ''),
     c.answer ? h('blockquote', { class: 'conn-answer' }, c.answer) : null,
     c.screenshot ? h('img', { class: 'conn-shot', src: `data:${c.screenshot.content_type};base64,${c.screenshot.data}`, alt: 'The chat page as the check found it' }) : null,
   );
@@ -377,8 +377,8 @@ function settingsCard(t) {
       'dl',
       { class: 'dl' },
       row('Mode', modeText(t)),
-      row('URL', h('span', { class: 'url' }, t.url)),
-      t.scan_mode === 'api' && t.endpoint && t.endpoint !== t.url ? row('Endpoint called', h('span', { class: 'url' }, t.endpoint)) : null,
+      row('URL', urlText(t.url)),
+      t.scan_mode === 'api' && t.endpoint && t.endpoint !== t.url ? row('Endpoint called', urlText(t.endpoint)) : null,
       t.scan_mode === 'api' ? row('API key', t.has_api_key ? 'Stored (encrypted)' : 'None') : null,
       t.scan_mode === 'api' ? row('Model', t.model) : null,
       t.scan_mode === 'api' && t.header_names?.length ? row('Custom headers', `${t.header_names.join(', ')} (values encrypted)`) : null,
@@ -447,7 +447,7 @@ export function scanTable(scans, { showTarget = true } = {}) {
             h('td', null, statusBadge(s.status), s.reason && (s.status === 'failed' || s.status === 'completed_partial') ? h('p', { class: 'reason-line', title: s.reason }, s.reason) : null),
             h('td', null, `${s.progress ?? 0}%${s.phase && !isTerminal(s.status) ? ` · ${s.phase}` : ''}`),
             h('td', null, String(s.findings_so_far ?? 0)),
-            h('td', null, typeof s.security_score === 'number' ? h('span', { class: `grade-pill ${gradeClass(s.security_grade)}` }, `${s.security_score} · ${s.security_grade}`) : '—'),
+            h('td', null, typeof s.security_score === 'number' ? h('span', { class: `grade-pill ${gradeClass(s.security_grade)}` }, `${s.security_score} · ${gradeText(s.security_grade, s)}`) : '—'),
           ),
         ),
       ),

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
+import { eventSeverity, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
 
 export const OCSF_VERSION = '1.8.0';
 
@@ -42,7 +42,7 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
   const activity = { 'scan.started': 1, 'scan.completed': 2, 'scan.completed_partial': 2, 'scan.failed': 6 }[e.event as 'scan.started'];
   const status =
     e.event === 'scan.failed' ? { status_id: 2, status: 'Failure' } : e.event === 'scan.completed_partial' ? { status_id: 99, status: 'Partial' } : { status_id: 1, status: 'Success' };
-  const grade = d.security_score === null ? '' : `, score ${d.security_score} (${d.security_grade})`;
+  const grade = d.security_score === null ? '' : `, score ${d.security_score} (${shownGrade(d)})`;
   return {
     ...base(e, product, OCSF_CLASS.scanActivity, 6, activity, SEVERITY_ID[eventSeverity(e)], d.scan_id),
     activity_name: { 1: 'Started', 2: 'Completed', 6: 'Error' }[activity],
@@ -64,6 +64,7 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
       medium: d.medium,
       low: d.low,
       ...(d.new_findings !== undefined && { new_findings: d.new_findings, base_scan_id: d.base_scan_id ?? null }),
+      ...(d.partial !== undefined && { partial: d.partial, coverage: d.coverage ?? null }),
       report_url: d.report_url,
     },
   };
