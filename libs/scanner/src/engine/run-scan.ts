@@ -190,6 +190,13 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const finishEarly = async (): Promise<ScanOutcome> => {
     await recorder.flushed().catch(() => undefined);
     if (recorder.error) throw recorder.error;
+    // a scan stopped midway (Ctrl-C, a scanner shutting down) ends partial with what it found so far;
+    // a scan cancelled meanwhile refuses these writes, which is fine: it keeps nothing
+    try {
+      for (const v of book.vulnerabilities(scanId)) await recorder.recordVulnerability(v);
+    } catch {
+      /* refused: the scan has ended already */
+    }
     return { kind: 'cancelled' };
   };
 
