@@ -82,7 +82,7 @@ function sensitiveOf(list: string[] = []): { label: string; value: string }[] | 
 /** the name a target gets when none is given: its address without the scheme */
 export const nameFromUrl = (url: string) => url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '').slice(0, 200) || url;
 
-function targetSpec(t: ConfigTarget): TargetSpec {
+export function targetSpec(t: ConfigTarget): TargetSpec {
   const browser = t.browser === true || (typeof t.browser === 'object' && t.browser !== null);
   return {
     name: t.name ?? nameFromUrl(t.url),
@@ -100,7 +100,7 @@ function targetSpec(t: ConfigTarget): TargetSpec {
 }
 
 /** the target named on the command line, in gauntlet.yaml's words */
-function targetFromFlags(url: string, flags: ScanFlags, env: Record<string, string | undefined>): ConfigTarget {
+export function targetFromFlags(url: string, flags: ScanFlags, env: Record<string, string | undefined>): ConfigTarget {
   if (flags.format !== undefined && !(API_FORMATS as readonly string[]).includes(flags.format)) throw new CliError(`--format must be one of ${API_FORMATS.join(', ')}`);
   let api_key: string | undefined;
   if (flags.apiKeyEnv !== undefined) {
