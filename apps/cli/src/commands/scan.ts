@@ -5,7 +5,7 @@ import type { ScanDoc } from '@gauntlet/read-models';
 import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
 import { defaultDataDir } from '../scan/data-dir';
-import { LOCAL_ACCOUNT_FILE, LocalService } from '../scan/local-service';
+import type { LocalService } from '../scan/local-service';
 import { renderReportFile, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
 import { scanVerdict, servicePolicy } from '../scan/verdict';
@@ -87,7 +87,7 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
     await io.writeFile(path, await renderReportFile(reportFormatOf(file), report, plan.gate.failUnder));
     out(`report: ${path}${partial ? ' (partial)' : ''}`);
   }
-  out(`history: DATA_DIR=${service.dataDir} npm start, then sign in as ${service.account.email} (password in ${resolve(service.dataDir, LOCAL_ACCOUNT_FILE)}); scan ${doc._id}`);
+  out(`history: DATA_DIR=${service.dataDir} npm start, then sign in as ${service.account.email} (password in ${resolve(service.dataDir, service.accountFile)}); scan ${doc._id}`);
 
   const verdict = scanVerdict(facts, plan.gate);
   const asked = [plan.gate.failUnder !== null && `score at least ${plan.gate.failUnder}`, plan.gate.failOn === 'new' && 'nothing new', plan.gate.failOn === 'high' && 'no high or critical finding'].filter(Boolean).join(', ');
@@ -116,6 +116,8 @@ async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Pr
   });
   let service: LocalService | null = null;
   try {
+    // the service's whole composition loads only when a scan runs: --help and argument errors stay instant
+    const { LocalService } = await import('../scan/local-service');
     service = await LocalService.open({ dataDir, allowPrivate: flags.private !== false, env: io.env });
     let code: number = EXIT.passed;
     for (const planned of plan.scans) {

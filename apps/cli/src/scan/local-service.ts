@@ -53,6 +53,7 @@ const PASSED_THROUGH = ['JUDGE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'ATTACKER_U
  */
 export class LocalService {
   private worker: ScanWorker | null = null;
+  readonly accountFile = LOCAL_ACCOUNT_FILE;
   private constructor(
     private readonly runtime: Runtime,
     private readonly app: INestApplicationContext,
