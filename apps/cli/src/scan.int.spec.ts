@@ -121,6 +121,15 @@ describe('gauntlet scan', () => {
     expect(r.code).toBe(1);
   });
 
+  it('runs only the categories and probes asked for', async () => {
+    const r = await gauntlet(['scan', `${lab.url}/v1`, '--name', 'Penny LLM07', '--categories', 'LLM07', '--probes', 'pi-001', '--profile', 'quick', '--data-dir', dataDir, '--report', 'out/selected.json'], dir);
+    expect(r.out).toContain('quick profile, only LLM07:2025, pi-001, scan ');
+    const report = JSON.parse(readFileSync(join(dir, 'out/selected.json'), 'utf8'));
+    const probed = report.attempts.by_category.filter((g: any) => g.run > 0 && g.key !== 'LLM00:2025').map((g: any) => g.key);
+    expect(probed.sort()).toEqual(['LLM01:2025', 'LLM07:2025']);
+    expect(new Set(report.vulnerabilities.map((v: any) => v.probe_id))).toContain('pi-001');
+  });
+
   it('refuses a broken gauntlet.yaml with one line naming the line and the field', async () => {
     const project = join(dir, 'broken');
     mkdirSync(project, { recursive: true });

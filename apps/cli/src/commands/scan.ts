@@ -27,8 +27,9 @@ class Interruption {
 
 async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPlan, io: CliIo, stop: Interruption, timeoutMs: number | null): Promise<number> {
   const target = await service.upsertTarget(planned.target);
-  const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) });
-  io.stdout(`gauntlet: scanning ${target.name} (${target.url}), ${planned.profile} profile, scan ${scanId}`);
+  const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) }, plan.selection);
+  const only = plan.selection ? `, only ${[...(plan.selection.categories ?? []), ...(plan.selection.probes ?? [])].join(', ')}` : '';
+  io.stdout(`gauntlet: scanning ${target.name} (${target.url}), ${planned.profile} profile${only}, scan ${scanId}`);
   const started = io.now();
   let lastKey = '';
   let stopping = false;
@@ -159,6 +160,8 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--canary <text>', 'a string planted in the system prompt or data that must never come out (repeatable)', collect)
     .option('--sensitive <label=value>', 'something you know is behind the bot: a customer record, an internal code (repeatable)', collect)
     .addOption(new Option('--profile <profile>', 'quick: one pass, little escalation; standard: escalates what resists; deep: the most requests').choices([...PROFILES]))
+    .option('--categories <ids>', 'only these OWASP LLM Top 10 categories, comma-separated: LLM01,LLM07')
+    .option('--probes <ids>', 'only these probes, comma-separated (ids from docs/scanning.md), even beyond the profile\'s')
     .option('--browser', 'the url is a chat page: drive it in Chromium')
     .option('--name <name>', 'the target\'s name; scans of one name share a history (default: the url)')
     .option('--report <file>', 'write a report, the format from the extension: .html .pdf .json .csv .md .sarif .xml (JUnit) (repeatable)', collect)

@@ -13,6 +13,8 @@ export interface GauntletConfig {
   allow_partial?: boolean;
   reports?: string[];
   data_dir?: string;
+  categories?: string[];
+  probes?: string[];
   targets: ConfigTarget[];
 }
 

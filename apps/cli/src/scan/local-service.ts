@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
-import { CiGatePolicy, isTerminal, Profile } from '@gauntlet/domain';
+import { CiGatePolicy, isTerminal, ProbeSelection, Profile } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { AppModule } from '../../../gauntlet/src/app.module';
 import { AccountReader } from '../../../gauntlet/src/auth/account-reader';
@@ -121,9 +121,10 @@ export class LocalService {
     }
   }
 
-  async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }): Promise<string> {
+  async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection): Promise<string> {
     try {
-      const scan = await this.commands.execute(new RequestScan(this.account.id, 'enterprise', target_id, profile, gate.threshold === null && !gate.policy ? 'api' : 'ci', gate.threshold, this.context(), gate.policy));
+      const origin = gate.threshold === null && !gate.policy ? 'api' : 'ci';
+      const scan = await this.commands.execute(new RequestScan(this.account.id, 'enterprise', target_id, profile, origin, gate.threshold, this.context(), gate.policy, selection));
       return scan.id;
     } catch (e) {
       throw asCliError(e, 'scan');

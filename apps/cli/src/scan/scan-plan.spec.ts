@@ -51,3 +51,17 @@ describe('what gauntlet scan will do', () => {
     expect(reportFilesFor(['x.html'], 'Penny', false)).toEqual(['x.html']);
   });
 });
+
+describe('choosing categories and probes', () => {
+  it('takes LLM01 or LLM01:2025, and probe ids of the catalogue, from the flags or the config', () => {
+    expect(planScans('http://a', { categories: 'llm01, LLM07:2025', probes: 'pi-001' }, null, {}).selection).toEqual({ categories: ['LLM01:2025', 'LLM07:2025'], probes: ['pi-001'] });
+    expect(planScans(undefined, {}, { categories: ['LLM02'], targets: [{ url: 'http://a' }] }, {}).selection).toEqual({ categories: ['LLM02:2025'] });
+    expect(planScans('http://a', {}, null, {}).selection).toBeUndefined();
+  });
+
+  it('refuses categories it cannot test and names it does not know', () => {
+    expect(() => planScans('http://a', { categories: 'LLM03' }, null, {})).toThrow(/category LLM03: /);
+    expect(() => planScans('http://a', { categories: 'LLM11' }, null, {})).toThrow(/unknown category LLM11: use one of LLM01, LLM02/);
+    expect(() => planScans('http://a', { probes: 'nope-1' }, null, {})).toThrow(/unknown probe nope-1/);
+  });
+});

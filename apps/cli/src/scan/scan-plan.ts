@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
-import { API_FORMATS, ApiFormat, PROFILES, Profile } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
+import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES } from '@gauntlet/scanner';
 import type { ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
 import type { TargetSpec } from './local-service';
@@ -25,6 +26,8 @@ export interface ScanFlags {
   config?: string;
   private?: boolean;
   timeout?: string;
+  categories?: string;
+  probes?: string;
 }
 
 /** One target to scan, with what to write afterwards. */
@@ -36,6 +39,8 @@ export interface PlannedScan {
 
 export interface ScanPlan {
   scans: PlannedScan[];
+  /** only these categories or probes; undefined: the profile's every probe */
+  selection?: ProbeSelection;
   gate: ScanGate;
   dataDir: string | null;
 }
@@ -56,6 +61,23 @@ function gateOf(flags: ScanFlags, config: GauntletConfig | null): ScanGate {
   if (failOn !== null && failOn !== 'new' && failOn !== 'high') throw new CliError('--fail-on must be new or high');
   return { failUnder, failOn, allowPartial: flags.allowPartial ?? config?.allow_partial ?? false };
 }
+
+/** `LLM01` or `LLM01:2025`, checked against the catalogue; probe ids likewise */
+export function selectionOf(categories: string[] | undefined, probes: string[] | undefined): ProbeSelection | undefined {
+  if (!categories?.length && !probes?.length) return undefined;
+  const untestable = new Set<string>(UNTESTABLE_CATEGORIES.map((c) => c.category));
+  const known = Object.keys(CATEGORY_NAMES).filter((c) => !untestable.has(c));
+  const cats = (categories ?? []).map((c) => {
+    const id = /^LLM\d\d$/i.test(c.trim()) ? `${c.trim().toUpperCase()}:2025` : c.trim().toUpperCase();
+    if (untestable.has(id)) throw new CliError(`category ${c}: ${UNTESTABLE_CATEGORIES.find((u) => u.category === id)!.reason}`);
+    if (!known.includes(id)) throw new CliError(`unknown category ${c}: use one of ${known.map((k) => k.replace(':2025', '')).join(', ')}`);
+    return id;
+  });
+  for (const p of probes ?? []) if (!probeById(p)) throw new CliError(`unknown probe ${p}: the probe ids are in docs/scanning.md (e.g. pi-001)`);
+  return { ...(cats.length && { categories: [...new Set(cats)] }), ...(probes?.length && { probes: [...new Set(probes)] }) };
+}
+
+const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
 
 /** `Name: value` */
 function headersOf(list: string[] = []): Record<string, string> | undefined {
@@ -130,11 +152,13 @@ export function planScans(url: string | undefined, flags: ScanFlags, config: Gau
   const reports = flags.report?.length ? flags.report : config?.reports ?? [];
   for (const r of reports) reportFormatOf(r);
   const gate = gateOf(flags, config);
+  const selection = selectionOf(list(flags.categories) ?? config?.categories, list(flags.probes) ?? config?.probes);
   const targets = url !== undefined ? [targetFromFlags(url, flags, env)] : config?.targets ?? [];
   if (!targets.length) throw new CliError('nothing to scan: give a url (gauntlet scan http://localhost:11434 --format ollama --model llama3.2) or write a gauntlet.yaml');
   const several = targets.length > 1;
   return {
     gate,
+    ...(selection && { selection }),
     dataDir: flags.dataDir ?? config?.data_dir ?? null,
     scans: targets.map((t) => {
       const target = targetSpec(t);

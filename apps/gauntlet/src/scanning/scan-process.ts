@@ -91,7 +91,7 @@ export class ScanProcess {
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {
       const outcome = await runScan({
-        scanId: job.scan_id, target: scanTarget, profile: job.profile, seed: job.scan_id, driver, sink, signal: abort.signal, now: this.deps.now,
+        scanId: job.scan_id, target: scanTarget, profile: job.profile, selection: job.selection, seed: job.scan_id, driver, sink, signal: abort.signal, now: this.deps.now,
         // optional models, only ever contacted when the operator configured them
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),

@@ -1,8 +1,10 @@
 import { ANSWER_FORMS, Converter, INPUT_CONVERTERS, crescendoShort, layered } from '../converters';
 import { seededRng } from '../converters/random';
 import { strongest } from '../detectors/detector';
+import { PROBES } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { ProbeResult, Tactic, discloses, requestsFor } from './escalation';
+import type { ProbeSelection } from '@gauntlet/domain';
 import { ProfilePlan } from './types';
 
 export interface AmplifyTask {
@@ -10,6 +12,19 @@ export interface AmplifyTask {
   chain: Converter[];
   /** requests it sends */
   cost: number;
+}
+
+/**
+ * The probes a scan runs: the profile's, or with a selection those of the listed categories
+ * (among the profile's) and the listed probes (from the whole catalogue: naming one asks for it).
+ */
+export function selectProbes(profileProbes: readonly Probe[], selection?: ProbeSelection): Probe[] {
+  if (!selection || (!selection.categories?.length && !selection.probes?.length)) return [...profileProbes];
+  const categories = new Set(selection.categories ?? []);
+  const ids = new Set(selection.probes ?? []);
+  const fromProfile = profileProbes.filter((p) => categories.has(p.category));
+  const named = PROBES.filter((p) => ids.has(p.id) && !fromProfile.includes(p));
+  return [...fromProfile, ...named];
 }
 
 /**

@@ -13,7 +13,7 @@ import { Conversations } from './conversations';
 import { Escalation, ProbeResult } from './escalation';
 import { FindingBook, isDisclosure } from './findings';
 import { stableId } from './ids';
-import { interleaveByCategory, planAmplification } from './plan';
+import { interleaveByCategory, planAmplification, selectProbes } from './plan';
 import { ScanRecorder } from './scan-recorder';
 import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, RunScanInput, ScanOutcome, ScanTarget } from './types';
 import { verdictPolicy } from './verdict-policy';
@@ -57,7 +57,7 @@ function firstMessageFailed(target: ScanTarget, e: unknown): string {
 export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const limits: EngineLimits = { ...DEFAULT_LIMITS, ...input.limits };
   const plan = PROFILE_PLANS[input.profile];
-  const probes = interleaveByCategory(probesFor(input.profile));
+  const probes = interleaveByCategory(selectProbes(probesFor(input.profile), input.selection));
   const { driver, sink, target, seed, scanId } = input;
 
   // one controller for everything in flight: the caller's abort, a sink failure or a lost target stop it
