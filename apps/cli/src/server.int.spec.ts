@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunningLab, startLab } from '../../lab/src/lab';
@@ -62,6 +62,31 @@ describe('gauntlet targets / scans against a service', () => {
     const checked = await run(['targets', 'check', json.targets[0].id]);
     expect(checked.code).toBe(EXIT.passed);
     expect(checked.out).toMatch(/^ok: /);
+  });
+
+  it('gates every target of gauntlet.yaml with ci --config: found by name or registered, reports by extension', async () => {
+    writeFileSync(join(dir, 'gauntlet.yaml'), [
+      'profile: quick',
+      'fail_under: 0',
+      'reports: ["ci/{target}.sarif", "ci/{target}.json"]',
+      'targets:',
+      '  - name: Penny',
+      `    url: ${lab.url}/v1`,
+      '  - name: Penny again',
+      `    url: ${lab.url}/v1`,
+      '    model: penny-lab',
+      '',
+    ].join('\n'));
+    const r = await run(['ci', '--config', '--poll-interval', '0.2']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(EXIT.passed);
+    expect(r.out).toMatch(/^gauntlet: registered target Penny again \(/m);
+    expect(r.out).not.toMatch(/registered target Penny \(/);
+    expect(r.out).toContain('gauntlet: 2 targets, exit code 0');
+    expect(JSON.parse(readFileSync(join(dir, 'ci/penny-again.sarif'), 'utf8')).version).toBe('2.1.0');
+    expect(JSON.parse(readFileSync(join(dir, 'ci/penny.json'), 'utf8')).target.name).toBe('Penny');
+    const scans = JSON.parse((await run(['scans', 'list', '--json'])).out).scans;
+    expect(scans.slice(0, 2).map((s: any) => [s.target_name, s.profile, s.origin])).toEqual([['Penny again', 'quick', 'ci'], ['Penny', 'quick', 'ci']]);
   });
 
   it('exits 1 when a target does not answer, 2 when the service refuses the key', async () => {

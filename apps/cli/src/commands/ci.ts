@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import { CiScanResult, toJunitXml, toSarif } from '@gauntlet/reports';
 import { CliError, CliIo, CLI_VERSION, EXIT } from '../io';
 import { describe, request, Service, serviceFrom, Answer } from '../server/client';
+import { resolve } from 'node:path';
+import type { Profile } from '@gauntlet/domain';
+import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
+import { reportFormatOf } from '../scan/report-files';
+import { reportFilesFor, targetSpec } from '../scan/scan-plan';
 import { CommandContext, runCommand } from './command';
+import { downloadReport } from './scans';
+import { listAll } from './targets';
 
 /**
  * `gauntlet ci`: starts a scan through the service's CI endpoint, waits for the gate's verdict,
@@ -19,9 +26,11 @@ interface CiOptions {
   pollMs: number;
   junit?: string;
   sarif?: string;
+  profile?: Profile;
 }
 
 interface CiFlags {
+  config?: string | boolean;
   target?: string;
   failThreshold?: string;
   failOn?: string;
@@ -65,7 +74,7 @@ const TRANSIENT = new Set([429, 502, 503]);
 async function runCi(opts: CiOptions, io: CliIo): Promise<number> {
   const deadline = io.now() + opts.timeoutMs;
   const gateBody = {
-    target_id: opts.target, fail_threshold: opts.threshold,
+    target_id: opts.target, fail_threshold: opts.threshold, ...(opts.profile && { profile: opts.profile }),
     ...(opts.failOn !== 'score' && { fail_on: opts.failOn }), ...(opts.allowPartial && { allow_partial: true }),
   };
   const started = await request(io, opts.service, 'POST', '/api/ci/scan', gateBody, deadline);
@@ -188,5 +197,59 @@ export function registerCi(program: Command, ctx: CommandContext): void {
     .option('--poll-interval <seconds>', 'seconds between status checks (default 5)')
     .option('--junit <file>', 'write JUnit XML (one testcase per OWASP category)')
     .option('--sarif <file>', 'write SARIF 2.1.0 (one result per vulnerability)')
-    .action((flags: CiFlags) => runCommand(ctx, () => runCi(ciOptions(flags, ctx.io.env), ctx.io)));
+    .option('--config [file]', 'gate every target of gauntlet.yaml (default ./gauntlet.yaml): each is found on the service by name, or registered')
+    .action((flags: CiFlags) => runCommand(ctx, () => (flags.config ? runCiConfig(flags, ctx.io) : runCi(ciOptions(flags, ctx.io.env), ctx.io))));
+}
+
+/**
+ * `gauntlet ci --config`: the targets, gate and reports of gauntlet.yaml, against a service. Each
+ * target is the account's target of that name (registered from the file when there is none);
+ * the exit code is the worst of them.
+ */
+async function runCiConfig(flags: CiFlags, io: CliIo): Promise<number> {
+  const file = typeof flags.config === 'string' ? resolve(io.cwd, flags.config) : findConfigFile(io.cwd);
+  if (!file) throw new CliError('no gauntlet.yaml here: pass --config FILE');
+  const config: GauntletConfig = loadConfig(file, io.env);
+  if (flags.target) throw new CliError('--target and --config do not go together: the config names the targets');
+  if (config.fail_on === 'high' && !flags.failOn) throw new CliError(`${file}: fail_on: high is gauntlet scan's gate; the service gates on a score (fail_under) or on new findings (fail_on: new)`);
+  const failOn = flags.failOn ?? (config.fail_on === 'new' ? 'new' : undefined);
+  const threshold = flags.failThreshold ?? (config.fail_under !== undefined ? String(config.fail_under) : undefined);
+  const service = serviceFrom(flags, io.env);
+  const existing = await listAll(io, flags, '/api/targets', 'targets');
+  const several = config.targets.length > 1;
+  let code: number = EXIT.passed;
+  for (const t of config.targets) {
+    const spec = targetSpec(t);
+    let target = existing.find((x) => x.name === spec.name);
+    if (!target) {
+      const created = await request(io, service, 'POST', '/api/targets', spec);
+      if (created.status !== 201) throw new CliError(`target ${spec.name} could not be registered (${describe(created)})`);
+      target = created.body;
+      io.stdout(`gauntlet: registered target ${spec.name} (${target.id})`);
+    }
+    const reports = reportFilesFor(config.reports ?? [], spec.name, several).map((f) => ({ file: resolve(io.cwd, f), format: reportFormatOf(f) }));
+    const opts = ciOptions(
+      { ...flags, target: target.id, failOn, failThreshold: threshold, allowPartial: flags.allowPartial ?? config.allow_partial,
+        sarif: flags.sarif ?? reports.find((r) => r.format === 'sarif')?.file, junit: flags.junit ?? reports.find((r) => r.format === 'junit')?.file },
+      io.env,
+    );
+    let result: number;
+    try {
+      result = await runCi({ ...opts, profile: t.profile ?? config.profile }, io);
+    } catch (e) {
+      if (!(e instanceof CliError)) throw e;
+      io.stderr(`gauntlet: error: ${spec.name}: ${e.message}`);
+      code = Math.max(code, EXIT.error);
+      continue;
+    }
+    code = Math.max(code, result);
+    // the service's own report formats, downloaded once the scan has ended
+    const scans = await listAll(io, flags, `/api/scans?target_id=${target.id}`, 'scans', 1);
+    for (const r of reports.filter((x) => x.format !== 'sarif' && x.format !== 'junit')) {
+      await io.writeFile(r.file, await downloadReport(io, flags, scans[0].id, r.format));
+      io.stdout(`gauntlet: wrote ${r.file}`);
+    }
+  }
+  if (several) io.stdout(`gauntlet: ${config.targets.length} targets, exit code ${code}`);
+  return code;
 }

@@ -24,7 +24,7 @@ const counts = (c: Record<string, number> | undefined) => (c ? `${c.critical ?? 
 /** the report formats by the extension of -o */
 const EXTENSIONS: Record<string, string> = { pdf: 'pdf', json: 'json', csv: 'csv', md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html' };
 
-async function downloadReport(io: CliIo, flags: ServerFlags, id: string, format: string): Promise<Uint8Array> {
+export async function downloadReport(io: CliIo, flags: ServerFlags, id: string, format: string): Promise<Uint8Array> {
   const service = serviceFrom(flags, io.env);
   let res: Response;
   try {
