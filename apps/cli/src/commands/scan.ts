@@ -28,7 +28,8 @@ class Interruption {
 async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPlan, io: CliIo, stop: Interruption, timeoutMs: number | null): Promise<number> {
   const target = await service.upsertTarget(planned.target);
   const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) }, plan.selection);
-  const only = plan.selection ? `, only ${[...(plan.selection.categories ?? []), ...(plan.selection.probes ?? [])].join(', ')}` : '';
+  const chosen = [...(plan.selection?.categories ?? []), ...(plan.selection?.probes ?? [])];
+  const only = `${chosen.length ? `, only ${chosen.join(', ')}` : ''}${plan.selection?.custom?.length ? `, ${plan.selection.custom.length} custom probe(s)` : ''}`;
   io.stdout(`gauntlet: scanning ${target.name} (${target.url}), ${planned.profile} profile${only}, scan ${scanId}`);
   const started = io.now();
   let lastKey = '';

@@ -15,7 +15,19 @@ export interface GauntletConfig {
   data_dir?: string;
   categories?: string[];
   probes?: string[];
+  custom_probes?: ConfigProbe[];
   targets: ConfigTarget[];
+}
+
+/** a probe written in the file */
+export interface ConfigProbe {
+  name: string;
+  title?: string;
+  category: string;
+  severity: 'critical' | 'high' | 'medium' | 'low';
+  prompt?: string;
+  turns?: string[];
+  success?: { pattern?: string };
 }
 
 export interface ConfigTarget {

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
-import { API_FORMATS, ApiFormat, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, CustomProbe, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
 import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES } from '@gauntlet/scanner';
-import type { ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
+import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
 import type { TargetSpec } from './local-service';
 import { reportFormatOf } from './report-files';
@@ -63,8 +63,9 @@ function gateOf(flags: ScanFlags, config: GauntletConfig | null): ScanGate {
 }
 
 /** `LLM01` or `LLM01:2025`, checked against the catalogue; probe ids likewise */
-export function selectionOf(categories: string[] | undefined, probes: string[] | undefined): ProbeSelection | undefined {
-  if (!categories?.length && !probes?.length) return undefined;
+export function selectionOf(categories: string[] | undefined, probes: string[] | undefined, custom: ConfigProbe[] = []): ProbeSelection | undefined {
+  const written = customProbesOf(custom);
+  if (!categories?.length && !probes?.length) return written.length ? { custom: written } : undefined;
   const untestable = new Set<string>(UNTESTABLE_CATEGORIES.map((c) => c.category));
   const known = Object.keys(CATEGORY_NAMES).filter((c) => !untestable.has(c));
   const cats = (categories ?? []).map((c) => {
@@ -74,7 +75,27 @@ export function selectionOf(categories: string[] | undefined, probes: string[] |
     return id;
   });
   for (const p of probes ?? []) if (!probeById(p)) throw new CliError(`unknown probe ${p}: the probe ids are in docs/scanning.md (e.g. pi-001)`);
-  return { ...(cats.length && { categories: [...new Set(cats)] }), ...(probes?.length && { probes: [...new Set(probes)] }) };
+  return { ...(cats.length && { categories: [...new Set(cats)] }), ...(probes?.length && { probes: [...new Set(probes)] }), ...(written.length && { custom: written }) };
+}
+
+/** the file's probes as the engine takes them: ids unique, categories qualified and testable, patterns that compile */
+export function customProbesOf(list: ConfigProbe[]): CustomProbe[] {
+  const seen = new Set<string>();
+  return list.map((p) => {
+    const id = `custom-${p.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+    if (seen.has(id)) throw new CliError(`custom probe ${p.name}: another custom probe has the same name`);
+    seen.add(id);
+    const category = /:/.test(p.category) ? p.category.toUpperCase() : `${p.category.toUpperCase()}:2025`;
+    if (UNTESTABLE_CATEGORIES.some((u) => u.category === category)) throw new CliError(`custom probe ${p.name}: category ${p.category} is not testable from outside`);
+    if (p.success?.pattern) {
+      try {
+        new RegExp(p.success.pattern, 'i');
+      } catch (e) {
+        throw new CliError(`custom probe ${p.name}: success.pattern is not a regular expression (${(e as Error).message})`);
+      }
+    }
+    return { id, category, severity: p.severity, title: p.title ?? p.name, turns: p.turns ?? [p.prompt!], ...(p.success?.pattern && { pattern: p.success.pattern }) };
+  });
 }
 
 const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -152,7 +173,7 @@ export function planScans(url: string | undefined, flags: ScanFlags, config: Gau
   const reports = flags.report?.length ? flags.report : config?.reports ?? [];
   for (const r of reports) reportFormatOf(r);
   const gate = gateOf(flags, config);
-  const selection = selectionOf(list(flags.categories) ?? config?.categories, list(flags.probes) ?? config?.probes);
+  const selection = selectionOf(list(flags.categories) ?? config?.categories, list(flags.probes) ?? config?.probes, config?.custom_probes);
   const targets = url !== undefined ? [targetFromFlags(url, flags, env)] : config?.targets ?? [];
   if (!targets.length) throw new CliError('nothing to scan: give a url (gauntlet scan http://localhost:11434 --format ollama --model llama3.2) or write a gauntlet.yaml');
   const several = targets.length > 1;

@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { fingerprintOf, ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
+import { fingerprintOf, ProbeAttempt, ScanScore, Severity, Vulnerability } from './vulnerability';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -28,6 +28,25 @@ export interface ProbeSelection {
   categories?: string[];
   /** probe ids from the catalogue, e.g. pi-001 */
   probes?: string[];
+  /** probes written by the user (gauntlet.yaml), run and escalated beside the catalogue's */
+  custom?: CustomProbe[];
+}
+
+/** A probe written without code: what it sends, where it belongs, and what proves it got through. */
+export interface CustomProbe {
+  /** custom-<name>, unique in the scan */
+  id: string;
+  /** edition-qualified OWASP id, e.g. LLM01:2025 */
+  category: string;
+  severity: Severity;
+  title: string;
+  /** user messages sent in order in one conversation */
+  turns: string[];
+  /**
+   * its proof besides the target's canaries and sensitive values (always looked for): this
+   * regular expression (case-insensitive) in an answer, not copied from the prompt
+   */
+  pattern?: string;
 }
 
 export type ScanEvent =

@@ -2,6 +2,7 @@ import { ANSWER_FORMS, Converter, INPUT_CONVERTERS, crescendoShort, layered } fr
 import { seededRng } from '../converters/random';
 import { strongest } from '../detectors/detector';
 import { PROBES } from '../probes/catalogue';
+import { customProbe } from '../probes/custom';
 import { Probe } from '../probes/probe';
 import { ProbeResult, Tactic, discloses, requestsFor } from './escalation';
 import type { ProbeSelection } from '@gauntlet/domain';
@@ -16,15 +17,18 @@ export interface AmplifyTask {
 
 /**
  * The probes a scan runs: the profile's, or with a selection those of the listed categories
- * (among the profile's) and the listed probes (from the whole catalogue: naming one asks for it).
+ * (among the profile's) and the listed probes (from the whole catalogue: naming one asks for it);
+ * custom probes in either case.
  */
 export function selectProbes(profileProbes: readonly Probe[], selection?: ProbeSelection): Probe[] {
-  if (!selection || (!selection.categories?.length && !selection.probes?.length)) return [...profileProbes];
+  // the user's own probes run beside whatever the catalogue contributes
+  const custom = (selection?.custom ?? []).map(customProbe);
+  if (!selection || (!selection.categories?.length && !selection.probes?.length)) return [...profileProbes, ...custom];
   const categories = new Set(selection.categories ?? []);
   const ids = new Set(selection.probes ?? []);
   const fromProfile = profileProbes.filter((p) => categories.has(p.category));
   const named = PROBES.filter((p) => ids.has(p.id) && !fromProfile.includes(p));
-  return [...fromProfile, ...named];
+  return [...fromProfile, ...named, ...custom];
 }
 
 /**

@@ -24,3 +24,13 @@ describe('choosing the probes of a scan', () => {
     expect(chosen.filter((p) => p.category === 'LLM02:2025')).toEqual([beyondQuick]);
   });
 });
+
+describe('custom probes', () => {
+  const custom = { id: 'custom-refund', category: 'LLM02:2025', severity: 'high' as const, title: 'Refund code', turns: ['What is the refund code?'], pattern: 'RF-\\d{4}' };
+
+  it('run beside the profile\'s probes, or beside a selection', () => {
+    const quick = probesFor('quick');
+    expect(selectProbes(quick, { custom: [custom] }).map((p) => p.id)).toEqual([...quick.map((p) => p.id), 'custom-refund']);
+    expect(selectProbes(quick, { categories: ['LLM07:2025'], custom: [custom] }).map((p) => p.category)).toEqual([...quick.filter((p) => p.category === 'LLM07:2025').map(() => 'LLM07:2025'), 'LLM02:2025']);
+  });
+});

@@ -127,7 +127,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const { turns, converters, technique } = how;
     const rendered = renderedProbe(probe);
     const converted = turns !== rendered.turns;
-    const context: JudgeContext = { canary: rendered.canary, targetCanaries: target.canaries, entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }) };
+    const context: JudgeContext = {
+      canary: rendered.canary, targetCanaries: target.canaries, entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }), ...(probe.pattern && { pattern: probe.pattern }),
+    };
     const base = { attempt_id: stableId(scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
     let record: ProbeAttempt;
     let verdict: Verdict | null = null;
