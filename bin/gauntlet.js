@@ -13,6 +13,11 @@ try {
   }
   throw e;
 }
+// output piped into something that stops reading (| head) ends the command quietly, as other tools do
+process.stdout.on('error', (e) => {
+  if (e && e.code === 'EPIPE') process.exit(process.exitCode === undefined ? 0 : process.exitCode);
+  throw e;
+});
 cli.main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -1,300 +1,49 @@
-import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
-import { CiScanResult, toJunitXml, toSarif } from '@gauntlet/reports';
+import { Command, CommanderError } from 'commander';
+import { registerCi } from './commands/ci';
+import { CommandContext, RegisterCommand } from './commands/command';
+import { registerScan } from './commands/scan';
+import { registerScans } from './commands/scans';
+import { registerTargets } from './commands/targets';
+import { CliIo, CLI_VERSION, defaultIo, EXIT } from './io';
 
-/**
- * `gauntlet ci`: starts a scan through the CI endpoint, waits for the gate's verdict, and writes
- * JUnit / SARIF for the pipeline. Exit codes are the contract with CI systems: 0 passed,
- * 1 below the threshold, 2 anything else (bad arguments, auth, network, failed scan, timeout).
- */
-export const EXIT = { passed: 0, belowThreshold: 1, error: 2 } as const;
-export const CLI_VERSION = '0.1.0';
+export { CLI_VERSION, EXIT } from './io';
+export type { CliIo } from './io';
 
-const USAGE = `Usage: gauntlet ci --target ID --fail-threshold N [options]
-       gauntlet ci --target ID --fail-on new [options]
+/** Every command, one file each under commands/, registered on one program. */
+const COMMANDS: RegisterCommand[] = [registerScan, registerCi, registerTargets, registerScans];
 
-Starts a Gauntlet scan of a target and fails the pipeline when its security score (after triage)
-is below N, or with --fail-on new when it found anything new since the target's previous scan.
-
-Options:
-  --target ID            target id (UUID)                                  required
-  --fail-threshold N     lowest passing score, 0..100                      required unless --fail-on new
-  --fail-on WHAT         score (default): gate on the threshold; new: fail only on new findings
-  --allow-partial        gate a scan that ended completed_partial on what it found (default: exit 2)
-  --url BASE             service address (env GAUNTLET_URL, default http://localhost:3000)
-  --api-key KEY          API key (prefer env GAUNTLET_API_KEY: arguments show in process lists)
-  --timeout SECONDS      give up after this long (default 1800)
-  --poll-interval SECS   seconds between status checks (default 5)
-  --junit FILE           write JUnit XML (one testcase per OWASP category)
-  --sarif FILE           write SARIF 2.1.0 (one result per vulnerability)
-
-Exit codes: 0 passed, 1 below threshold or new findings, 2 error (arguments, auth, network, scan failed
-or partial, timeout).`;
-
-export interface CliIo {
-  stdout: (line: string) => void;
-  stderr: (line: string) => void;
-  env: Record<string, string | undefined>;
-  fetch: typeof fetch;
-  sleep: (ms: number) => Promise<void>;
-  now: () => number;
-  writeFile: (path: string, data: string) => Promise<void>;
-}
-
-const defaultIo: CliIo = {
-  stdout: (l) => process.stdout.write(l + '\n'),
-  stderr: (l) => process.stderr.write(l + '\n'),
-  env: process.env,
-  fetch: (...args) => fetch(...args),
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-  now: () => Date.now(),
-  writeFile: (path, data) => writeFile(path, data, 'utf8'),
-};
-
-class CliError extends Error {}
-
-interface CiOptions {
-  target: string;
-  threshold: number;
-  failOn: 'score' | 'new';
-  allowPartial: boolean;
-  base: string;
-  apiKey: string;
-  timeoutMs: number;
-  pollMs: number;
-  junit?: string;
-  sarif?: string;
-}
-
-function parseCiArgs(argv: string[], env: CliIo['env']): CiOptions {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      target: { type: 'string' },
-      'fail-threshold': { type: 'string' },
-      'fail-on': { type: 'string' },
-      'allow-partial': { type: 'boolean' },
-      url: { type: 'string' },
-      'api-key': { type: 'string' },
-      timeout: { type: 'string' },
-      'poll-interval': { type: 'string' },
-      junit: { type: 'string' },
-      sarif: { type: 'string' },
-    },
-  });
-  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}`);
-  if (!values.target?.trim()) throw new CliError('--target is required');
-  const failOn = values['fail-on'] ?? 'score';
-  if (failOn !== 'score' && failOn !== 'new') throw new CliError('--fail-on must be score or new');
-  const thresholdText = values['fail-threshold'] ?? (failOn === 'new' ? '0' : undefined);
-  if (thresholdText === undefined) throw new CliError('--fail-threshold is required (or --fail-on new)');
-  if (!/^\d{1,3}$/.test(thresholdText) || Number(thresholdText) > 100) throw new CliError('--fail-threshold must be an integer from 0 to 100');
-  const seconds = (name: string, text: string | undefined, fallback: number) => {
-    if (text === undefined) return fallback * 1000;
-    const n = Number(text);
-    if (!Number.isFinite(n) || n <= 0) throw new CliError(`--${name} must be a positive number of seconds`);
-    return n * 1000;
-  };
-  const base = (values.url ?? env.GAUNTLET_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-  try {
-    const u = new URL(base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
-  } catch {
-    throw new CliError(`--url is not an http(s) address: ${base}`);
-  }
-  const apiKey = values['api-key'] ?? env.GAUNTLET_API_KEY;
-  if (!apiKey) throw new CliError('an API key is required: set GAUNTLET_API_KEY or pass --api-key');
-  return {
-    target: values.target.trim(),
-    threshold: Number(thresholdText),
-    failOn,
-    allowPartial: values['allow-partial'] ?? false,
-    base,
-    apiKey,
-    timeoutMs: seconds('timeout', values.timeout, 1800),
-    pollMs: seconds('poll-interval', values['poll-interval'], 5),
-    junit: values.junit,
-    sarif: values.sarif,
-  };
-}
-
-interface Answer {
-  status: number;
-  body: any;
-}
-
-/** problem+json (or anything else) as one line for the CI log */
-function describe(answer: Answer): string {
-  const b = answer.body;
-  if (b && typeof b === 'object' && (b.title || b.detail)) return `HTTP ${answer.status}: ${[b.title, b.detail].filter(Boolean).join(': ')}`;
-  return `HTTP ${answer.status}`;
-}
-
-async function request(io: CliIo, opts: CiOptions, method: 'GET' | 'POST', path: string, body?: unknown, deadline?: number): Promise<Answer> {
-  const timeout = Math.max(1, Math.min(30_000, (deadline ?? Infinity) - io.now()));
-  let res: Response;
-  try {
-    res = await io.fetch(opts.base + path, {
-      method,
-      headers: { 'X-API-Key': opts.apiKey, Accept: 'application/json', 'User-Agent': `gauntlet-cli/${CLI_VERSION}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeout),
-    });
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new CliError(`cannot reach ${opts.base}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
-  }
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON: keep the text for the message */
-  }
-  return { status: res.status, body: parsed };
-}
-
-const TRANSIENT = new Set([429, 502, 503]);
-
-async function runCi(opts: CiOptions, io: CliIo): Promise<number> {
-  const deadline = io.now() + opts.timeoutMs;
-  const gateBody = {
-    target_id: opts.target, fail_threshold: opts.threshold,
-    ...(opts.failOn !== 'score' && { fail_on: opts.failOn }), ...(opts.allowPartial && { allow_partial: true }),
-  };
-  const started = await request(io, opts, 'POST', '/api/ci/scan', gateBody, deadline);
-  if (started.status === 401 || started.status === 403) throw new CliError(`the service refused the API key (${describe(started)})`);
-  if (started.status < 200 || started.status >= 300 || typeof started.body?.scan_id !== 'string') {
-    throw new CliError(`could not start the scan (${describe(started)})`);
-  }
-  const scanId: string = started.body.scan_id;
-  io.stdout(`gauntlet: scan ${scanId} started for target ${opts.target} (${opts.failOn === 'new' ? 'failing on new findings' : `fail threshold ${opts.threshold}`})`);
-
-  let verdict: Answer | undefined;
-  let transientFailures = 0;
-  let lastStatus = '';
-  while (!verdict) {
-    if (io.now() >= deadline) throw new CliError(`timed out after ${Math.round(opts.timeoutMs / 1000)} s waiting for scan ${scanId}`);
-    let answer: Answer;
-    try {
-      answer = await request(io, opts, 'GET', `/api/ci/scan/${encodeURIComponent(scanId)}`, undefined, deadline);
-    } catch (e) {
-      // a restart of the service must not fail a long scan: a few consecutive misses are tolerated
-      if (++transientFailures > 3) throw e;
-      await io.sleep(opts.pollMs);
-      continue;
-    }
-    if (answer.status === 202 || TRANSIENT.has(answer.status)) {
-      transientFailures = answer.status === 202 ? 0 : transientFailures + 1;
-      if (transientFailures > 3) throw new CliError(`the service keeps answering ${describe(answer)}`);
-      const status = String(answer.body?.status ?? 'running');
-      if (status !== lastStatus) io.stdout(`gauntlet: scan ${scanId} is ${(lastStatus = status)}`);
-      await io.sleep(Math.min(opts.pollMs, Math.max(0, deadline - io.now())));
-      continue;
-    }
-    verdict = answer;
-  }
-
-  const b = verdict.body ?? {};
-  switch (verdict.status) {
-    case 200:
-    case 422: {
-      const passed = verdict.status === 200;
-      const triaged = b.security_score_after_triage !== undefined && b.security_score_after_triage !== b.security_score ? `, ${b.security_score_after_triage} (${b.security_grade_after_triage}) after triage` : '';
-      const score = `score ${b.security_score} (${b.security_grade})${triaged}`;
-      const since = b.base_scan_id ? `since scan ${b.base_scan_id}` : 'on its first scan';
-      const verdictText =
-        (b.fail_on ?? opts.failOn) === 'new'
-          ? `${score}; ${b.new_findings ?? 0} new finding(s) ${since}: ${passed ? 'PASSED' : 'FAILED, new findings'}`
-          : `${score}, fail threshold ${b.fail_threshold ?? opts.threshold}: ${passed ? 'PASSED' : 'FAILED, below threshold'}`;
-      io.stdout(`gauntlet: scan ${scanId} ${b.status ?? 'finished'}: ${verdictText}`);
-      if (b.report_url) io.stdout(`gauntlet: report ${b.report_url}`);
-      if (opts.junit || opts.sarif) await writeResults(io, opts, scanId, b, deadline);
-      return passed ? EXIT.passed : EXIT.belowThreshold;
-    }
-    case 424: {
-      const status = b.scan_status ?? b.status ?? 'failed';
-      if (status === 'completed_partial') {
-        throw new CliError(`scan ${scanId} ended completed_partial${b.reason ? ` (${b.reason})` : ''}: partial results do not pass the gate; pass --allow-partial to gate on what it found`);
-      }
-      throw new CliError(`scan ${scanId} did not finish: ${status}${b.reason ? ` (${b.reason})` : ''}`);
-    }
-    case 504:
-      throw new CliError(`the service timed out waiting for scan ${scanId}`);
-    case 401:
-    case 403:
-      throw new CliError(`the service refused the API key (${describe(verdict)})`);
-    default:
-      throw new CliError(`unexpected answer for scan ${scanId} (${describe(verdict)})`);
-  }
-}
-
-async function writeResults(io: CliIo, opts: CiOptions, scanId: string, gate: any, deadline: number): Promise<void> {
-  const detail = await request(io, opts, 'GET', `/api/scans/${encodeURIComponent(scanId)}`, undefined, deadline + 30_000);
-  if (detail.status !== 200 || !Array.isArray(detail.body?.vulnerabilities)) throw new CliError(`could not read the scan's findings (${describe(detail)})`);
-  // the score's per-category figures tell tested from untested categories; JUnit is still useful without them
-  const score = await request(io, opts, 'GET', `/api/scans/${encodeURIComponent(scanId)}/score`, undefined, deadline + 30_000).catch(() => undefined);
-  const d = detail.body;
-  // SARIF locates each result at the target's URL: the finding is in the deployed system, not in a file
-  const targetId = d.target_id ?? opts.target;
-  const target = await request(io, opts, 'GET', `/api/targets/${encodeURIComponent(targetId)}`, undefined, deadline + 30_000).catch(() => undefined);
-  const result: CiScanResult = {
-    id: scanId,
-    target_id: d.target_id ?? opts.target,
-    target_name: d.target_name ?? null,
-    target_url: d.target_url ?? (target?.status === 200 && typeof target.body?.url === 'string' ? target.body.url : null),
-    status: d.status ?? gate.status,
-    security_score: gate.security_score ?? d.security_score ?? null,
-    security_grade: gate.security_grade ?? d.security_grade ?? null,
-    fail_threshold: gate.fail_threshold ?? opts.threshold,
-    finished_at: d.finished_at ?? null,
-    report_url: gate.report_url ?? null,
-    vulnerabilities: d.vulnerabilities,
-    category_scores: score?.status === 200 ? score.body?.category_scores ?? null : null,
-    // a partial scan's grade is never written without its mark
-    ...(typeof d.partial === 'boolean' && { partial: d.partial, coverage: d.coverage ?? null }),
-  };
-  if (opts.junit) {
-    await io.writeFile(opts.junit, toJunitXml(result));
-    io.stdout(`gauntlet: wrote JUnit XML to ${opts.junit}`);
-  }
-  if (opts.sarif) {
-    await io.writeFile(opts.sarif, JSON.stringify(toSarif(result, { version: CLI_VERSION, informationUri: opts.base }), null, 2) + '\n');
-    io.stdout(`gauntlet: wrote SARIF to ${opts.sarif} (${result.vulnerabilities.length} results)`);
-  }
+/** The program: commander parses, each command's action sets the exit code. */
+export function buildProgram(ctx: CommandContext): Command {
+  const { io } = ctx;
+  const program = new Command('gauntlet')
+    .version(CLI_VERSION)
+    .description(
+      'Gauntlet attacks AI targets (model APIs and chat pages) the way an adversary would, scores them and writes reports.\n' +
+        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet ci`, `targets` and `scans` talk to a Gauntlet service.',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout(s.replace(/\n$/, '')),
+      writeErr: (s) => io.stderr(s.replace(/\n$/, '')),
+    })
+    .showHelpAfterError('(gauntlet --help lists the commands; gauntlet <command> --help their options)')
+    .addHelpText('after', '\nExit codes: 0 passed, 1 the gate failed (score below the threshold, new or high findings), 2 error.');
+  for (const register of COMMANDS) register(program, ctx);
+  return program;
 }
 
 export async function main(argv: string[], overrides: Partial<CliIo> = {}): Promise<number> {
   const io: CliIo = { ...defaultIo, ...overrides };
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(USAGE);
-    return command ? EXIT.passed : EXIT.error;
-  }
-  if (command !== 'ci') {
-    io.stderr(`gauntlet: unknown command "${command}"\n\n${USAGE}`);
-    return EXIT.error;
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(USAGE);
-    return EXIT.passed;
-  }
-  let opts: CiOptions;
+  let code: number = EXIT.passed;
+  const program = buildProgram({ io, exit: (c) => (code = c) });
   try {
-    opts = parseCiArgs(rest, io.env);
+    await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
-    io.stderr(`gauntlet: ${(e as Error).message}\n\n${USAGE}`);
-    return EXIT.error;
+    // help and --version end with code 0; every parse error is an error
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.passed : EXIT.error;
+    throw e;
   }
-  try {
-    return await runCi(opts, io);
-  } catch (e) {
-    io.stderr(`gauntlet: error: ${e instanceof CliError ? e.message : (e as Error).stack ?? String(e)}`);
-    return EXIT.error;
-  }
+  return code;
 }
 
 if (require.main === module) {

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
@@ -39,24 +41,54 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
   }
   if (has('api')) {
     const app = await createHttpApp(runtime);
-    await app.listen({ port: runtime.config.port, host: runtime.config.host });
-    result.url = await app.getUrl();
     runtime.onClose(() => app.close());
-    runtime.log.info({ url: result.url, roles }, 'gauntlet api listening');
+    const { port, host } = runtime.config;
+    try {
+      await app.listen({ port, host });
+    } catch (err) {
+      throw listenProblem(err, port, host);
+    }
+    const bound = app.getHttpServer().address() as AddressInfo;
+    const address = `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
+    // a connectable address for callers; the log names the one actually bound
+    result.url = await app.getUrl();
+    const everywhere = bound.address === '0.0.0.0' || bound.address === '::';
+    runtime.log.info(
+      { address, url: result.url, roles },
+      `gauntlet api listening on ${address}${everywhere ? ` (every interface; from this machine http://localhost:${bound.port})` : ''}`,
+    );
   }
   return result;
+}
+
+/** A start-up problem the operator fixes with a setting: one line, never a stack trace. */
+export class StartupError extends Error {}
+
+/** the port or address is not ours to take: say which variable or flag picks another */
+export function listenProblem(err: unknown, port: number, host: string): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE') {
+    return new StartupError(`port ${port} on ${host} is already in use (another Gauntlet, perhaps an npm start left running): choose another with PORT, e.g. PORT=${port + 1} npm start, or npm start -- --port ${port + 1}`);
+  }
+  if (code === 'EACCES') return new StartupError(`port ${port} needs privileges this user lacks: choose one above 1023 with PORT or --port`);
+  if (code === 'EADDRNOTAVAIL') return new StartupError(`address ${host} is not one of this machine's: set HOST (or --host) to one of its addresses, or 0.0.0.0 for every interface`);
+  return err;
 }
 
 async function main(argv: string[]): Promise<void> {
   let config;
   try {
-    config = loadConfig();
+    // `--port` and `--host` win over PORT and HOST (npm start -- --port 3001)
+    const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string' }, host: { type: 'string' } } });
+    argv = positionals;
+    config = loadConfig({ ...process.env, ...(values.port !== undefined && { PORT: values.port }), ...(values.host !== undefined && { HOST: values.host }) });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }
-    throw err;
+    process.stderr.write(`${(err as Error).message}: gauntlet [roles] [--port N] [--host ADDRESS]\n`);
+    process.exit(1);
   }
   const log = createLogger(config.logLevel);
   const command = argv[0] ?? 'all';
@@ -74,7 +106,12 @@ async function main(argv: string[]): Promise<void> {
     process.stderr.write(`Unknown role ${unknown.join(', ')}: use one or more of ${ROLES.join(', ')} (comma-separated), or projections:rebuild\n`);
     process.exit(1);
   }
-  await startRoles(runtime, roles);
+  try {
+    await startRoles(runtime, roles);
+  } catch (err) {
+    await runtime.close().catch(() => undefined);
+    throw err;
+  }
   log.info({ roles, pid: process.pid }, 'gauntlet roles started');
 
   let closing = false;

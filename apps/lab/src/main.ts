@@ -25,6 +25,15 @@ function int(name: string, value: string | undefined): number | undefined {
   return n;
 }
 
+/** the port or address is not ours to take: one line naming the flag or variable that picks another */
+function listenProblem(e: unknown, port: number, host: string): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (a lab left running, perhaps): choose another with --port or LAB_PORT, e.g. npm run lab -- --port ${port + 1}`;
+  if (code === 'EACCES') return `port ${port} needs privileges this user lacks: choose one above 1023 with --port or LAB_PORT`;
+  if (code === 'EADDRNOTAVAIL') return `address ${host} is not one of this machine's: set LAB_HOST to one of its addresses, or 0.0.0.0 for every interface`;
+  return `the lab failed to start: ${(e as Error)?.message ?? String(e)}`;
+}
+
 async function main() {
   const mode = arg('mode') ?? process.env.LAB_MODE ?? 'vulnerable';
   if (mode !== 'vulnerable' && mode !== 'hardened') {
@@ -50,29 +59,36 @@ async function main() {
     console.error((e as Error).message);
     process.exit(1);
   }
-  const lab = await startLab({
-    model,
-    persona,
-    port: int('LAB_PORT', arg('port') ?? process.env.LAB_PORT) ?? 8088,
-    host: process.env.LAB_HOST ?? '127.0.0.1',
-    mode,
-    weaknesses,
-    defenses,
-    latencyMs: int('LAB_LATENCY_MS', arg('latency-ms') ?? process.env.LAB_LATENCY_MS),
-    failAfter: int('LAB_FAIL_AFTER', arg('fail-after') ?? process.env.LAB_FAIL_AFTER) ?? null,
-    streamDelayMs: int('LAB_STREAM_DELAY_MS', process.env.LAB_STREAM_DELAY_MS) ?? 25,
-    rateLimit: int('LAB_RATE_LIMIT', arg('rate-limit') ?? process.env.LAB_RATE_LIMIT) || null,
-    rateBurst: int('LAB_RATE_BURST', arg('rate-burst') ?? process.env.LAB_RATE_BURST) || 1,
-    apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null,
-  }).catch((e: unknown) => {
-    console.error((e as Error).message);
+  const port = int('LAB_PORT', arg('port') ?? process.env.LAB_PORT) ?? 8088;
+  const host = process.env.LAB_HOST ?? '127.0.0.1';
+  let lab;
+  try {
+    lab = await startLab({
+      model,
+      persona,
+      port,
+      host,
+      mode,
+      weaknesses,
+      defenses,
+      latencyMs: int('LAB_LATENCY_MS', arg('latency-ms') ?? process.env.LAB_LATENCY_MS),
+      failAfter: int('LAB_FAIL_AFTER', arg('fail-after') ?? process.env.LAB_FAIL_AFTER) ?? null,
+      streamDelayMs: int('LAB_STREAM_DELAY_MS', process.env.LAB_STREAM_DELAY_MS) ?? 25,
+      rateLimit: int('LAB_RATE_LIMIT', arg('rate-limit') ?? process.env.LAB_RATE_LIMIT) || null,
+      rateBurst: int('LAB_RATE_BURST', arg('rate-burst') ?? process.env.LAB_RATE_BURST) || 1,
+      apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null,
+    });
+  } catch (e) {
+    console.error(listenProblem(e, port, host));
     process.exit(1);
-  });
+  }
+  // the address actually bound: every interface when LAB_HOST says so, the connectable one beside it
+  const bound = host === '0.0.0.0' || host === '::' ? `http://${host === '::' ? '[::]' : host}:${new URL(lab.url).port} (every interface; from this machine ${lab.url})` : lab.url;
   if (lab.model === 'scripted') {
-    console.log(`lab listening on ${lab.url} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);
+    console.log(`lab listening on ${bound} (${mode}; weaknesses: ${lab.weaknesses.join(', ') || 'none'}; of ${WEAKNESSES.length} known; defenses: ${lab.defenses})`);
     console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
   } else {
-    console.log(`lab listening on ${lab.url} (${mode}; model ${lab.model}, persona ${lab.persona}; defenses: ${lab.defenses})`);
+    console.log(`lab listening on ${bound} (${mode}; model ${lab.model}, persona ${lab.persona}; defenses: ${lab.defenses})`);
     if (lab.secrets.length) {
       console.log(`canaries to register on the target: ${lab.canaries.system}, ${lab.canaries.data}`);
       console.log('secrets in its system prompt (sensitive values to register on the target):');

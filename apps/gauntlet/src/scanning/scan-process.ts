@@ -91,7 +91,7 @@ export class ScanProcess {
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {
       const outcome = await runScan({
-        scanId: job.scan_id, target: scanTarget, profile: job.profile,
+        scanId: job.scan_id, target: scanTarget, profile: job.profile, selection: job.selection,
         // the target's id, not the scan's: the same target is sent the same prompts and variants every time, so an unchanged target gives the same findings
         seed: target._id, driver, sink, signal: abort.signal, now: this.deps.now,
         // optional models, only ever contacted when the operator configured them

@@ -36,6 +36,11 @@ describe('scan decider', () => {
     spec(scanDecider).given([]).when({ ...request, target: null }).thenFails('not_found');
   });
 
+  it('a scan limited to some categories or probes records which, so the scanner and an auditor see the same plan', () => {
+    const selection = { categories: ['LLM01:2025'], probes: ['pl-001'] };
+    spec(scanDecider).given([]).when({ ...request, selection }).then([{ ...requested, data: { ...requested.data, selection } } as ScanEvent]);
+  });
+
   it("the scan carries the target's name as its stream knows it", () => {
     const [e] = spec(scanDecider).given([]).when({ ...request, target: { account_id: 'a1', name: 'renamed bot', deleted: false } }).thenEvents();
     expect(e.data).toMatchObject({ target_id: 't1', target_name: 'renamed bot' });

@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Vulnerability } from './vulnerability';
+import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -19,10 +19,40 @@ export interface CiGatePolicy {
   allow_partial: boolean;
 }
 
+/**
+ * Which probes a scan runs when not every probe of its profile (additive: absent on older scans,
+ * which ran them all). A probe runs when its category or its id is listed.
+ */
+export interface ProbeSelection {
+  /** edition-qualified OWASP ids, e.g. LLM01:2025 */
+  categories?: string[];
+  /** probe ids from the catalogue, e.g. pi-001 */
+  probes?: string[];
+  /** probes written by the user (gauntlet.yaml), run and escalated beside the catalogue's */
+  custom?: CustomProbe[];
+}
+
+/** A probe written without code: what it sends, where it belongs, and what proves it got through. */
+export interface CustomProbe {
+  /** custom-<name>, unique in the scan */
+  id: string;
+  /** edition-qualified OWASP id, e.g. LLM01:2025 */
+  category: string;
+  severity: Severity;
+  title: string;
+  /** user messages sent in order in one conversation */
+  turns: string[];
+  /**
+   * its proof besides the target's canaries and sensitive values (always looked for): this
+   * regular expression (case-insensitive) in an answer, not copied from the prompt
+   */
+  pattern?: string;
+}
+
 export type ScanEvent =
   | DomainEvent<'ScanRequested', {
       scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile;
-      origin: 'api' | 'ci'; fail_threshold: number | null; requested_at: string; gate?: CiGatePolicy;
+      origin: 'api' | 'ci'; fail_threshold: number | null; requested_at: string; gate?: CiGatePolicy; selection?: ProbeSelection;
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
@@ -47,7 +77,7 @@ export interface ScannedTargetFacts {
 
 export type ScanCommand =
   | {
-      type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; gate?: CiGatePolicy; now: string;
+      type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; gate?: CiGatePolicy; selection?: ProbeSelection; now: string;
       /** the requested target, from its stream: only the account's own, live target can be scanned */
       target: ScannedTargetFacts | null;
     }
@@ -89,10 +119,10 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   decide(command, state) {
     if (command.type === 'RequestScan') {
       if (state.id) return []; // the same id again is a retry
-      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, now } = command;
+      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, selection, now } = command;
       // another account's target answers exactly like an absent one
       if (!target || target.deleted || target.account_id !== account_id) throw new DomainError('not_found', 'Target not found.');
-      return [event('ScanRequested', { scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }) })];
+      return [event('ScanRequested', { scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }), ...(selection && { selection }) })];
     }
     if (!state.id) throw new DomainError('not_found', 'Scan not found.');
     const scan_id = state.id;

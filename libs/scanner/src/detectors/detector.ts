@@ -19,6 +19,8 @@ export interface JudgeContext {
    * that only decodes and repeats our prompt is an echo, not a leak
    */
   plainTurns?: readonly string[];
+  /** a custom probe's regular expression of success */
+  pattern?: string;
 }
 
 /** The Detector port: decides what one conversation with the target proves. */

@@ -1,8 +1,11 @@
 import { ANSWER_FORMS, Converter, INPUT_CONVERTERS, crescendoShort, layered } from '../converters';
 import { seededRng } from '../converters/random';
 import { strongest } from '../detectors/detector';
+import { PROBES } from '../probes/catalogue';
+import { customProbe } from '../probes/custom';
 import { Probe } from '../probes/probe';
 import { ProbeResult, Tactic, discloses, requestsFor } from './escalation';
+import type { ProbeSelection } from '@gauntlet/domain';
 import { ProfilePlan } from './types';
 
 export interface AmplifyTask {
@@ -10,6 +13,22 @@ export interface AmplifyTask {
   chain: Converter[];
   /** requests it sends */
   cost: number;
+}
+
+/**
+ * The probes a scan runs: the profile's, or with a selection those of the listed categories
+ * (among the profile's) and the listed probes (from the whole catalogue: naming one asks for it);
+ * custom probes in either case.
+ */
+export function selectProbes(profileProbes: readonly Probe[], selection?: ProbeSelection): Probe[] {
+  // the user's own probes run beside whatever the catalogue contributes
+  const custom = (selection?.custom ?? []).map(customProbe);
+  if (!selection || (!selection.categories?.length && !selection.probes?.length)) return [...profileProbes, ...custom];
+  const categories = new Set(selection.categories ?? []);
+  const ids = new Set(selection.probes ?? []);
+  const fromProfile = profileProbes.filter((p) => categories.has(p.category));
+  const named = PROBES.filter((p) => ids.has(p.id) && !fromProfile.includes(p));
+  return [...fromProfile, ...named, ...custom];
 }
 
 /**

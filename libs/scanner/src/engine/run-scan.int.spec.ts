@@ -167,6 +167,22 @@ describe('runScan against the lab', () => {
     }
   });
 
+  it('keeps what it found when stopped midway: the findings so far are recorded before it answers cancelled', async () => {
+    const slow = await startLab({ latencyMs: 50 });
+    try {
+      const controller = new AbortController();
+      const { sink, outcome } = scan(slow, { signal: controller.signal });
+      // stop once a weakness has shown in an attempt, long before analyze
+      for (let i = 0; i < 600 && !sink.attempts.some((a) => a.verdict.outcome === 'vulnerable'); i++) await new Promise((r) => setTimeout(r, 50));
+      controller.abort();
+      expect(await outcome).toEqual({ kind: 'cancelled' });
+      expect(sink.phases.map((p) => p.phase)).not.toContain('analyze');
+      expect(sink.vulnerabilities.length).toBeGreaterThan(0);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('gives up on a message that gets no answer within the limit, records it and ends partial', async () => {
     // answers the first message, then never again: every later message must time out, not hang
     let sent = 0;

@@ -13,7 +13,7 @@ import { Conversations } from './conversations';
 import { Escalation, ProbeResult } from './escalation';
 import { FindingBook, isDisclosure } from './findings';
 import { stableId } from './ids';
-import { interleaveByCategory, planAmplification } from './plan';
+import { interleaveByCategory, planAmplification, selectProbes } from './plan';
 import { ScanRecorder } from './scan-recorder';
 import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, RunScanInput, ScanOutcome, ScanTarget } from './types';
 import { verdictPolicy } from './verdict-policy';
@@ -57,7 +57,7 @@ function firstMessageFailed(target: ScanTarget, e: unknown): string {
 export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const limits: EngineLimits = { ...DEFAULT_LIMITS, ...input.limits };
   const plan = PROFILE_PLANS[input.profile];
-  const probes = interleaveByCategory(probesFor(input.profile));
+  const probes = interleaveByCategory(selectProbes(probesFor(input.profile), input.selection));
   const { driver, sink, target, seed, scanId } = input;
 
   // one controller for everything in flight: the caller's abort, a sink failure or a lost target stop it
@@ -127,7 +127,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const { turns, converters, technique } = how;
     const rendered = renderedProbe(probe);
     const converted = turns !== rendered.turns;
-    const context: JudgeContext = { canary: rendered.canary, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }) };
+    const context: JudgeContext = {
+      canary: rendered.canary, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }), ...(probe.pattern && { pattern: probe.pattern }),
+    };
     const base = { attempt_id: stableId(scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
     let record: ProbeAttempt;
     let verdict: Verdict | null = null;
@@ -195,6 +197,13 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const finishEarly = async (): Promise<ScanOutcome> => {
     await recorder.flushed().catch(() => undefined);
     if (recorder.error) throw recorder.error;
+    // a scan stopped midway (Ctrl-C, a scanner shutting down) ends partial with what it found so far;
+    // a scan cancelled meanwhile refuses these writes, which is fine: it keeps nothing
+    try {
+      for (const v of book.vulnerabilities(scanId)) await recorder.recordVulnerability(v);
+    } catch {
+      /* refused: the scan has ended already */
+    }
     return { kind: 'cancelled' };
   };
 

@@ -1,4 +1,4 @@
-import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, Profile, ProvenWeakness, ScanMode, SensitiveValue, Vulnerability } from '@gauntlet/domain';
+import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, ProbeSelection, Profile, ProvenWeakness, ScanMode, SensitiveValue, Vulnerability } from '@gauntlet/domain';
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
@@ -56,6 +56,8 @@ export interface RunScanInput {
   scanId: string;
   target: ScanTarget;
   profile: Profile;
+  /** only these categories or probes; absent: the profile's every probe */
+  selection?: ProbeSelection;
   seed: string;
   driver: ChatDriver;
   sink: ScanSink;

@@ -1,3 +1,4 @@
 export * from './canary';
 export * from './probe';
 export * from './catalogue';
+export * from './custom';

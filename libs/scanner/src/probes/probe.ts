@@ -2,7 +2,7 @@ import { OwaspCategoryId, Severity } from '@gauntlet/domain';
 import { CanaryToken, canaryFor, canaryInstruction, fictionalName, literalCanary } from './canary';
 
 /** Rule-based detectors a probe asks for; `target-canary` runs on every attempt whatever the probe says. */
-export const DETECTOR_NAMES = ['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation'] as const;
+export const DETECTOR_NAMES = ['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation', 'pattern'] as const;
 export type DetectorName = (typeof DETECTOR_NAMES)[number];
 
 /**
@@ -23,6 +23,8 @@ export interface Probe {
   references: string[];
   turns: string[];
   detectors: DetectorName[];
+  /** a custom probe's proof: this regular expression (case-insensitive) in an answer (the pattern detector) */
+  pattern?: string;
 }
 
 /** A category we do not claim to test from outside, and why. */

@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { CiGatePolicy, Plan, Profile, quotaMonth, ScanCommand, scanDecider, scanQuotaDecider, streams, targetDecider } from '@gauntlet/domain';
+import { CiGatePolicy, Plan, ProbeSelection, Profile, quotaMonth, ScanCommand, scanDecider, scanQuotaDecider, streams, targetDecider } from '@gauntlet/domain';
 import type { Config } from '../../config/config';
 import { CommandContext } from '../../platform/aggregates';
 import { Clock } from '../../platform/clock';
@@ -21,6 +21,8 @@ export class RequestScan {
     readonly fail_threshold: number | null,
     readonly context: CommandContext,
     readonly gate?: CiGatePolicy,
+    /** only these categories or probes (the CLI's --categories and --probes); absent: the profile's every probe */
+    readonly selection?: ProbeSelection,
   ) {}
 }
 
@@ -41,7 +43,7 @@ export class RequestScanHandler implements ICommandHandler<RequestScan, Requeste
     const target = await this.runner.state(targetDecider, streams.target(c.target_id));
     const scan_id = randomUUID();
     const request: ScanCommand = {
-      type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, ...(c.gate && { gate: c.gate }), now: created_at,
+      type: 'RequestScan', scan_id, account_id: c.account_id, target_id: c.target_id, profile: c.profile, origin: c.origin, fail_threshold: c.fail_threshold, ...(c.gate && { gate: c.gate }), ...(c.selection && { selection: c.selection }), now: created_at,
       target: target.id ? { account_id: target.account_id, name: target.settings?.name ?? '', deleted: target.deleted } : null,
     };
     // the scan is decided first (its stream is new), so a request that may not scan spends nothing;

@@ -1,0 +1,177 @@
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { isTerminal, PROFILES, API_FORMATS } from '@gauntlet/domain';
+import type { ScanDoc } from '@gauntlet/read-models';
+import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
+import { CliError, CliIo, EXIT } from '../io';
+import { defaultDataDir } from '../scan/data-dir';
+import type { LocalService } from '../scan/local-service';
+import { renderReportFile, reportFormatOf } from '../scan/report-files';
+import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
+import { scanVerdict, servicePolicy } from '../scan/verdict';
+import { clock, plainLineKey, progressLine } from '../terminal/progress';
+import { table } from '../terminal/table';
+import { collect, CommandContext, runCommand } from './command';
+
+const VERDICT_EXIT = { passed: EXIT.passed, failed: EXIT.belowThreshold, not_scored: EXIT.error, partial_refused: EXIT.error } as const;
+
+/** Ctrl-C, once: the scan in progress stops and keeps what it found; the targets after it are not scanned. */
+class Interruption {
+  requested = false;
+  reason = '';
+  request(reason: string) {
+    this.requested = true;
+    this.reason = reason;
+  }
+}
+
+async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPlan, io: CliIo, stop: Interruption, timeoutMs: number | null): Promise<number> {
+  const target = await service.upsertTarget(planned.target);
+  const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) }, plan.selection);
+  const chosen = [...(plan.selection?.categories ?? []), ...(plan.selection?.probes ?? [])];
+  const only = `${chosen.length ? `, only ${chosen.join(', ')}` : ''}${plan.selection?.custom?.length ? `, ${plan.selection.custom.length} custom probe(s)` : ''}`;
+  io.stdout(`gauntlet: scanning ${target.name} (${target.url}), ${planned.profile} profile${only}, scan ${scanId}`);
+  const started = io.now();
+  let lastKey = '';
+  let stopping = false;
+  let doc: ScanDoc;
+  for (;;) {
+    doc = await service.scan(scanId);
+    const elapsed = io.now() - started;
+    if (io.isTty) io.status(progressLine(doc, elapsed));
+    else if (plainLineKey(doc) !== lastKey) {
+      lastKey = plainLineKey(doc);
+      io.stdout(`gauntlet: ${progressLine(doc, elapsed)}`);
+    }
+    if (isTerminal(doc.status)) break;
+    if (!stopping && timeoutMs !== null && elapsed > timeoutMs) stop.request(`--timeout: ${Math.round(timeoutMs / 1000)} s passed`);
+    if (!stopping && stop.requested) {
+      stopping = true;
+      if (io.isTty) io.stdout('');
+      io.stdout(`gauntlet: stopping (${stop.reason}); keeping what was found`);
+      await service.stopScanning();
+      doc = await service.ended(scanId, 10_000);
+      // stopped before a scanner took it: nothing ran, nothing to keep
+      if (!isTerminal(doc.status)) await service.cancel(scanId);
+      doc = await service.ended(scanId, 10_000);
+      break;
+    }
+    await io.sleep(io.isTty ? 250 : 500);
+  }
+  if (io.isTty && !stopping) io.stdout('');
+  return finish(service, doc, planned, plan, io, io.now() - started);
+}
+
+async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan, plan: ScanPlan, io: CliIo, elapsedMs: number): Promise<number> {
+  const out = (line: string) => io.stdout(line);
+  if (!doc.score) {
+    out(`gauntlet: the scan ended ${doc.status}${doc.reason ? `: ${doc.reason}` : ''} (after ${clock(elapsedMs)})`);
+    return EXIT.error;
+  }
+  const report = await service.report(doc);
+  const facts = await service.gateFacts(doc);
+  const partial = doc.status === 'completed_partial';
+  const after = facts.score_after_triage && facts.score_after_triage.overall_score !== doc.score.overall_score ? `, ${facts.score_after_triage.overall_score} after triage` : '';
+  out('');
+  out(`Grade ${doc.score.grade} (${doc.score.overall_score}/100${after})${partial ? ` PARTIAL: ${doc.reason ?? 'the scan was cut short'}` : ''}  ${target(report)}`);
+  const counts = (['critical', 'high', 'medium', 'low'] as const).map((s) => `${doc.severity_counts[s]} ${s}`).join(', ');
+  out(`${report.vulnerabilities.length} finding(s): ${counts}; ${report.attempts.run} probe attempts in ${clock(elapsedMs)}`);
+  if (report.vulnerabilities.length) {
+    out('');
+    for (const line of table(
+      ['severity', 'category', 'title', 'how it got through'],
+      report.vulnerabilities.map((v) => [v.severity, v.category, `${v.title}${v.change === 'new' && facts.base_scan_id ? ' (new)' : ''}${v.triage && v.triage.state !== 'open' ? ` [${v.triage.state}]` : ''}`, v.how]),
+    )) out(line);
+  }
+  out('');
+  for (const file of planned.reports) {
+    const path = resolve(io.cwd, file);
+    await io.writeFile(path, await renderReportFile(reportFormatOf(file), report, plan.gate.failUnder));
+    out(`report: ${path}${partial ? ' (partial)' : ''}`);
+  }
+  out(`history: DATA_DIR=${service.dataDir} npm start, then sign in as ${service.account.email} (password in ${resolve(service.dataDir, service.accountFile)}); scan ${doc._id}`);
+
+  const verdict = scanVerdict(facts, plan.gate);
+  const asked = [plan.gate.failUnder !== null && `score at least ${plan.gate.failUnder}`, plan.gate.failOn === 'new' && 'nothing new', plan.gate.failOn === 'high' && 'no high or critical finding'].filter(Boolean).join(', ');
+  if (verdict === 'partial_refused') out(`gauntlet: the scan is partial (${doc.reason ?? 'cut short'}): it does not pass a gate; --allow-partial gates on what it found`);
+  else if (asked) out(`gauntlet: ${verdict === 'passed' ? 'PASSED' : 'FAILED'} (${asked}${plan.gate.failOn === 'new' ? `; ${facts.new_open.length} new since ${facts.base_scan_id ? `scan ${facts.base_scan_id}` : 'nothing (first scan)'}` : ''})`);
+  return VERDICT_EXIT[verdict];
+}
+
+const target = (r: { target: { name: string | null; url: string | null } }) => `${r.target.name ?? ''}${r.target.url && r.target.url !== r.target.name ? ` <${r.target.url}>` : ''}`;
+
+async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Promise<number> {
+  let config: GauntletConfig | null = null;
+  if (url === undefined || flags.config) {
+    const file = flags.config ? resolve(io.cwd, flags.config) : findConfigFile(io.cwd);
+    if (file) config = loadConfig(file, io.env);
+  }
+  const plan = planScans(url, flags, config, io.env);
+  const timeoutMs = flags.timeout === undefined ? null : Number(flags.timeout) * 1000;
+  if (timeoutMs !== null && !(timeoutMs > 0)) throw new CliError('--timeout must be a positive number of seconds');
+  const dataDir = resolve(io.cwd, plan.dataDir ?? defaultDataDir(io.env));
+  const stop = new Interruption();
+  let interrupts = 0;
+  const removeHandler = io.onInterrupt(() => {
+    if (++interrupts > 1) io.stderr('gauntlet: still stopping; writing what was found');
+    stop.request('interrupted');
+  });
+  let service: LocalService | null = null;
+  try {
+    // the service's whole composition loads only when a scan runs: --help and argument errors stay instant
+    const { LocalService } = await import('../scan/local-service');
+    service = await LocalService.open({ dataDir, allowPrivate: flags.private !== false, env: io.env });
+    let code: number = EXIT.passed;
+    for (const planned of plan.scans) {
+      if (stop.requested) {
+        io.stdout(`gauntlet: not scanned (stopped): ${planned.target.name}`);
+        code = Math.max(code, EXIT.error);
+        continue;
+      }
+      code = Math.max(code, await scanOne(service, planned, plan, io, stop, timeoutMs));
+    }
+    if (plan.scans.length > 1) io.stdout(`gauntlet: ${plan.scans.length} targets, exit code ${code}`);
+    return code;
+  } finally {
+    await service?.close();
+    removeHandler();
+  }
+}
+
+export function registerScan(program: Command, ctx: CommandContext): void {
+  program
+    .command('scan')
+    .summary('scan a model API or chat page here, no server needed')
+    .description(
+      'Runs a whole scan in this process: the same engine, store and reports as the service, kept in a data folder that\n' +
+        '`DATA_DIR=<folder> npm start` can serve afterwards. Without a url, scans every target of ./gauntlet.yaml (or --config).\n' +
+        'Loopback and private addresses are allowed (this runs as you, on your machine); --no-private refuses them.\n\n' +
+        'Examples:\n' +
+        '  gauntlet scan http://localhost:11434 --format ollama --model llama3.2 --profile quick\n' +
+        '  gauntlet scan https://api.openai.com/v1 --model gpt-4o-mini --api-key-env OPENAI_API_KEY --report gauntlet.html\n' +
+        '  gauntlet scan https://support.example.com/chat --browser --fail-under 70 --report gauntlet.sarif\n' +
+        '  gauntlet scan                      # the targets of ./gauntlet.yaml\n\n' +
+        'Exit codes: 0 passed, 1 the gate failed (--fail-under, --fail-on), 2 error (the scan failed, was stopped or cut short without --allow-partial).',
+    )
+    .argument('[url]', 'the API base URL an SDK takes (https://host/v1) or its full endpoint; with --browser, the chat page')
+    .addOption(new Option('--format <format>', 'the API shape').choices([...API_FORMATS]))
+    .option('--model <name>', 'the model to ask for')
+    .option('--api-key-env <VAR>', 'the environment variable holding the API key (keys never go on the command line)')
+    .option('--header <"Name: value">', 'an extra request header, for gateways (repeatable)', collect)
+    .option('--canary <text>', 'a string planted in the system prompt or data that must never come out (repeatable)', collect)
+    .option('--sensitive <label=value>', 'something you know is behind the bot: a customer record, an internal code (repeatable)', collect)
+    .addOption(new Option('--profile <profile>', 'quick: one pass, little escalation; standard: escalates what resists; deep: the most requests').choices([...PROFILES]))
+    .option('--categories <ids>', 'only these OWASP LLM Top 10 categories, comma-separated: LLM01,LLM07')
+    .option('--probes <ids>', 'only these probes, comma-separated (ids from docs/scanning.md), even beyond the profile\'s')
+    .option('--browser', 'the url is a chat page: drive it in Chromium')
+    .option('--name <name>', 'the target\'s name; scans of one name share a history (default: the url)')
+    .option('--report <file>', 'write a report, the format from the extension: .html .pdf .json .csv .md .sarif .xml (JUnit) (repeatable)', collect)
+    .option('--fail-under <n>', 'exit 1 when the score (after triage) is below n, 0..100')
+    .option('--fail-on <what>', 'new: exit 1 on findings new since the target\'s previous scan; high: on any high or critical finding')
+    .option('--allow-partial', 'gate a scan cut short on what it found (default: exit 2)')
+    .option('--data-dir <dir>', 'where scans are kept (default: $GAUNTLET_DATA_DIR, else the per-user data folder)')
+    .option('--config <file>', 'the config file (default: ./gauntlet.yaml, .yml or .json)')
+    .option('--no-private', 'refuse loopback and private addresses, as the service does by default')
+    .option('--timeout <seconds>', 'stop the scan after this long, keeping what it found')
+    .action((url: string | undefined, flags: ScanFlags) => runCommand(ctx, () => runScan(url, flags, ctx.io)));
+}

@@ -1,0 +1,228 @@
+import { NestFactory } from '@nestjs/core';
+import { CommandBus } from '@nestjs/cqrs';
+import { INestApplicationContext } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildScanReport, ScanReport } from '@gauntlet/assessment';
+import { CiGatePolicy, isTerminal, ProbeSelection, Profile } from '@gauntlet/domain';
+import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
+import { AppModule } from '../../../gauntlet/src/app.module';
+import { AccountReader } from '../../../gauntlet/src/auth/account-reader';
+import { RegisterAccount } from '../../../gauntlet/src/auth/registering-account/register-account';
+import { loadConfig } from '../../../gauntlet/src/config/config';
+import { startRoles } from '../../../gauntlet/src/main';
+import { createLogger } from '../../../gauntlet/src/platform/logger';
+import { createRuntime, Runtime } from '../../../gauntlet/src/runtime';
+import { ScanWorker } from '../../../gauntlet/src/scanning/scan-worker';
+import { CancelScan } from '../../../gauntlet/src/scans/cancelling-scan/cancel-scan';
+import { RequestScan } from '../../../gauntlet/src/scans/requesting-scan/request-scan';
+import { ScanHistory } from '../../../gauntlet/src/scans/scan-history';
+import { ScanReader } from '../../../gauntlet/src/scans/scan-reader';
+import { RegisterTargetBody, UpdateTargetBody } from '../../../gauntlet/src/targets/dto';
+import { RegisterTarget } from '../../../gauntlet/src/targets/registering-target/register-target';
+import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
+import { UpdateTarget } from '../../../gauntlet/src/targets/updating-target/update-target';
+import { CliError } from '../io';
+import { chromiumPath } from './browser';
+
+/** A target as the CLI and gauntlet.yaml describe it: the service's registration body, secrets in clear (they are sealed on the way in). */
+export type TargetSpec = Omit<RegisterTargetBody, 'check'>;
+
+/** The account CLI scans belong to, so `npm start` on the same folder can show them (its password is in the folder, 0600). */
+export const LOCAL_ACCOUNT_FILE = 'cli-account.json';
+const LOCAL_EMAIL = 'local@gauntlet.local';
+
+export interface LocalServiceOptions {
+  dataDir: string;
+  /** the user's own machine: loopback and private addresses are allowed unless told otherwise */
+  allowPrivate: boolean;
+  env: Record<string, string | undefined>;
+}
+
+/** What the environment may configure of the engine: never distributed stores, never a port. */
+const PASSED_THROUGH = ['JUDGE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'ATTACKER_URL', 'ATTACKER_MODEL', 'ATTACKER_API_KEY', 'SECRETS_KEY', 'JWT_SECRET'];
+
+/**
+ * The service's own composition, in this process, without an HTTP listener: the embedded store
+ * in the data folder, the command handlers (through Nest's command bus), the projector, the
+ * relay that turns a ScanRequested into a job, and a scanner worker. Scans run exactly as
+ * `npm start` runs them, so `DATA_DIR=<folder> npm start` serves their history afterwards.
+ */
+export class LocalService {
+  private worker: ScanWorker | null = null;
+  readonly accountFile = LOCAL_ACCOUNT_FILE;
+  private constructor(
+    private readonly runtime: Runtime,
+    private readonly app: INestApplicationContext,
+    readonly account: { id: string; email: string },
+    readonly dataDir: string,
+  ) {}
+
+  static async open(options: LocalServiceOptions): Promise<LocalService> {
+    const env: Record<string, string> = {
+      DATA_DIR: options.dataDir, PORT: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: options.env.GAUNTLET_LOG_LEVEL ?? 'silent',
+      OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivate), CHROMIUM_PATH: chromiumPath(options.env), SCAN_QUOTA_ENTERPRISE: 'unlimited',
+    };
+    for (const name of PASSED_THROUGH) if (options.env[name]) env[name] = options.env[name]!;
+    let config;
+    try {
+      config = loadConfig(env);
+    } catch (e) {
+      throw new CliError((e as Error).message);
+    }
+    const runtime = await createRuntime(config, createLogger(config.logLevel));
+    let app: INestApplicationContext | null = null;
+    try {
+      app = await NestFactory.createApplicationContext(AppModule.forRuntime(runtime, await runtime.infra.budgets()), { logger: false });
+      runtime.onClose(() => app!.close());
+      // the projector first (writes wait for it), then the relay that turns requests into scan jobs
+      await startRoles(runtime, ['projector', 'relay']);
+      const account = await localAccount(app, options.dataDir);
+      const service = new LocalService(runtime, app, account, options.dataDir);
+      service.worker = new ScanWorker(runtime, { concurrency: 1, leaseMs: config.scanLeaseMs });
+      await service.worker.start();
+      return service;
+    } catch (e) {
+      await runtime.close();
+      throw e;
+    }
+  }
+
+  private get commands(): CommandBus {
+    return this.app.get(CommandBus);
+  }
+
+  private context() {
+    return { actor: `cli:${this.account.id}`, correlationId: randomUUID() };
+  }
+
+  /** Registers the target, or updates the account's target of the same name, so its scans share one history (diff, new findings). */
+  async upsertTarget(spec: TargetSpec): Promise<TargetDoc> {
+    const body: Record<string, unknown> = { ...spec };
+    const targets = this.app.get(TargetReader);
+    const existing = (await this.runtime.infra.documents.collection<TargetDoc>('targets').find({ account_id: this.account.id, deleted: false }, { limit: 1000 })).find((t) => t.name === spec.name);
+    try {
+      if (existing) {
+        await this.commands.execute(new UpdateTarget(this.account.id, existing._id, await validBody(UpdateTargetBody, { ...body, headers: body.headers ?? null }), this.context()));
+        return (await targets.get(existing._id))!;
+      }
+      const view = await this.commands.execute(new RegisterTarget(this.account.id, await validBody(RegisterTargetBody, body), this.context()));
+      return (await targets.get(view.id))!;
+    } catch (e) {
+      throw asCliError(e, `target ${spec.name}`);
+    }
+  }
+
+  async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection): Promise<string> {
+    try {
+      const origin = gate.threshold === null && !gate.policy ? 'api' : 'ci';
+      const scan = await this.commands.execute(new RequestScan(this.account.id, 'enterprise', target_id, profile, origin, gate.threshold, this.context(), gate.policy, selection));
+      return scan.id;
+    } catch (e) {
+      throw asCliError(e, 'scan');
+    }
+  }
+
+  async scan(scan_id: string): Promise<ScanDoc> {
+    return (await this.runtime.infra.documents.collection<ScanDoc>('scans').get(scan_id))!;
+  }
+
+  /**
+   * Stops the scanner: a running scan ends completed_partial with what it found (the domain's
+   * ending for a scanner that stops), and the read models catch up before anything reads them.
+   */
+  async stopScanning(): Promise<void> {
+    await this.worker?.stop();
+    this.worker = null;
+  }
+
+  /** a scan no scanner took yet (stopped before it started) ends cancelled: there is nothing partial to keep */
+  async cancel(scan_id: string): Promise<void> {
+    await this.commands.execute(new CancelScan(this.account.id, scan_id, this.context())).catch(() => undefined);
+  }
+
+  /** the gate's facts as the service's CI gate reads them: triage and the diff with the previous scan, as of now */
+  async gateFacts(scan: ScanDoc) {
+    const findings = await this.reader.triagedFindings(scan);
+    const open = findings.filter((v) => !v.triage || v.triage.state === 'open');
+    const openIds = new Set(open.map((v) => v.id));
+    const [after, changes] = await Promise.all([scan.score ? this.reader.scoreAfterTriage({ ...scan, score: scan.score }, findings) : null, this.reader.changes(scan, findings)]);
+    return {
+      status: scan.status, score: scan.score, score_after_triage: after, base_scan_id: changes.base_scan_id,
+      new_open: changes.new.filter((id) => openIds.has(id)), open_severities: open.map((v) => v.severity),
+    };
+  }
+
+  /** waits (bounded) until the scan has ended in the read model */
+  async ended(scan_id: string, timeoutMs = 30_000): Promise<ScanDoc> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const doc = await this.scan(scan_id);
+      if (isTerminal(doc.status) || Date.now() > deadline) return doc;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  get reader(): ScanReader {
+    return this.app.get(ScanReader);
+  }
+
+  /** the report model, built from the scan's events as the service's report route builds it */
+  async report(scan: ScanDoc): Promise<ScanReport> {
+    const [target, history, triage, base] = await Promise.all([
+      this.app.get(TargetReader).get(scan.target_id),
+      this.app.get(ScanHistory).read(scan._id),
+      this.reader.triageDecisions(scan.target_id),
+      this.reader.reportBase(scan),
+    ]);
+    return buildScanReport(history, {
+      target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
+      baseUrl: this.runtime.config.publicBaseUrl,
+      generatedAt: new Date().toISOString(),
+      triage,
+      base,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.stopScanning();
+    await this.runtime.close();
+  }
+}
+
+/** the local account, created on the folder's first scan on the enterprise plan (every report format, no quota) */
+async function localAccount(app: INestApplicationContext, dataDir: string): Promise<{ id: string; email: string }> {
+  const file = join(dataDir, LOCAL_ACCOUNT_FILE);
+  const accounts = app.get(AccountReader);
+  const found = await accounts.byEmail(LOCAL_EMAIL);
+  if (found) return { id: found._id, email: LOCAL_EMAIL };
+  const password = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).password as string) : randomBytes(18).toString('base64url');
+  const created = await app.get(CommandBus).execute(new RegisterAccount(LOCAL_EMAIL, password, { actor: 'cli', correlationId: randomUUID() }, 'enterprise', 'member'));
+  writeFileSync(file, JSON.stringify({ email: LOCAL_EMAIL, password, note: 'sign in with these when `DATA_DIR=<this folder> npm start` serves the scans the CLI ran' }, null, 2) + '\n', { mode: 0o600 });
+  return { id: created.id, email: LOCAL_EMAIL };
+}
+
+/** the service's own validation of a target body (the DTO's rules), as one line naming the field */
+async function validBody<T extends object>(type: new () => T, body: Record<string, unknown>): Promise<T> {
+  const instance = plainToInstance(type, body);
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) {
+    const flat = (e: (typeof errors)[number], path: string): string[] =>
+      [...Object.values(e.constraints ?? {}).map((m) => `${path}${e.property}: ${m}`), ...(e.children ?? []).flatMap((c) => flat(c, `${path}${e.property}.`))];
+    throw new CliError(errors.flatMap((e) => flat(e, '')).join('; '));
+  }
+  return instance;
+}
+
+function asCliError(e: unknown, what: string): Error {
+  if (e instanceof CliError) return e;
+  if (e instanceof Error && 'extras' in e) {
+    const errors = (e as { extras?: { errors?: { field: string; message: string }[] } }).extras?.errors ?? [];
+    return new CliError(`${what}: ${e.message}${errors.length ? ` (${errors.map((x) => `${x.field}: ${x.message}`).join('; ')})` : ''}`);
+  }
+  if (e instanceof Error && e.name === 'DomainError') return new CliError(`${what}: ${e.message}`);
+  return e as Error;
+}

@@ -1,0 +1,36 @@
+import { clock, plainLineKey, progressLine, remaining } from './progress';
+import { table } from './table';
+
+const p = { status: 'running', phase: 'probe', progress: 40, requests: { recon: 2, probe: 58 }, severity_counts: { critical: 2, high: 0, medium: 0, low: 1 } };
+
+describe('the progress line', () => {
+  it('shows phase, percent, requests, findings by severity, elapsed and remaining time', () => {
+    expect(progressLine(p, 40_000)).toBe('probe     40%  requests 60  findings 3 (2 critical, 1 low)  0:40 elapsed, ~1:00 left');
+  });
+
+  it('leaves the remaining time out until the pace is known', () => {
+    expect(remaining(1, 5_000)).toBeNull();
+    expect(progressLine({ ...p, progress: 1, severity_counts: { critical: 0, high: 0, medium: 0, low: 0 } }, 5_000)).toBe('probe      1%  requests 60  findings 0  0:05 elapsed');
+  });
+
+  it('formats hours', () => {
+    expect(clock(3_725_000)).toBe('1:02:05');
+  });
+
+  it('gives a plain line per phase and per tenth, not per poll', () => {
+    expect(plainLineKey({ ...p, progress: 41 })).toBe(plainLineKey(p));
+    expect(plainLineKey({ ...p, progress: 50 })).not.toBe(plainLineKey(p));
+    expect(plainLineKey({ ...p, phase: 'amplify' })).not.toBe(plainLineKey(p));
+  });
+});
+
+describe('tables', () => {
+  it('pads columns to their widest cell', () => {
+    expect(table(['severity', 'title'], [['critical', 'System prompt leaked'], ['low', 'x']])).toEqual([
+      'severity  title',
+      '--------  --------------------',
+      'critical  System prompt leaked',
+      'low       x',
+    ]);
+  });
+});

@@ -1,0 +1,48 @@
+import type { Severity } from '@gauntlet/domain';
+
+/** What the progress line shows of a running scan (the scans read model has all of it). */
+export interface ScanProgress {
+  status: string;
+  phase: string;
+  progress: number;
+  requests: Partial<Record<string, number>>;
+  severity_counts: Record<Severity, number>;
+}
+
+/** m:ss, or h:mm:ss past an hour */
+export function clock(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** time left at the pace so far; unknown until a few percent have run */
+export function remaining(progress: number, elapsedMs: number): number | null {
+  if (progress < 3 || progress >= 100) return null;
+  return (elapsedMs * (100 - progress)) / progress;
+}
+
+export const requestsOf = (p: Pick<ScanProgress, 'requests'>) => Object.values(p.requests).reduce<number>((n, x) => n + (x ?? 0), 0);
+
+/** `probe     42%  requests 118  findings 3 (2 critical, 1 low)  0:41 elapsed, ~0:56 left` */
+export function progressLine(p: ScanProgress, elapsedMs: number): string {
+  const counts = (['critical', 'high', 'medium', 'low'] as const).filter((s) => p.severity_counts[s] > 0).map((s) => `${p.severity_counts[s]} ${s}`);
+  const total = Object.values(p.severity_counts).reduce((a, b) => a + b, 0);
+  const left = remaining(p.progress, elapsedMs);
+  return [
+    `${p.phase.padEnd(8)} ${String(p.progress).padStart(3)}%`,
+    `requests ${requestsOf(p)}`,
+    `findings ${total}${counts.length ? ` (${counts.join(', ')})` : ''}`,
+    `${clock(elapsedMs)} elapsed${left === null ? '' : `, ~${clock(left)} left`}`,
+  ].join('  ');
+}
+
+/**
+ * In a pipe or CI a line is printed when the phase changes or every tenth of the scan, not on
+ * every poll: logs stay readable. Returns the key that changed, or null when nothing is worth a line.
+ */
+export function plainLineKey(p: ScanProgress): string {
+  return `${p.status}|${p.phase}|${Math.floor(p.progress / 10)}`;
+}
