@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -9,7 +9,7 @@ export interface ScanDoc {
   target_id: string;
   target_name: string;
   profile: Profile;
-  origin: 'api' | 'ci';
+  origin: ScanOrigin;
   fail_threshold: number | null;
   /** CI scans requested with a gate other than the score alone (absent: fail on the score, no partial scans) */
   gate?: CiGatePolicy;
