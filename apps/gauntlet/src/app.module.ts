@@ -51,6 +51,11 @@ import { deliveryWorker } from './webhooks/webhook-engine';
 import { WebhookReader } from './webhooks/webhook-reader';
 import { WebhookTester } from './webhooks/webhook-tester';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { ChangeScheduleHandler } from './schedules/changing-schedule/change-schedule';
+import { CreateScheduleHandler } from './schedules/creating-schedule/create-schedule';
+import { DeleteScheduleHandler } from './schedules/deleting-schedule/delete-schedule';
+import { ScheduleReader } from './schedules/schedule-reader';
+import { SchedulesController } from './schedules/schedules.controller';
 
 /**
  * The ports and adapters the api's handlers, controllers and guards receive, each by its own
@@ -75,6 +80,7 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: ScanHistory, useValue: history },
     { provide: ScanReader, useValue: new ScanReader(infra.documents, history) },
     { provide: WebhookReader, useValue: new WebhookReader(infra.documents) },
+    { provide: ScheduleReader, useValue: new ScheduleReader(infra.documents) },
     { provide: DeliveryWorker, useValue: deliveryWorker(runtime) },
     { provide: Readiness, useValue: new Readiness(infra, runtime.projector, runtime.metrics) },
     { provide: ReportDownloads, useValue: new ReportDownloads(budgets, config.reportDownloadsPerHour) },
@@ -100,7 +106,7 @@ export class AppModule {
           storage: new SharedThrottlerStorage(budgets),
         }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, SchedulesController, HealthController],
       providers: [
         ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : []),
         { provide: APP_GUARD, useClass: CredentialsGuard },
@@ -111,6 +117,7 @@ export class AppModule {
         RequestScanHandler, CancelScanHandler, TriageFindingHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
         ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,
+        CreateScheduleHandler, ChangeScheduleHandler, DeleteScheduleHandler,
       ],
     };
   }
