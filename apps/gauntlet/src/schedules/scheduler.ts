@@ -117,11 +117,11 @@ export class Scheduler {
         targets.map(async (target_id) => ({ target_id, scan_id: scheduledScanId(schedule_id, due.due_at, target_id), busy: await this.busy(state.account_id!, target_id) })),
       );
       const decided = await commands.append(scheduleDecider, stream, { type: 'FireSchedule', due_at: due.due_at, missed: due.missed, targets: planned, now }, context(due.due_at));
-      // no events: another scheduler decided this due time first (or the schedule was paused meanwhile)
-      if (decided.events.length) {
-        report.fired++;
-        this.deps.log.info({ schedule_id, due_at: due.due_at, scans: planned.filter((p) => !p.busy).length, skipped: planned.filter((p) => p.busy).length }, 'schedule fired');
-      }
+      // no events: another scheduler decided this due time first (or the schedule was paused
+      // meanwhile); the winner asks for its scans, and a later tick finishes if it stopped half-way
+      if (!decided.events.length) return;
+      report.fired++;
+      this.deps.log.info({ schedule_id, due_at: due.due_at, scans: planned.filter((p) => !p.busy).length, skipped: planned.filter((p) => p.busy).length }, 'schedule fired');
       state = decided.state;
     }
     await this.settle(schedule_id, state, report, context);
