@@ -105,6 +105,20 @@ describe('regressions raise scan.regressed in every format', () => {
     // recorded on the scan's stream: a replay of its history shows the same two regressions
     const history = (await api.get(`/api/scans/${second.id}/events`)).text.trim().split('\n').map((l) => JSON.parse(l));
     expect(history.filter((e) => e.type === 'ScanRegressed').map((e) => e.data.reason).sort()).toEqual(['found_again', 'score_drop']);
+    // the fleet view shows it: the last grade, the drop, the open findings after triage, the regressions
+    const fleet = (await api.get('/api/fleet')).body.targets;
+    const row = fleet.find((t: any) => t.target_id === target.id);
+    expect(row).toMatchObject({ last_scan: { id: second.id, score: s2 }, previous_score: s1, change: s2 - s1, scanning: false, next_run_at: null });
+    expect(row.regressions.map((r: any) => r.reason).sort()).toEqual(['found_again', 'score_drop']);
+    const open = Object.values(row.open_findings as Record<string, number>).reduce((a, b) => a + b, 0);
+    // the weakness triaged fixed and found again is open again
+    expect(open).toBe(second.vulnerabilities.length);
+    const trend = (await api.get(`/api/fleet/${target.id}/trend`)).body;
+    expect(trend.points.map((p: any) => [p.scan_id, p.score])).toEqual([[first.id, s1], [second.id, s2]]);
+    // the first scan's injection finding stays fixed there (triaged before the second scan was requested)
+    const firstOpen = Object.values(trend.points[0].open_findings as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(firstOpen).toBe(first.vulnerabilities.length - 1);
+
     // the first scan regressed nothing
     expect(receivers.json.deliveries.filter((d) => d.json.data.scan_id === first.id)).toHaveLength(0);
   }, 300_000);

@@ -23,3 +23,4 @@ export * from './target/tags';
 export * from './schedule/cron';
 export * from './schedule/schedule';
 export * from './scan/regression';
+export * from './fleet/fleet';

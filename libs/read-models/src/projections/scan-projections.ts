@@ -27,6 +27,8 @@ export interface ScanDoc {
   /** why it failed, ended partially or was cancelled */
   reason: string | null;
   score: ScanScore | null;
+  /** regressions recorded after the scan finished (absent: none) */
+  regressions?: { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string }[];
   [k: string]: unknown;
 }
 
@@ -82,6 +84,10 @@ export const scansProjection: Projection<ScanDoc> = {
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}` };
+      case 'ScanRegressed': {
+        const { reason, fingerprints, score, previous_score, detected_at } = e.data;
+        return { ...next, regressions: [...(doc.regressions ?? []), { reason, fingerprints, score, previous_score, detected_at }] };
+      }
       default:
         return next;
     }
