@@ -52,11 +52,20 @@ export async function recordRegressions(commands: CommandRunner, docs: DocumentS
   return recorded;
 }
 
+const REGRESSION_WATCH = 'regression-watch';
+
 /** the log consumer that runs recordRegressions for every finished scan (in the relay role) */
 export async function startRegressionWatch(runtime: Runtime): Promise<() => Promise<void>> {
   const { events, documents } = runtime.infra;
+  const checkpoints = new DocumentCheckpoints(documents);
+  // a deployment that had scans before this watch existed starts at the log's head: scans that
+  // finished long ago raise no alerts on upgrade (their regressions were never decided)
+  if ((await checkpoints.load(REGRESSION_WATCH)) === null) {
+    const head = await events.headPosition();
+    if (head !== null) await checkpoints.save(REGRESSION_WATCH, head);
+  }
   const watch = new CheckpointedSubscription(
-    events, new DocumentCheckpoints(documents), 'regression-watch',
+    events, checkpoints, REGRESSION_WATCH,
     async (e: RecordedEvent) => {
       const count = await recordRegressions(runtime.commands, documents, e.data.scan_id, runtime.clock.iso());
       if (count) runtime.log.warn({ scan_id: e.data.scan_id, regressions: count }, 'scan regressed');
