@@ -77,7 +77,8 @@ describe('dashboard in Chromium', () => {
 
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL('**/app/targets');
+    // home is the fleet view; with no targets it says how to add one
+    await page.waitForURL('**/app/fleet');
     await page.getByText('No targets yet').waitFor();
     expect(await page.locator('#account-email').textContent()).toBe(email);
     expect(await page.locator('#account-plan').textContent()).toBe('free plan');
@@ -300,8 +301,8 @@ describe('dashboard in Chromium', () => {
     await screenshot(page, '07-scans');
 
     await page.goto(`/app/targets/${targetId}`);
-    await page.locator('svg.line-chart').waitFor();
-    expect(await page.locator('svg.line-chart').getAttribute('aria-label')).toContain('latest 62');
+    await page.locator('.trend-plot canvas').waitFor();
+    expect(await page.locator('.trend-plot').getAttribute('aria-label')).toMatch(/1 finished scan .*: 62 to 62/);
   });
 
   it('tests the connection from the target page and from the form, and shows why a scan failed', async () => {
@@ -541,7 +542,7 @@ describe('dashboard in Chromium', () => {
 
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/app/targets');
+    await page.waitForURL('**/app/fleet');
   });
 });
 

@@ -244,6 +244,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
       '/api/ci/scan', '/api/ci/scan/{scan_id}', '/api/webhooks', '/api/webhooks/{id}', '/api/webhooks/{id}/rotate-secret', '/api/webhooks/{id}/test',
       '/api/webhooks/{id}/deliveries', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver',
       '/api/agent-monitor/target/{id}/webhook', '/api/agent-monitor/target/{id}/events', '/api/agent-monitor/target/{id}/alerts',
+      '/api/schedules', '/api/schedules/{id}', '/api/fleet', '/api/fleet/{target_id}/trend',
     ];
     expect(Object.keys(doc.paths).sort()).toEqual(paths.sort());
     // the connection check and what a target view says about its URL, from the decorators

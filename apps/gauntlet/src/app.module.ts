@@ -51,6 +51,13 @@ import { deliveryWorker } from './webhooks/webhook-engine';
 import { WebhookReader } from './webhooks/webhook-reader';
 import { WebhookTester } from './webhooks/webhook-tester';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { ChangeScheduleHandler } from './schedules/changing-schedule/change-schedule';
+import { CreateScheduleHandler } from './schedules/creating-schedule/create-schedule';
+import { DeleteScheduleHandler } from './schedules/deleting-schedule/delete-schedule';
+import { ScheduleReader } from './schedules/schedule-reader';
+import { SchedulesController } from './schedules/schedules.controller';
+import { FleetController } from './fleet/fleet.controller';
+import { FleetReader } from './fleet/fleet-reader';
 
 /**
  * The ports and adapters the api's handlers, controllers and guards receive, each by its own
@@ -60,6 +67,8 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
   const { config, log, infra } = runtime;
   const history = new ScanHistory(infra.events);
   const accounts = new AccountReader(infra.documents);
+  const targets = new TargetReader(infra.documents);
+  const scans = new ScanReader(infra.documents, history);
   return [
     { provide: CONFIG, useValue: config },
     { provide: LOGGER, useValue: log },
@@ -71,10 +80,12 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: OutboundPolicy, useValue: new OutboundPolicy(config.outboundAllowPrivate) },
     { provide: AccountReader, useValue: accounts },
     { provide: VerifiedSessions, useValue: new VerifiedSessions(runtime.verifiedTokens, accounts) },
-    { provide: TargetReader, useValue: new TargetReader(infra.documents) },
+    { provide: TargetReader, useValue: targets },
     { provide: ScanHistory, useValue: history },
-    { provide: ScanReader, useValue: new ScanReader(infra.documents, history) },
+    { provide: ScanReader, useValue: scans },
+    { provide: FleetReader, useValue: new FleetReader(infra.documents, targets, scans, runtime.clock) },
     { provide: WebhookReader, useValue: new WebhookReader(infra.documents) },
+    { provide: ScheduleReader, useValue: new ScheduleReader(infra.documents) },
     { provide: DeliveryWorker, useValue: deliveryWorker(runtime) },
     { provide: Readiness, useValue: new Readiness(infra, runtime.projector, runtime.metrics) },
     { provide: ReportDownloads, useValue: new ReportDownloads(budgets, config.reportDownloadsPerHour) },
@@ -100,7 +111,7 @@ export class AppModule {
           storage: new SharedThrottlerStorage(budgets),
         }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, SchedulesController, FleetController, HealthController],
       providers: [
         ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : []),
         { provide: APP_GUARD, useClass: CredentialsGuard },
@@ -111,6 +122,7 @@ export class AppModule {
         RequestScanHandler, CancelScanHandler, TriageFindingHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
         ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,
+        CreateScheduleHandler, ChangeScheduleHandler, DeleteScheduleHandler,
       ],
     };
   }

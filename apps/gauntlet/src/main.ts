@@ -10,12 +10,15 @@ import { LogRelay } from '@gauntlet/subscriptions';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
 import { ScanWorker } from './scanning/scan-worker';
 import { startWebhookDispatch, startWebhookRelay } from './webhooks/webhook-engine';
+import { hostname } from 'node:os';
+import { Scheduler } from './schedules/scheduler';
+import { startRegressionWatch } from './scans/regressions/regression-watch';
 
 /**
  * `gauntlet [role]`: all (default: every role in one process, the embedded deployment),
- * api, projector, scanner, relay, dispatcher; or `projections:rebuild`.
+ * api, projector, scanner, relay, dispatcher, scheduler; or `projections:rebuild`.
  */
-export const ROLES = ['all', 'api', 'projector', 'scanner', 'relay', 'dispatcher'] as const;
+export const ROLES = ['all', 'api', 'projector', 'scanner', 'relay', 'dispatcher', 'scheduler'] as const;
 export type Role = (typeof ROLES)[number];
 
 export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url?: string }> {
@@ -32,6 +35,16 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
     await relay.start();
     runtime.onClose(() => relay.stop());
     runtime.onClose(await startWebhookRelay(runtime));
+    runtime.onClose(await startRegressionWatch(runtime));
+  }
+  if (has('scheduler')) {
+    // several schedulers may run: each firing is decided on the schedule's stream, not here
+    const scheduler = new Scheduler(
+      { commands: runtime.commands, docs: runtime.infra.documents, config: runtime.config, clock: runtime.clock, log: runtime.log },
+      { tickMs: runtime.config.schedulerTickMs, graceMs: runtime.config.schedulerGraceMs, id: `${hostname()}:${process.pid}` },
+    );
+    scheduler.start();
+    runtime.onClose(() => scheduler.stop());
   }
   if (has('dispatcher')) runtime.onClose(await startWebhookDispatch(runtime));
   if (has('scanner')) {

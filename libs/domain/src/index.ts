@@ -19,3 +19,8 @@ export * from './monitor/monitor';
 export * from './scan/finding-severity';
 export * from './scan/diff';
 export * from './triage/triage';
+export * from './target/tags';
+export * from './schedule/cron';
+export * from './schedule/schedule';
+export * from './scan/regression';
+export * from './fleet/fleet';

@@ -13,6 +13,7 @@ export const streamPrefixes = {
   scan: 'scan-',
   webhook: 'webhook-',
   monitor: 'monitor-',
+  schedule: 'schedule-',
 } as const;
 
 export type StreamKind = keyof typeof streamPrefixes;
@@ -25,6 +26,7 @@ export const streams = {
   scan: (id: string) => `${streamPrefixes.scan}${id}`,
   webhook: (id: string) => `${streamPrefixes.webhook}${id}`,
   monitor: (targetId: string) => `${streamPrefixes.monitor}${targetId}`,
+  schedule: (id: string) => `${streamPrefixes.schedule}${id}`,
 } as const;
 
 /** whether `streamId` is a stream of `kind` */

@@ -20,7 +20,7 @@ export class Projector {
     options: { name?: string; log?: SubscriptionLog } = {},
   ) {
     this.consumer = new CheckpointedSubscription(store, new DocumentCheckpoints(docs), options.name ?? 'read-models', (e) => this.apply(e), {
-      filter: { streamPrefixes: [streamPrefixes.account, streamPrefixes.target, streamPrefixes.scan, streamPrefixes.webhook, streamPrefixes.monitor] },
+      filter: { streamPrefixes: [streamPrefixes.account, streamPrefixes.target, streamPrefixes.scan, streamPrefixes.webhook, streamPrefixes.monitor, streamPrefixes.schedule] },
       log: options.log,
     });
   }

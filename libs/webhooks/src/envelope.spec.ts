@@ -26,6 +26,15 @@ describe('toWebhookEvents', () => {
     });
   });
 
+  it('maps a recorded ScanRegressed to scan.regressed with the contract fields', () => {
+    const [e] = toWebhookEvents(
+      at('ScanRegressed', { scan_id: 's-1', target_id: 't-1', detected_at: '2026-11-20T10:07:01.000Z', reason: 'found_again', fingerprints: ['fp-1'], score: 60, previous_score: 80 }),
+      { ...summary, status: 'completed' },
+    );
+    expect(e).toMatchObject({ event: 'scan.regressed', id: envelopeId('scan-s-1', 3, 'scan.regressed'), timestamp: '2026-11-20T10:07:01.000Z' });
+    expect(e.data).toMatchObject({ scan_id: 's-1', target_id: 't-1', reason: 'found_again', fingerprints: ['fp-1'], score: 60, previous_score: 80, security_score: 60 });
+  });
+
   it('takes the score and counts of scan.completed from the recorded score', () => {
     const [e] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), summary);
     expect(e.event).toBe('scan.completed');

@@ -22,7 +22,7 @@ export interface ScanEventData {
   /** additive: when the scan started / finished, when known (OCSF start_time / end_time) */
   started_at?: string | null;
   finished_at?: string | null;
-  /** additive, scan.failed and scan.completed_partial: why */
+  /** scan.failed and scan.completed_partial: why; scan.regressed: found_again or score_drop */
   reason?: string;
   /**
    * additive, scan.completed and scan.completed_partial: findings whose fingerprint the previous
@@ -35,6 +35,11 @@ export interface ScanEventData {
   partial?: boolean;
   /** additive, with partial: the share of the plan that ran (0..1; 1 for a completed scan; null for a partial one recorded before it was) */
   coverage?: number | null;
+  /** scan.regressed: the scan's score and the previous finished scan's (null for a first scan) */
+  score?: number;
+  previous_score?: number | null;
+  /** scan.regressed, found_again: the weaknesses triaged fixed that the scan found again */
+  fingerprints?: string[];
   /** additive, vulnerability.critical only */
   vulnerability?: {
     id: string;
@@ -177,6 +182,10 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
       const coverage = partialCoverage(d, null);
       return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, reason: d.reason, partial: true, coverage }))];
     }
+    case 'ScanRegressed': {
+      const { reason, fingerprints, score, previous_score, detected_at } = d as { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string };
+      return [env('scan.regressed', detected_at, scanData(scan, { status: scan.status, security_score: score, reason, fingerprints, score, previous_score }))];
+    }
     case 'ScanFailed':
       return [env('scan.failed', d.finished_at, scanData(scan, { status: 'failed', finished_at: d.finished_at, reason: d.reason }))];
     case 'VulnerabilityFound': {
@@ -197,6 +206,14 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
 /** The grade as every format must show it: a partial scan's grade carries the mark and its coverage. */
 export function shownGrade(d: Pick<ScanEventData, 'security_grade' | 'partial' | 'coverage'>): string | null {
   return d.security_grade === null ? null : gradeLabel(d.security_grade, { partial: d.partial === true, coverage: d.coverage ?? null });
+}
+
+/** one sentence for a regression, the same in every format */
+export function regressionMessage(d: ScanEventData): string {
+  const was = d.previous_score === null || d.previous_score === undefined ? '' : ` (previous ${d.previous_score})`;
+  return d.reason === 'found_again'
+    ? `Gauntlet scan of ${d.target_name} found again ${d.fingerprints?.length ?? 0} weakness(es) triaged as fixed; score ${d.score}${was}`
+    : `Gauntlet scan of ${d.target_name} dropped to score ${d.score}${was}, more than the target's regression threshold`;
 }
 
 /** The test event `POST /api/webhooks/{id}/test` sends. */
@@ -242,6 +259,9 @@ export function eventSeverity(envelope: WebhookEnvelope): EventSeverity {
       return envelope.data.vulnerability?.severity ?? 'critical';
     case 'scan.failed':
       return atLeast(worstSeverity(envelope.data), 'medium');
+    case 'scan.regressed':
+      // a fix that did not hold is a live weakness someone believed closed
+      return envelope.data.reason === 'found_again' ? 'high' : 'medium';
     case 'scan.completed_partial':
       return atLeast(worstSeverity(envelope.data), 'low');
     default:

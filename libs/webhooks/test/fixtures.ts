@@ -38,6 +38,13 @@ export const critical: ScanEnvelope = {
   },
 };
 
+export const regressed: ScanEnvelope = {
+  id: 'evt_regressed', event: 'scan.regressed', timestamp: '2026-11-20T10:07:31.000Z',
+  data: {
+    ...completed.data, security_score: 61, reason: 'found_again', fingerprints: ['fp_2d1c|"x"=]', 'fp_9a0b'], score: 61, previous_score: 82,
+  },
+};
+
 export const alert: AgentAlertEnvelope = {
   id: 'evt_alert', event: 'agent.alert', timestamp: '2026-11-20T11:00:00.250Z',
   data: {
@@ -48,4 +55,4 @@ export const alert: AgentAlertEnvelope = {
 
 export const ping: PingEnvelope = { id: 'evt_ping_1', event: 'ping', timestamp: '2026-11-20T12:00:00.000Z', data: { webhook_id: 'wh-1', message: 'Gauntlet webhook test' } };
 
-export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, alert, ping];
+export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, regressed, alert, ping];

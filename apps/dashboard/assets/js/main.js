@@ -8,10 +8,14 @@ import * as scanDetail from './pages/scan-detail.js';
 import * as keys from './pages/api-keys.js';
 import * as webhooks from './pages/webhooks.js';
 import * as monitor from './pages/monitor.js';
+import * as fleet from './pages/fleet.js';
+import * as schedules from './pages/schedules.js';
 
 const routes = [
   { path: '/app/signin', page: auth.signIn, public: true },
   { path: '/app/register', page: auth.register, public: true },
+  { path: '/app/fleet', page: fleet.page, nav: 'fleet' },
+  { path: '/app/schedules', page: schedules.page, nav: 'schedules' },
   { path: '/app/targets', page: targets.list, nav: 'targets' },
   { path: '/app/targets/new', page: targets.create, nav: 'targets' },
   { path: '/app/targets/:id', page: targets.detail, nav: 'targets' },
@@ -86,12 +90,12 @@ async function render() {
   for (const fn of leaving) fn();
   leaving = [];
   let { pathname } = location;
-  if (pathname === '/' || pathname === '/app' || pathname === '/app/') pathname = session.token ? '/app/targets' : '/app/signin';
+  if (pathname === '/' || pathname === '/app' || pathname === '/app/') pathname = session.token ? '/app/fleet' : '/app/signin';
   const found = match(pathname);
   if (pathname !== location.pathname) history.replaceState(null, '', pathname);
 
   if (!found?.route.public && !session.token) return navigate('/app/signin', { replace: true });
-  if (found?.route.public && session.token) return navigate('/app/targets', { replace: true });
+  if (found?.route.public && session.token) return navigate('/app/fleet', { replace: true });
 
   if (session.token && !account) {
     try {
@@ -129,7 +133,7 @@ async function render() {
     signedIn: async (token) => {
       session.set(token);
       account = null;
-      navigate('/app/targets', { replace: true });
+      navigate('/app/fleet', { replace: true });
     },
   };
   try {

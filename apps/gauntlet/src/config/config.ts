@@ -40,6 +40,10 @@ export interface Config {
   scannerConcurrency: number;
   /** a scanner renews its lease on a running scan this often x3; an unrenewed scan is ended partial */
   scanLeaseMs: number;
+  /** the scheduler role looks at the schedules this often (SCHEDULER_TICK_MS) */
+  schedulerTickMs: number;
+  /** a due time seen later than this was missed, and the schedule's catch-up policy decides (SCHEDULER_GRACE_MS) */
+  schedulerGraceMs: number;
   /** a bearer token /metrics asks for (METRICS_TOKEN); null: /metrics is open */
   metricsToken: string | null;
   /** an LLM judge consulted where the rules are unsure (JUDGE_*); null: none, nothing contacted */
@@ -186,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     scannerConcurrency: int(env, 'SCANNER_CONCURRENCY', 2, 1, 64),
     scanLeaseMs: int(env, 'SCAN_LEASE_MS', 15_000, 300, 600_000),
+    schedulerTickMs: int(env, 'SCHEDULER_TICK_MS', 15_000, 100, 3_600_000),
+    schedulerGraceMs: int(env, 'SCHEDULER_GRACE_MS', 120_000, 1_000, 86_400_000),
     metricsToken,
     judge: modelEndpoint(env, 'JUDGE'),
     attacker: modelEndpoint(env, 'ATTACKER'),

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KINDS, Profile, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
+import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
 
 export class RequestScanBody {
@@ -66,7 +66,7 @@ export class ScanSummaryView extends ScanStatusView {
   @ApiProperty({ format: 'uuid' }) target_id: string;
   @ApiProperty() target_name: string;
   @ApiProperty({ enum: PROFILES }) profile: Profile;
-  @ApiProperty({ enum: ['api', 'ci'] }) origin: string;
+  @ApiProperty({ enum: SCAN_ORIGINS, description: 'who asked: a person over the api, a CI pipeline, or a schedule' }) origin: string;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at: string | null;

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested,
 } from 'class-validator';
-import { API_FORMATS, ApiFormat, customHeadersProblem, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, SCAN_MODES, ScanMode } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, customHeadersProblem, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
 import { Clearable } from '../http/validation';
@@ -18,6 +18,16 @@ const IsCustomHeaders = () =>
     validator: {
       validate: (value) => customHeadersProblem(value) === null,
       defaultMessage: (args) => customHeadersProblem(args?.value) ?? 'invalid headers',
+    },
+  });
+
+/** tags: the domain's rule (tags.ts), its message as the field problem */
+const IsTags = () =>
+  ValidateBy({
+    name: 'isTags',
+    validator: {
+      validate: (value) => tagsProblem(value) === null,
+      defaultMessage: (args) => tagsProblem(args?.value) ?? 'invalid tags',
     },
   });
 
@@ -109,6 +119,17 @@ class TargetFields {
   @ApiPropertyOptional({ description: 'ask the API to stream its answers (server-sent events, or JSON lines for ollama); both kinds are read either way', default: false })
   @IsOptional() @IsBoolean()
   stream?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String], maxItems: MAX_TAGS, example: ['prod', 'team:support'],
+    description: 'groups for the fleet view and for schedules by tag; stored lower-cased, each once (1 to 50 of a-z 0-9 - _ . : /). On PATCH the whole list is replaced.',
+  })
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX_TAGS) @IsString({ each: true }) @IsTags()
+  tags?: string[];
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, nullable: true, description: 'a finished scan whose score fell by more than this many points since the previous one raises scan.regressed; null: only weaknesses found again after being triaged fixed do' })
+  @Clearable() @IsOptional() @IsInt() @Min(1) @Max(100)
+  regression_threshold?: number | null;
 }
 
 /** the decider's rules between fields (libs/domain target.ts checkSettings), stated in the document */
@@ -177,6 +198,8 @@ export class TargetView {
   @ApiProperty({ type: [String], description: 'names of the custom headers stored (their values are never returned)' }) header_names: string[];
   @ApiProperty({ type: [SensitiveLabelView], description: 'the sensitive values watched for: labels and fingerprints only' }) sensitive: SensitiveLabelView[];
   @ApiProperty() stream: boolean;
+  @ApiProperty({ type: [String] }) tags: string[];
+  @ApiProperty({ nullable: true, type: Number, description: 'score drop, in points, beyond which a finished scan raises scan.regressed' }) regression_threshold: number | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }
@@ -207,4 +230,8 @@ export class TargetList {
   @ApiProperty({ nullable: true, type: String, description: 'pass as cursor for the next page; null on the last page' }) next_cursor: string | null;
 }
 
-export class ListTargetsQuery extends PageQuery {}
+export class ListTargetsQuery extends PageQuery {
+  @ApiPropertyOptional({ description: 'only targets carrying this tag', example: 'prod', maxLength: 50 })
+  @IsOptional() @IsString() @MaxLength(50)
+  tag?: string;
+}

@@ -1,4 +1,5 @@
 import type { DocumentStore, FindOptions, TargetDoc } from '@gauntlet/read-models';
+import { normalizeTag } from '@gauntlet/domain';
 import { ProblemException } from '../http/problem';
 
 /** Targets as the read model has them (the api's reads; never a decision's facts). */
@@ -20,8 +21,27 @@ export class TargetReader {
     return doc;
   }
 
-  /** the account's live targets, newest first */
-  list(account_id: string, limit: number, after: FindOptions['after']): Promise<TargetDoc[]> {
-    return this.targets.find({ account_id, deleted: false }, { sort: { field: 'created_at', direction: 'desc' }, limit, after });
+  /** the account's live targets, newest first; with a tag, only those carrying it */
+  async list(account_id: string, limit: number, after: FindOptions['after'], tag?: string): Promise<TargetDoc[]> {
+    const sort = { field: 'created_at', direction: 'desc' } as const;
+    if (tag === undefined) return this.targets.find({ account_id, deleted: false }, { sort, limit, after });
+    // the document store filters on equality of top-level fields only: tags (a list) are matched
+    // here, walking the account's targets in pages until the page is full
+    const wanted = normalizeTag(tag);
+    if (!wanted) return [];
+    const found: TargetDoc[] = [];
+    for (let cursor = after; found.length < limit; ) {
+      const batch = await this.targets.find({ account_id, deleted: false }, { sort, limit: 200, after: cursor });
+      found.push(...batch.filter((d) => (d.tags ?? []).includes(wanted)));
+      if (batch.length < 200) break;
+      const last = batch[batch.length - 1];
+      cursor = { value: last.created_at, id: last._id };
+    }
+    return found.slice(0, limit);
+  }
+
+  /** every live target of the account carrying `tag` (a schedule by tag scans them all) */
+  tagged(account_id: string, tag: string): Promise<TargetDoc[]> {
+    return this.list(account_id, 10_000, undefined, tag);
   }
 }

@@ -10,7 +10,7 @@ export function targetView(doc: TargetDoc): TargetView {
   return {
     id: doc._id, name: doc.name, url: doc.url, endpoint: targetEndpoint(doc), scan_mode: doc.scan_mode, api_format: doc.api_format, has_api_key: doc.api_key_encrypted !== null,
     model: doc.model, canaries: doc.canaries, browser: doc.browser, http: doc.http, max_requests_per_second: doc.max_requests_per_second,
-    header_names: doc.header_names ?? [], sensitive: doc.sensitive_labels ?? [], stream: doc.stream ?? false,
+    header_names: doc.header_names ?? [], sensitive: doc.sensitive_labels ?? [], stream: doc.stream ?? false, tags: doc.tags ?? [], regression_threshold: doc.regression_threshold ?? null,
     created_at: doc.created_at, updated_at: doc.updated_at,
   };
 }

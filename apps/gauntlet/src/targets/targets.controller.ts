@@ -27,11 +27,11 @@ export class TargetsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List targets, newest first' })
+  @ApiOperation({ summary: 'List targets, newest first (with tag: only those carrying it)' })
   @ApiOkResponse({ type: TargetList })
   async list(@CurrentPrincipal() p: Principal, @Query() q: ListTargetsQuery): Promise<TargetList> {
     const limit = q.limit ?? 50;
-    const docs = await this.targets.list(p.account_id, limit + 1, decodeCursor(q.cursor));
+    const docs = await this.targets.list(p.account_id, limit + 1, decodeCursor(q.cursor), q.tag);
     const { items, next_cursor } = page(docs, limit, 'created_at');
     return { targets: items.map(targetView), next_cursor };
   }

@@ -25,6 +25,15 @@ describe('scan decider', () => {
     target: { account_id: 'a1', name: 'bot', deleted: false },
   };
 
+  it('a finished scan records each regression reason once; an unfinished one cannot regress', () => {
+    const completed: ScanEvent = { type: 'ScanCompleted', schemaVersion: 1, data: { scan_id: 's1', score, finished_at: now } };
+    const regression = { reason: 'score_drop' as const, fingerprints: [], score: 60, previous_score: 80 };
+    const regressed: ScanEvent = { type: 'ScanRegressed', schemaVersion: 1, data: { scan_id: 's1', target_id: 't1', detected_at: now, ...regression } };
+    spec(scanDecider).given([requested, started, completed]).when({ type: 'RecordRegression', regression, now }).then([regressed]);
+    spec(scanDecider).given([requested, started, completed, regressed]).when({ type: 'RecordRegression', regression, now }).then([]);
+    spec(scanDecider).given([requested, started]).when({ type: 'RecordRegression', regression, now }).thenFails('conflict');
+  });
+
   it('a requested scan is pending; requesting the same id again is a retry', () => {
     spec(scanDecider).given([]).when(request).then([requested]);
     spec(scanDecider).given([requested]).when(request).then([]);

@@ -1,6 +1,7 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
+import type { Regression } from './regression';
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -12,6 +13,14 @@ export type Profile = (typeof PROFILES)[number];
 /** What a CI scan's gate fails on: the score below fail_threshold, or any finding new since the target's previous scan. */
 export const CI_FAIL_ON = ['score', 'new'] as const;
 export type CiFailOn = (typeof CI_FAIL_ON)[number];
+/** Who asked for a scan: a person over the api, a pipeline, or a schedule firing. */
+export const SCAN_ORIGINS = ['api', 'ci', 'schedule'] as const;
+export type ScanOrigin = (typeof SCAN_ORIGINS)[number];
+/** the firing a scheduled scan came from (additive: absent on other scans) */
+export interface ScheduledBy {
+  schedule_id: string;
+  due_at: string;
+}
 /** How a CI scan is gated, chosen when it is requested (additive: absent on older scans, which gate on the score). */
 export interface CiGatePolicy {
   fail_on: CiFailOn;
@@ -52,7 +61,7 @@ export interface CustomProbe {
 export type ScanEvent =
   | DomainEvent<'ScanRequested', {
       scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile;
-      origin: 'api' | 'ci'; fail_threshold: number | null; requested_at: string; gate?: CiGatePolicy; selection?: ProbeSelection;
+      origin: ScanOrigin; fail_threshold: number | null; requested_at: string; gate?: CiGatePolicy; selection?: ProbeSelection; scheduled_by?: ScheduledBy;
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
@@ -66,7 +75,9 @@ export type ScanEvent =
   /** version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage reads both */
   | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string; coverage?: number }>
   | DomainEvent<'ScanFailed', { scan_id: string; reason: string; finished_at: string }>
-  | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>;
+  | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>
+  /** recorded once per reason after the scan finished, so a replay raises the same alerts */
+  | DomainEvent<'ScanRegressed', { scan_id: string; target_id: string; detected_at: string } & Regression>;
 
 /** The target as a scan request needs it, folded from the target's own stream (null: no such stream). */
 export interface ScannedTargetFacts {
@@ -77,7 +88,8 @@ export interface ScannedTargetFacts {
 
 export type ScanCommand =
   | {
-      type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; profile: Profile; origin: 'api' | 'ci'; fail_threshold: number | null; gate?: CiGatePolicy; selection?: ProbeSelection; now: string;
+      type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; profile: Profile; origin: ScanOrigin; fail_threshold: number | null; gate?: CiGatePolicy; selection?: ProbeSelection; now: string;
+      scheduled_by?: ScheduledBy;
       /** the requested target, from its stream: only the account's own, live target can be scanned */
       target: ScannedTargetFacts | null;
     }
@@ -88,7 +100,8 @@ export type ScanCommand =
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
   | { type: 'FailScan'; reason: string; now: string }
-  | { type: 'CancelScan'; account_id: string; cancelled_by: string; now: string };
+  | { type: 'CancelScan'; account_id: string; cancelled_by: string; now: string }
+  | { type: 'RecordRegression'; regression: Regression; now: string };
 
 export interface ScanState {
   id: string | null;
@@ -104,6 +117,10 @@ export interface ScanState {
   attemptIds: string[];
   /** the running count of weaknesses proven, as the attempts recorded it */
   findingsSoFar: number;
+  /** the score it finished with (completed or partial) */
+  score?: number;
+  /** regression reasons already recorded */
+  regressions?: string[];
 }
 
 const clampProgress = (p: number) => Math.max(0, Math.min(100, Math.floor(p)));
@@ -119,10 +136,10 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   decide(command, state) {
     if (command.type === 'RequestScan') {
       if (state.id) return []; // the same id again is a retry
-      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, selection, now } = command;
+      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, selection, scheduled_by, now } = command;
       // another account's target answers exactly like an absent one
       if (!target || target.deleted || target.account_id !== account_id) throw new DomainError('not_found', 'Target not found.');
-      return [event('ScanRequested', { scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }), ...(selection && { selection }) })];
+      return [event('ScanRequested', { scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }), ...(selection && { selection }), ...(scheduled_by && { scheduled_by }) })];
     }
     if (!state.id) throw new DomainError('not_found', 'Scan not found.');
     const scan_id = state.id;
@@ -186,6 +203,13 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
           throw new DomainError('conflict', `Scan is already ${state.status}; only pending or running scans can be cancelled.`, { status: state.status });
         }
         return [event('ScanCancelled', { scan_id, cancelled_by: command.cancelled_by, finished_at: command.now })];
+
+      case 'RecordRegression':
+        if (state.status !== 'completed' && state.status !== 'completed_partial') {
+          throw new DomainError('conflict', `Scan is ${state.status}; only a finished scan can regress.`, { status: state.status });
+        }
+        if (state.regressions?.includes(command.regression.reason)) return [];
+        return [event('ScanRegressed', { scan_id, target_id: state.target_id!, detected_at: command.now, ...command.regression })];
     }
   },
 
@@ -205,9 +229,11 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
         return { ...state, findings: { ...state.findings, [v.id]: v.fingerprint ?? fingerprintOf(v.probe_id, v.category) } };
       }
       case 'ScanCompleted':
-        return { ...state, status: 'completed', phase: 'done', progress: 100 };
+        return { ...state, status: 'completed', phase: 'done', progress: 100, score: e.data.score.overall_score };
       case 'ScanCompletedPartial':
-        return { ...state, status: 'completed_partial', phase: 'done', progress: 100 };
+        return { ...state, status: 'completed_partial', phase: 'done', progress: 100, score: e.data.score.overall_score };
+      case 'ScanRegressed':
+        return { ...state, regressions: [...(state.regressions ?? []), e.data.reason] };
       case 'ScanFailed':
         return { ...state, status: 'failed', phase: 'done' };
       case 'ScanCancelled':

@@ -80,4 +80,13 @@ describe('target decider', () => {
     spec(targetDecider).given([registered]).when({ type: 'DeleteTarget', account_id: 'a1', now }).then([deleted]);
     spec(targetDecider).given([registered, deleted]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { name: 'x' }, now }).thenFails('not_found');
   });
+
+  it('keeps tags normalised and refuses what is not a tag or threshold', () => {
+    const [e] = spec(targetDecider).given([]).when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, tags: ['Prod', ' prod', 'team:web'] }, now }).thenEvents();
+    expect(e.data).toMatchObject({ tags: ['prod', 'team:web'] });
+    spec(targetDecider).given([]).when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, tags: ['no spaces'] }, now }).thenFails('invalid', /not a tag/);
+    spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { regression_threshold: 0 }, now }).thenFails('invalid', /regression_threshold/);
+    const [u] = spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { tags: ['EU'], regression_threshold: 10 }, now }).thenEvents();
+    expect(u.data).toMatchObject({ changes: { tags: ['eu'], regression_threshold: 10 } });
+  });
 });

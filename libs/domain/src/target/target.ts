@@ -1,6 +1,7 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { endpointProblem } from './endpoint';
+import { normalizeTags, tagsProblem } from './tags';
 
 export const SCAN_MODES = ['browser', 'api'] as const;
 export type ScanMode = (typeof SCAN_MODES)[number];
@@ -57,6 +58,10 @@ export interface TargetSettings {
   sensitive_encrypted?: string | null;
   /** their labels and fingerprints, in clear so reads can say what is watched for */
   sensitive_labels?: SensitiveLabel[];
+  /** normalised tags (tags.ts); absent from events recorded before tags existed: none */
+  tags?: string[];
+  /** a finished scan whose score fell by more than this many points since the previous one regressed; absent or null: only found-again weaknesses count */
+  regression_threshold?: number | null;
 }
 
 export type TargetEvent =
@@ -92,6 +97,12 @@ function checkSettings(s: TargetSettings): void {
   if (s.scan_mode === 'browser' && (s.headers_encrypted || s.stream)) {
     throw new DomainError('invalid', 'headers and stream only apply when scan_mode is api.', { field: s.stream ? 'stream' : 'headers' });
   }
+  const tagProblem = s.tags !== undefined ? tagsProblem(s.tags) : null;
+  if (tagProblem) throw new DomainError('invalid', `${tagProblem}.`, { field: 'tags' });
+  const threshold = s.regression_threshold;
+  if (threshold !== undefined && threshold !== null && !(Number.isInteger(threshold) && threshold >= 1 && threshold <= 100)) {
+    throw new DomainError('invalid', 'regression_threshold is a whole number of points from 1 to 100.', { field: 'regression_threshold' });
+  }
   const problem = s.scan_mode === 'api' ? endpointProblem(s) : null;
   if (problem) throw new DomainError('invalid', problem.message, { field: problem.field });
 }
@@ -103,7 +114,8 @@ export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
     if (command.type === 'RegisterTarget') {
       if (state.id) return []; // the same id again is a retry of the same request
       checkSettings(command.settings);
-      return [event('TargetRegistered', { target_id: command.target_id, account_id: command.account_id, registered_at: command.now, ...command.settings })];
+      const settings = command.settings.tags ? { ...command.settings, tags: normalizeTags(command.settings.tags) } : command.settings;
+      return [event('TargetRegistered', { target_id: command.target_id, account_id: command.account_id, registered_at: command.now, ...settings })];
     }
     // another account's target answers exactly like an absent one
     if (!state.id || state.deleted || state.account_id !== command.account_id || !state.settings) {
@@ -112,8 +124,9 @@ export const targetDecider: Decider<TargetCommand, TargetEvent, TargetState> = {
     const target_id = state.id;
     switch (command.type) {
       case 'UpdateTarget': {
+        const given = command.changes.tags && !tagsProblem(command.changes.tags) ? { ...command.changes, tags: normalizeTags(command.changes.tags) } : command.changes;
         const changes = Object.fromEntries(
-          Object.entries(command.changes).filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(state.settings![k as keyof TargetSettings])),
+          Object.entries(given).filter(([k, v]) => v !== undefined && JSON.stringify(v) !== JSON.stringify(state.settings![k as keyof TargetSettings])),
         ) as Partial<TargetSettings>;
         if (Object.keys(changes).length === 0) return [];
         const next = { ...state.settings, ...changes };

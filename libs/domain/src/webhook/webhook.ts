@@ -1,7 +1,7 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 
-export const WEBHOOK_EVENT_TYPES = ['scan.started', 'scan.completed', 'scan.failed', 'scan.completed_partial', 'vulnerability.critical'] as const;
+export const WEBHOOK_EVENT_TYPES = ['scan.started', 'scan.completed', 'scan.failed', 'scan.completed_partial', 'vulnerability.critical', 'scan.regressed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const FORMAT_TYPES = ['json', 'ocsf', 'cef', 'syslog'] as const;
 export type FormatType = (typeof FORMAT_TYPES)[number];

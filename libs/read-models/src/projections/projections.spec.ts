@@ -5,6 +5,7 @@ import { accountsProjection, apiKeysProjection } from './account-projections';
 import { scansProjection, vulnerabilitiesProjection } from './scan-projections';
 import { targetsProjection } from './target-projections';
 import { scanCoverageProjection, triageProjection } from './triage-projections';
+import { schedulesProjection } from './schedule-projections';
 
 let position = 0n;
 const recorded = (streamId: string, revision: number, type: string, data: unknown): RecordedEvent => ({
@@ -99,6 +100,11 @@ describe('scan projections', () => {
     expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...upcastVulnerability(vuln('v1', 'critical')), _id: 's1:v1', _rev: 4, scan_id: 's1' });
   });
 
+  it('keeps the regressions recorded after the scan finished', () => {
+    const regressed = recorded('scan-s1', 7, 'ScanRegressed', { scan_id: 's1', target_id: 't1', detected_at: now, reason: 'score_drop', fingerprints: [], score: 55, previous_score: 80 });
+    expect(project<any>(scansProjection, [...events, regressed], 's1')).toMatchObject({ _rev: 7, status: 'completed', regressions: [{ reason: 'score_drop', score: 55, previous_score: 80, fingerprints: [], detected_at: now }] });
+  });
+
   it('records why a scan failed or was cancelled', () => {
     const failed = [...events.slice(0, 2), recorded('scan-s1', 2, 'ScanFailed', { scan_id: 's1', reason: 'target never answered', finished_at: now })];
     expect(project(scansProjection, failed, 's1')).toMatchObject({ status: 'failed', phase: 'done', reason: 'target never answered' });
@@ -125,5 +131,17 @@ describe('scan coverage projection', () => {
   it('lists each probe the scan got an answer to once; recon and errors test nothing', () => {
     const events = [attempt(1, 'recon-1', 'recon'), attempt(2, 'pi-001'), attempt(3, 'pi-001', 'amplify', 'vulnerable'), attempt(4, 'pi-002', 'probe', 'error'), attempt(5, 'pi-003')];
     expect(project(scanCoverageProjection, events, 's1')).toEqual({ _id: 's1', _rev: 5, probes: ['pi-001', 'pi-003'] });
+  });
+});
+
+describe('schedules projection', () => {
+  const created = recorded('schedule-sc1', 0, 'ScheduleCreated', { schedule_id: 'sc1', account_id: 'a1', target_id: 't1', tag: null, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'quick', catch_up: 'skip', paused: false, created_at: '2026-11-20T12:00:00.000Z' });
+  const fired = recorded('schedule-sc1', 1, 'ScheduledScanFired', { schedule_id: 'sc1', account_id: 'a1', due_at: '2026-11-21T02:00:00.000Z', fired_at: '2026-11-21T02:00:01.000Z', missed: 0, profile: 'quick', scans: [{ target_id: 't1', scan_id: 's9' }], skipped: [] });
+  const paused = recorded('schedule-sc1', 2, 'SchedulePaused', { schedule_id: 'sc1', account_id: 'a1', paused_at: '2026-11-21T05:00:00.000Z' });
+
+  it('shows the next due time from the recorded time table, the latest firing, and none while paused', () => {
+    expect(project<any>(schedulesProjection, [created], 'sc1')).toMatchObject({ cron: '0 3 * * *', next_due_at: '2026-11-21T02:00:00.000Z', last_firing: null, paused: false });
+    expect(project<any>(schedulesProjection, [created, fired], 'sc1')).toMatchObject({ next_due_at: '2026-11-22T02:00:00.000Z', last_firing: { due_at: '2026-11-21T02:00:00.000Z', scans: [{ scan_id: 's9' }] } });
+    expect(project<any>(schedulesProjection, [created, fired, paused], 'sc1')).toMatchObject({ paused: true, next_due_at: null, updated_at: '2026-11-21T05:00:00.000Z' });
   });
 });

@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, partialCoverage, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -9,7 +9,7 @@ export interface ScanDoc {
   target_id: string;
   target_name: string;
   profile: Profile;
-  origin: 'api' | 'ci';
+  origin: ScanOrigin;
   fail_threshold: number | null;
   /** CI scans requested with a gate other than the score alone (absent: fail on the score, no partial scans) */
   gate?: CiGatePolicy;
@@ -33,6 +33,8 @@ export interface ScanDoc {
   coverage?: number | null;
   /** each weakness as the attempt that first proved it named it: what a running scan shows before its findings are written */
   proven?: (ProvenWeakness & { proven_at: string })[];
+  /** regressions recorded after the scan finished (absent: none) */
+  regressions?: { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string }[];
   [k: string]: unknown;
 }
 
@@ -102,6 +104,10 @@ export const scansProjection: Projection<ScanDoc> = {
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}` };
+      case 'ScanRegressed': {
+        const { reason, fingerprints, score, previous_score, detected_at } = e.data;
+        return { ...next, regressions: [...(doc.regressions ?? []), { reason, fingerprints, score, previous_score, detected_at }] };
+      }
       default:
         return next;
     }

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 
 /** Header fields: backslash and pipe are escaped (ArcSight CEF rules); newlines would end the record. */
 export function escapeCefHeader(value: string): string {
@@ -58,23 +58,27 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
   } else {
     const d = envelope.data;
     const v = d.vulnerability;
-    name = v ? `Critical vulnerability: ${v.title}` : { 'scan.started': 'Scan started', 'scan.completed': 'Scan completed', 'scan.failed': 'Scan failed', 'scan.completed_partial': 'Scan completed partially' }[envelope.event as 'scan.started'];
+    name = v ? `Critical vulnerability: ${v.title}` : { 'scan.started': 'Scan started', 'scan.completed': 'Scan completed', 'scan.failed': 'Scan failed', 'scan.completed_partial': 'Scan completed partially', 'scan.regressed': 'Scan regressed' }[envelope.event as 'scan.started'];
+    const regressed = envelope.event === 'scan.regressed';
     severity = SEVERITY[eventSeverity(envelope)];
     const score = d.security_score === null ? '' : ` score ${d.security_score} grade ${shownGrade(d)};`;
     ext = [
       ['rt', rt],
-      ['msg', `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}`],
+      ['msg', regressed ? regressionMessage(d) : `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}`],
       ['cat', envelope.event],
       ['externalId', envelope.id],
       ['outcome', d.status],
       ['request', d.report_url],
-      ...custom([['scanId', d.scan_id], ['targetId', d.target_id], ['targetName', d.target_name], ['securityGrade', shownGrade(d)], ['owaspCategory', v?.category], ['vulnerabilityId', v?.id]], 'cs'),
+      ...(regressed ? ([['reason', d.reason]] as Ext[]) : []),
+      ...custom([['scanId', d.scan_id], ['targetId', d.target_id], ['targetName', d.target_name], ['securityGrade', shownGrade(d)], ['owaspCategory', v?.category], regressed ? ['fingerprints', d.fingerprints?.join(',') || null] : ['vulnerabilityId', v?.id]], 'cs'),
       ...custom([['securityScore', d.security_score], ['totalFindings', d.total_findings], ['criticalFindings', d.critical]], 'cn'),
       // cn1..cn3 are taken: findings new since the previous scan go in the flex number
       ...(d.new_findings !== undefined ? ([['flexNumber1', d.new_findings], ['flexNumber1Label', 'newFindings']] as Ext[]) : []),
       // a partial scan says so, and what share of its plan ran (in percent: flex numbers are integers)
       ...(d.partial !== undefined ? ([['flexString1', d.partial ? 'partial' : 'whole'], ['flexString1Label', 'scanCoverage']] as Ext[]) : []),
       ...(typeof d.coverage === 'number' ? ([['flexNumber2', Math.round(d.coverage * 100)], ['flexNumber2Label', 'coveragePercent']] as Ext[]) : []),
+      // a regression carries no coverage: its second flex number is the previous score, labelled so
+      ...(regressed && d.previous_score !== null && d.previous_score !== undefined ? ([['flexNumber2', d.previous_score], ['flexNumber2Label', 'previousScore']] as Ext[]) : []),
     ];
   }
   const header = ['CEF:0', product.vendor, product.product, product.version, envelope.event, name, String(severity)].map((h, i) => (i === 0 ? h : escapeCefHeader(h)));

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
-import { alert, completed, critical, failed, NASTY } from '../../test/fixtures';
+import { alert, completed, critical, failed, NASTY, regressed } from '../../test/fixtures';
 import { renderSyslog } from './syslog';
 import { SyslogTcpSender } from './syslog-tcp';
 
@@ -81,7 +81,7 @@ input(type="imtcp" port="${port}" address="127.0.0.1" ruleset="gauntlet")
   });
 
   it('rsyslog reads every field we wrote', async () => {
-    const envelopes = [named(completed, 'Support bot | "prod" [eu] \\ é中'), named(critical, 'Support bot'), named(alert, 'Agent é')];
+    const envelopes = [named(completed, 'Support bot | "prod" [eu] \\ é中'), named(critical, 'Support bot'), named(alert, 'Agent é'), named(regressed, 'Support bot')];
     const lines = envelopes.map((e, i) => renderSyslog(e, { ...opts, facility: i === 2 ? 10 : undefined }));
     const sender = new SyslogTcpSender({ host: '127.0.0.1', port }, { allowPrivate: true });
     for (const l of lines) await sender.send(l);

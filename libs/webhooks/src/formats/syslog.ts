@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 
 export interface SyslogOptions {
   /** 0..23; default 13 (log audit): these are security audit records, and facility 13 keeps them out of hosts' auth logs */
@@ -75,9 +75,12 @@ function details(envelope: WebhookEnvelope): { severity: number; params: [string
       ...base, ['scan_id', d.scan_id], ['target_id', d.target_id], ['target_name', d.target_name], ['status', d.status],
       ['security_score', d.security_score], ['security_grade', d.security_grade], ['total_findings', d.total_findings],
       ['critical', d.critical], ['high', d.high], ['medium', d.medium], ['low', d.low], ['new_findings', d.new_findings], ['base_scan_id', d.base_scan_id], ['partial', d.partial], ['coverage', d.coverage], ['report_url', d.report_url], ['reason', d.reason],
+      ['previous_score', d.previous_score], ['fingerprints', d.fingerprints?.join(',') || undefined],
       ...(v ? ([['vulnerability_id', v.id], ['title', v.title], ['category', v.category], ['severity', v.severity], ['probe_id', v.probe_id]] as [string, unknown][]) : []),
     ],
-    msg: v
+    msg: envelope.event === 'scan.regressed'
+      ? regressionMessage(d)
+      : v
       ? `Critical vulnerability in ${d.target_name}: ${v.title} (${v.category})`
       : `Gauntlet ${envelope.event} for ${d.target_name}:${score} ${d.total_findings} findings${d.reason ? `; ${d.reason}` : ''}`,
   };

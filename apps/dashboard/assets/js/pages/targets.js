@@ -3,7 +3,7 @@ import {
   h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, confirmDialog,
   timeEl, statusBadge, gradeClass, isTerminal, clear, urlText, gradeText,
 } from '../dom.js';
-import { scoreLine } from '../charts.js';
+import { trendChart } from '../trend.js';
 
 const MODE_LABEL = { browser: 'Web chatbot (browser)', api: 'Model API' };
 const FORMAT_LABEL = {
@@ -131,6 +131,8 @@ function targetForm(ctx, target) {
       stream,
       field({ label: 'Max requests per second', name: 'max_requests_per_second', type: 'number', min: 1, max: 100, inputmode: 'numeric', value: t.max_requests_per_second, hint: '1 to 100. Leave empty for the default.' }),
       field({ label: 'Canaries', name: 'canaries', type: 'textarea', rows: 3, value: (t.canaries ?? []).join('\n'), hint: 'One per line: strings planted in the system prompt or data that must never appear in an answer (4 to 200 characters).' }),
+      field({ label: 'Tags', name: 'tags', value: (t.tags ?? []).join(', '), placeholder: 'prod, team:support', hint: 'Comma-separated: the fleet view filters on them and a schedule can scan every target of a tag.' }),
+      field({ label: 'Regression threshold (points)', name: 'regression_threshold', type: 'number', min: 1, max: 100, inputmode: 'numeric', value: t.regression_threshold, hint: 'A scan whose score falls by more than this since the previous one raises scan.regressed. Empty: only weaknesses found again after being marked fixed do.' }),
       field({
         label: 'Sensitive values', name: 'sensitive', type: 'textarea', rows: 3, value: '',
         placeholder: editingSensitive(t),
@@ -214,6 +216,11 @@ function collect(form, before, editing) {
   // write-only: sent only when typed, so an edit that leaves the box empty keeps the stored values
   const sensitive = form.elements.namedItem('sensitive').value.split('\n').map((l) => l.trim()).filter(Boolean);
   if (sensitive.length) body.sensitive = parseSensitive(sensitive);
+  const tags = v('tags').split(',').map((x) => x.trim()).filter(Boolean);
+  if (tags.length || (editing && before.tags?.length)) body.tags = tags;
+  const threshold = v('regression_threshold');
+  if (threshold) body.regression_threshold = Number(threshold);
+  else if (editing && before.regression_threshold != null) body.regression_threshold = null;
   if (!editing) return body;
   // PATCH sends what changed; the server ignores equal values anyway, this keeps the log honest
   return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || k === 'headers' || k === 'sensitive' || JSON.stringify(val) !== JSON.stringify(before[k] ?? (k === 'stream' ? false : undefined))));
@@ -389,6 +396,8 @@ function settingsCard(t) {
       t.browser ? row('Selectors', h('ul', { class: 'plain' }, Object.entries(t.browser).filter(([, v]) => v).map(([k, v]) => h('li', null, `${k.replace('_selector', '')}: `, h('code', null, v))))) : null,
       t.http ? row('HTTP body', h('code', { class: 'block' }, t.http.body_template)) : null,
       t.http ? row('Response path', h('code', null, t.http.response_path)) : null,
+      row('Tags', t.tags?.length ? t.tags.map((tag) => h('span', { class: 'tag' }, tag)) : 'None'),
+      row('Regression threshold', t.regression_threshold ? `${t.regression_threshold} points` : 'Found-again weaknesses only'),
       row('Created', timeEl(t.created_at)),
     ),
   );
@@ -406,11 +415,9 @@ function historyCard(ctx, target) {
         body.append(emptyState('No scans yet', 'Start a scan above: its score will be charted here after it finishes.'));
         return;
       }
-      const points = scans
-        .filter((s) => isTerminal(s.status) && typeof s.security_score === 'number')
-        .map((s) => ({ score: s.security_score, grade: s.security_grade, at: s.finished_at ?? s.created_at }))
-        .reverse();
-      if (points.length) body.append(h('figure', { class: 'chart' }, scoreLine(points), h('figcaption', null, 'Security score of each finished scan, oldest on the left.')));
+      const { points } = await api.get(`/api/fleet/${encodeURIComponent(target.id)}/trend`);
+      if (!ctx.alive()) return;
+      if (points.length) body.append(trendChart(points));
       else body.append(h('p', { class: 'hint' }, 'The score chart appears once a scan has finished.'));
       body.append(scanTable(scans, { showTarget: false }));
     } catch (err) {

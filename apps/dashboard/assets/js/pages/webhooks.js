@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   { id: 'scan.completed_partial', label: 'scan.completed_partial: finished with incomplete results' },
   { id: 'scan.failed', label: 'scan.failed: a scan hits a fatal error' },
   { id: 'vulnerability.critical', label: 'vulnerability.critical: a critical finding, as it is found' },
+  { id: 'scan.regressed', label: 'scan.regressed: a fixed weakness found again, or the score fell past the target\'s threshold' },
 ];
 export const FORMAT_TYPES = [
   { value: 'json', label: 'JSON (the Gauntlet envelope)' },

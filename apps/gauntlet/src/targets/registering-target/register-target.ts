@@ -45,6 +45,8 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       headers_encrypted: sealHeaders(this.secrets, body.headers),
       header_names: Object.keys(body.headers ?? {}),
       stream: body.stream ?? false,
+      tags: body.tags ?? [],
+      regression_threshold: body.regression_threshold ?? null,
       // sealed like the key; labels and fingerprints stay readable
       ...sealSensitive(this.secrets, body.sensitive),
     };

@@ -1,4 +1,4 @@
-import { alert, ALL, completed, critical, failed, partial, ping, started } from '../../../test/fixtures';
+import { alert, ALL, completed, critical, failed, partial, ping, regressed, started } from '../../../test/fixtures';
 import { ocsfErrors } from './validate';
 import { renderOcsf } from './ocsf';
 
@@ -32,6 +32,13 @@ describe('ocsf format (OCSF 1.8.0)', () => {
 
     expect(read(partial)).toMatchObject({ activity_id: 2, type_uid: 600702, status_id: 99, status: 'Partial', status_detail: partial.data.reason, severity_id: 4 });
     expect(read(failed)).toMatchObject({ activity_id: 6, type_uid: 600706, status_id: 2, status: 'Failure', status_detail: failed.data.reason });
+  });
+
+  it('maps scan.regressed to Scan Activity 6007, activity 99 Other named Regressed, with the fingerprints found again', () => {
+    const r = read(regressed);
+    expect(r).toMatchObject({ class_uid: 6007, activity_id: 99, type_uid: 600799, activity_name: 'Regressed', status_id: 99, status: 'Regressed', status_detail: 'found_again', severity_id: 4 });
+    expect(r.unmapped).toMatchObject({ regression_reason: 'found_again', fingerprints: regressed.data.fingerprints, score: 61, previous_score: 82 });
+    expect(r.message).toMatch(/found again 2 weakness/);
   });
 
   it('maps vulnerability.critical to Vulnerability Finding 2002 with the OWASP id as the one advisory', () => {

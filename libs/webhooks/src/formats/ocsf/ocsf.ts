@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
+import { eventSeverity, regressionMessage, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
 
 export const OCSF_VERSION = '1.8.0';
 
@@ -39,16 +39,19 @@ const ms = (iso: string | null | undefined) => (iso ? Date.parse(iso) : undefine
  */
 function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
   const d = e.data;
-  const activity = { 'scan.started': 1, 'scan.completed': 2, 'scan.completed_partial': 2, 'scan.failed': 6 }[e.event as 'scan.started'];
-  const status =
-    e.event === 'scan.failed' ? { status_id: 2, status: 'Failure' } : e.event === 'scan.completed_partial' ? { status_id: 99, status: 'Partial' } : { status_id: 1, status: 'Success' };
+  // a regression is no step of the scan itself: 99 Other, named Regressed
+  const activity = { 'scan.started': 1, 'scan.completed': 2, 'scan.completed_partial': 2, 'scan.failed': 6, 'scan.regressed': 99 }[e.event as 'scan.started'];
+  const regressed = e.event === 'scan.regressed';
+  const status = regressed
+    ? { status_id: 99, status: 'Regressed' }
+    : e.event === 'scan.failed' ? { status_id: 2, status: 'Failure' } : e.event === 'scan.completed_partial' ? { status_id: 99, status: 'Partial' } : { status_id: 1, status: 'Success' };
   const grade = d.security_score === null ? '' : `, score ${d.security_score} (${shownGrade(d)})`;
   return {
     ...base(e, product, OCSF_CLASS.scanActivity, 6, activity, SEVERITY_ID[eventSeverity(e)], d.scan_id),
-    activity_name: { 1: 'Started', 2: 'Completed', 6: 'Error' }[activity],
+    activity_name: { 1: 'Started', 2: 'Completed', 6: 'Error', 99: 'Regressed' }[activity],
     ...status,
     ...(d.reason ? { status_detail: d.reason } : {}),
-    message: `Gauntlet scan ${e.event.slice(5).replace('_', ' ')} for ${d.target_name}${grade}, ${d.total_findings} findings`,
+    message: regressed ? regressionMessage(d) : `Gauntlet scan ${e.event.slice(5).replace('_', ' ')} for ${d.target_name}${grade}, ${d.total_findings} findings`,
     // 99 Other: an adversarial AI scan is none of the schema's malware-era scan types
     scan: { type_id: 99, type: 'AI adversarial security scan', name: `Gauntlet scan of ${d.target_name}`, uid: d.scan_id },
     num_detections: d.total_findings,
@@ -65,6 +68,7 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
       low: d.low,
       ...(d.new_findings !== undefined && { new_findings: d.new_findings, base_scan_id: d.base_scan_id ?? null }),
       ...(d.partial !== undefined && { partial: d.partial, coverage: d.coverage ?? null }),
+      ...(regressed && { regression_reason: d.reason, fingerprints: d.fingerprints ?? [], score: d.score, previous_score: d.previous_score ?? null }),
       report_url: d.report_url,
     },
   };

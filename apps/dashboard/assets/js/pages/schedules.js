@@ -1,0 +1,94 @@
+// Schedules: when targets (one, or all of a tag) are scanned; create, pause, resume, delete.
+import { api, all } from '../api.js';
+import { h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, pageHeader, loading, fill, timeEl, confirmDialog } from '../dom.js';
+
+// the browser's own zone and UTC first (Chromium's list leaves UTC out), then every IANA zone it knows
+const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+const ZONES = (() => {
+  let known = [];
+  try {
+    known = Intl.supportedValuesOf('timeZone');
+  } catch {
+    known = [];
+  }
+  return [...new Set([HERE, 'UTC', ...known])];
+})();
+
+export async function page(ctx) {
+  ctx.main.append(pageHeader('Schedules', { sub: 'Scans that start on their own, on a cron time table in your time zone.', back: { href: '/app/fleet', label: 'Fleet' } }));
+  const status = loading();
+  ctx.main.append(status);
+  const [schedules, targets] = await Promise.all([all('/api/schedules', 'schedules'), all('/api/targets', 'targets')]);
+  if (!ctx.alive()) return;
+  status.remove();
+  const names = new Map(targets.map((t) => [t.id, t.name]));
+  const list = h('div', { class: 'table-wrap' });
+  ctx.main.append(createCard(ctx, targets, () => reload()), h('section', { class: 'card', 'aria-labelledby': 'sched-list' }, h('h2', { id: 'sched-list' }, 'Your schedules'), list));
+
+  const render = (items) => {
+    if (!items.length) return fill(list, emptyState('No schedules yet', 'Create one above: a target, or every target with a tag, scanned at the times you choose.'));
+    fill(list, h('table', { class: 'table schedules-table' },
+      h('thead', null, h('tr', null, ['Scans', 'When', 'Profile', 'Next run', 'Last firing', ''].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', null, items.map((s) => h('tr', { dataset: { schedule: s.id } },
+        h('th', { scope: 'row' }, s.target_id ? h('a', { href: `/app/targets/${s.target_id}` }, names.get(s.target_id) ?? s.target_id) : h('span', null, 'tag ', h('span', { class: 'tag' }, s.tag))),
+        h('td', null, h('code', null, s.cron), ` ${s.timezone}`, h('br'), h('span', { class: 'sub' }, `after downtime: ${s.catch_up === 'skip' ? 'skip missed runs' : 'run once'}`)),
+        h('td', null, s.profile),
+        h('td', null, s.paused ? h('span', { class: 'badge status-cancelled' }, 'Paused') : timeEl(s.next_run_at)),
+        h('td', null, s.last_firing ? h('span', null, timeEl(s.last_firing.due_at), ` · ${s.last_firing.scans.length} started`, s.last_firing.skipped.length ? `, ${s.last_firing.skipped.length} skipped (still scanning)` : '') : '—'),
+        h('td', { class: 'row-actions' },
+          button(s.paused ? 'Resume' : 'Pause', { class: 'btn btn-ghost', on: { click: (e) => toggle(e.currentTarget, s) } }),
+          button('Delete', { class: 'btn btn-danger-ghost', on: { click: () => remove(s) } }),
+        ),
+      ))),
+    ));
+  };
+  const reload = async () => render(await all('/api/schedules', 'schedules'));
+  const toggle = async (btn, s) => {
+    try {
+      await busy(btn, () => api.patch(`/api/schedules/${s.id}`, { paused: !s.paused }));
+      ctx.toast(s.paused ? 'Schedule resumed.' : 'Schedule paused.');
+      await reload();
+    } catch (err) {
+      ctx.toast(err.message, 'error');
+    }
+  };
+  const remove = async (s) => {
+    if (!(await confirmDialog({ title: 'Delete this schedule?', text: 'No more scans start from it. Its past firings stay in the audit log.', confirm: 'Delete schedule', danger: true }))) return;
+    try {
+      await api.del(`/api/schedules/${s.id}`);
+      ctx.toast('Schedule deleted.');
+      await reload();
+    } catch (err) {
+      ctx.toast(err.message, 'error');
+    }
+  };
+  render(schedules);
+}
+
+function createCard(ctx, targets, onCreated) {
+  const tags = [...new Set(targets.flatMap((t) => t.tags ?? []))].sort();
+  const what = field({
+    label: 'What to scan', name: 'what', type: 'select', required: true,
+    options: [...targets.map((t) => ({ value: `target:${t.id}`, label: t.name })), ...tags.map((t) => ({ value: `tag:${t}`, label: `every target tagged ${t}` }))],
+  });
+  const cron = field({ label: 'When (cron)', name: 'cron', value: '0 3 * * *', required: true, hint: 'minute hour day-of-month month day-of-week: 0 3 * * 1-5 is 03:00 on weekdays' });
+  const zone = field({ label: 'Time zone', name: 'timezone', type: 'select', value: HERE, options: ZONES.map((z) => ({ value: z, label: z })) });
+  const profile = field({ label: 'Profile', name: 'profile', type: 'select', value: 'standard', options: ['quick', 'standard', 'deep'].map((p) => ({ value: p, label: p })) });
+  const catchUp = field({ label: 'After downtime', name: 'catch_up', type: 'select', value: 'skip', options: [{ value: 'skip', label: 'Skip the runs missed' }, { value: 'run_once', label: 'Run once for them' }] });
+  const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create schedule');
+  const form = h('form', { class: 'form', novalidate: true }, formAlert(), what, cron, zone, profile, catchUp, btn);
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    const v = (n) => form.elements.namedItem(n).value;
+    const [kind, ref] = v('what').split(/:(.*)/s);
+    try {
+      await busy(btn, () => api.post('/api/schedules', { ...(kind === 'target' ? { target_id: ref } : { tag: ref }), cron: v('cron'), timezone: v('timezone'), profile: v('profile'), catch_up: v('catch_up') }));
+      ctx.toast('Schedule created.');
+      await onCreated();
+    } catch (err) {
+      showErrors(form, err);
+    }
+  });
+  return h('section', { class: 'card', 'aria-labelledby': 'sched-new' }, h('h2', { id: 'sched-new' }, 'New schedule'), targets.length ? form : emptyState('No targets yet', 'Add a target first.', h('a', { class: 'btn', href: '/app/targets/new' }, 'Add target')));
+}

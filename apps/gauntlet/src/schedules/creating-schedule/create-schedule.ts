@@ -1,0 +1,35 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { scheduleDecider, streams, targetDecider } from '@gauntlet/domain';
+import { CommandContext } from '../../platform/aggregates';
+import { Clock } from '../../platform/clock';
+import { CommandRunner } from '../../platform/command-runner';
+import { CreateScheduleBody, ScheduleView } from '../dto';
+import { ScheduleReader } from '../schedule-reader';
+import { scheduleView } from '../schedule-view';
+
+export class CreateSchedule {
+  constructor(readonly account_id: string, readonly body: CreateScheduleBody, readonly context: CommandContext) {}
+}
+
+@CommandHandler(CreateSchedule)
+export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, ScheduleView> {
+  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly schedules: ScheduleReader) {}
+
+  async execute({ account_id, body, context }: CreateSchedule): Promise<ScheduleView> {
+    // the named target as its own stream has it: only the account's live target can be scheduled
+    const target = body.target_id ? await this.runner.state(targetDecider, streams.target(body.target_id)) : null;
+    const schedule_id = randomUUID();
+    await this.runner.commit(
+      scheduleDecider,
+      streams.schedule(schedule_id),
+      {
+        type: 'CreateSchedule', schedule_id, account_id, target_id: body.target_id ?? null, tag: body.tag ?? null, cron: body.cron, timezone: body.timezone,
+        profile: body.profile ?? 'standard', catch_up: body.catch_up, paused: body.paused ?? false, now: this.clock.iso(),
+        target: target?.id ? { account_id: target.account_id, deleted: target.deleted } : null,
+      },
+      context,
+    );
+    return scheduleView(await this.schedules.owned(account_id, schedule_id));
+  }
+}

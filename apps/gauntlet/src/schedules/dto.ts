@@ -1,0 +1,102 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { CATCH_UP_POLICIES, CatchUpPolicy, PROFILES, Profile } from '@gauntlet/domain';
+import { SchemaRules } from '../http/openapi';
+import { PageQuery } from '../http/pagination';
+
+const CRON = { description: 'five-field cron (minute hour day-of-month month day-of-week), read in timezone', example: '0 3 * * 1-5', maxLength: 100 };
+const TIMEZONE = { description: 'IANA time zone the cron is read in', example: 'Europe/Paris', maxLength: 64 };
+const CATCH_UP = { enum: CATCH_UP_POLICIES, description: 'due times passed while no scheduler ran: run once for the latest (run_once) or record them as missed (skip)' };
+
+class ScheduleTimingFields {
+  @ApiPropertyOptional({ enum: PROFILES, default: 'standard' })
+  @IsOptional() @IsIn(PROFILES)
+  profile?: Profile;
+
+  @ApiPropertyOptional({ description: 'a paused schedule never fires; what fell due while paused is not run on resumption', default: false })
+  @IsOptional() @IsBoolean()
+  paused?: boolean;
+}
+
+@SchemaRules({ oneOf: [{ required: ['target_id'] }, { required: ['tag'] }] })
+export class CreateScheduleBody extends ScheduleTimingFields {
+  @ApiPropertyOptional({ format: 'uuid', description: 'the target to scan (or give tag)' })
+  @IsOptional() @IsUUID()
+  target_id?: string;
+
+  @ApiPropertyOptional({ description: 'scan every live target carrying this tag at each due time (or give target_id)', maxLength: 50 })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(50)
+  tag?: string;
+
+  @ApiProperty(CRON)
+  @IsString() @MinLength(9) @MaxLength(100)
+  cron: string;
+
+  @ApiProperty(TIMEZONE)
+  @IsString() @MinLength(1) @MaxLength(64)
+  timezone: string;
+
+  @ApiProperty(CATCH_UP)
+  @IsIn(CATCH_UP_POLICIES)
+  catch_up: CatchUpPolicy;
+}
+
+/** what a schedule scans is fixed at creation: a different target or tag is a different schedule */
+export class UpdateScheduleBody extends ScheduleTimingFields {
+  @ApiPropertyOptional(CRON)
+  @IsOptional() @IsString() @MinLength(9) @MaxLength(100)
+  cron?: string;
+
+  @ApiPropertyOptional(TIMEZONE)
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(64)
+  timezone?: string;
+
+  @ApiPropertyOptional(CATCH_UP)
+  @IsOptional() @IsIn(CATCH_UP_POLICIES)
+  catch_up?: CatchUpPolicy;
+}
+
+export class PlannedScanView {
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ format: 'uuid' }) scan_id: string;
+}
+
+export class SkippedTargetView {
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ enum: ['previous_scan_running'] }) reason: string;
+}
+
+export class ScheduleFiringView {
+  @ApiProperty({ format: 'date-time', description: 'the due time this firing stands for' }) due_at: string;
+  @ApiProperty({ format: 'date-time' }) fired_at: string;
+  @ApiProperty({ description: 'earlier due times this firing covered (catch-up run_once)' }) missed: number;
+  @ApiProperty({ type: [PlannedScanView] }) scans: PlannedScanView[];
+  @ApiProperty({ type: [SkippedTargetView] }) skipped: SkippedTargetView[];
+}
+
+export class ScheduleView {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) target_id: string | null;
+  @ApiProperty({ nullable: true, type: String }) tag: string | null;
+  @ApiProperty(CRON) cron: string;
+  @ApiProperty(TIMEZONE) timezone: string;
+  @ApiProperty({ enum: PROFILES }) profile: Profile;
+  @ApiProperty(CATCH_UP) catch_up: CatchUpPolicy;
+  @ApiProperty() paused: boolean;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'the next due time (null while paused)' }) next_run_at: string | null;
+  @ApiProperty({ type: ScheduleFiringView, nullable: true }) last_firing: ScheduleFiringView | null;
+  @ApiProperty({ description: 'due times recorded as missed by the skip policy' }) missed_total: number;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class ScheduleList {
+  @ApiProperty({ type: [ScheduleView] }) schedules: ScheduleView[];
+  @ApiProperty({ nullable: true, type: String, description: 'pass as cursor for the next page; null on the last page' }) next_cursor: string | null;
+}
+
+export class ListSchedulesQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'only schedules of this target' })
+  @IsOptional() @IsUUID()
+  target_id?: string;
+}

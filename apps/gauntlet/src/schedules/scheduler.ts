@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { DomainError, scheduleDecider, scheduleDue, ScheduleState, streams, unsettledScans, type PlannedScan } from '@gauntlet/domain';
+import type { AccountDoc, DocumentStore, ScanDoc } from '@gauntlet/read-models';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { CommandContext } from '../platform/aggregates';
+import type { Clock } from '../platform/clock';
+import type { CommandRunner } from '../platform/command-runner';
+import { requestScan } from '../scans/requesting-scan/request-scan';
+import { TargetReader } from '../targets/target-reader';
+import { ScheduleReader } from './schedule-reader';
+
+export interface SchedulerOptions {
+  /** how often the schedules are looked at */
+  tickMs: number;
+  /** a due time older than this when first seen was missed (the schedulers were down): the catch-up policy decides */
+  graceMs: number;
+  /** names this scheduler in the log's metadata */
+  id: string;
+}
+
+export interface SchedulerDeps {
+  commands: CommandRunner;
+  docs: DocumentStore;
+  config: Pick<Config, 'scanQuota'>;
+  clock: Clock;
+  log: Pick<Logger, 'info' | 'warn' | 'error'>;
+}
+
+export interface TickReport {
+  fired: number;
+  missed: number;
+  requested: number;
+  refused: number;
+}
+
+/** The id of the scan a firing asks for on a target: the same (schedule, due time, target) is always the same scan. */
+export function scheduledScanId(schedule_id: string, due_at: string, target_id: string): string {
+  const h = createHash('sha256').update(`${schedule_id}\n${due_at}\n${target_id}`).digest('hex');
+  // shaped as a version 5 (name-based) UUID so every api route takes it
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+const RUNNING: ScanDoc['status'][] = ['pending', 'running'];
+
+/**
+ * The scheduler role: every tick, each active schedule's stream is read (the log's facts, never
+ * the read model's) and the catch-up policy says whether a due time is to fire or was missed. The
+ * firing is decided on the schedule's stream at its expected revision: with several schedulers
+ * running, exactly one append wins and only its scheduler asks for the scans. Those go through
+ * the same write path and quota as any other request, with ids derived from the firing, so a
+ * scheduler that stopped half-way is finished by the next tick of any scheduler without doubles.
+ */
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<unknown> | null = null;
+  private stopped = true;
+  private readonly schedules: ScheduleReader;
+  private readonly targets: TargetReader;
+
+  constructor(private readonly deps: SchedulerDeps, private readonly options: SchedulerOptions) {
+    this.schedules = new ScheduleReader(deps.docs);
+    this.targets = new TargetReader(deps.docs);
+  }
+
+  start(): void {
+    this.stopped = false;
+    const loop = () => {
+      if (this.stopped) return;
+      this.ticking = this.tick()
+        .catch((err) => this.deps.log.error({ err }, 'scheduler tick failed'))
+        .finally(() => {
+          this.ticking = null;
+          if (!this.stopped) this.timer = setTimeout(loop, this.options.tickMs);
+        });
+    };
+    loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.ticking;
+  }
+
+  /** one look at every active schedule; a failure on one schedule never stops the others */
+  async tick(): Promise<TickReport> {
+    const report: TickReport = { fired: 0, missed: 0, requested: 0, refused: 0 };
+    for (const id of await this.schedules.active()) {
+      try {
+        await this.visit(id, report);
+      } catch (err) {
+        this.deps.log.error({ err, schedule_id: id }, 'schedule could not be handled this tick');
+      }
+    }
+    return report;
+  }
+
+  private async visit(schedule_id: string, report: TickReport): Promise<void> {
+    const { commands, clock } = this.deps;
+    const stream = streams.schedule(schedule_id);
+    let state = await commands.state(scheduleDecider, stream);
+    const now = clock.iso();
+    const due = scheduleDue(state, now, this.options.graceMs);
+    const context = (due_at: string): CommandContext => ({ actor: `scheduler:${this.options.id}`, correlationId: `${schedule_id}@${due_at}` });
+
+    if (due.kind === 'skip_missed') {
+      const decided = await commands.append(scheduleDecider, stream, { type: 'RecordRunsMissed', due_at: due.due_at, missed: due.missed, now }, context(due.due_at));
+      if (decided.events.length) {
+        report.missed += due.missed;
+        this.deps.log.warn({ schedule_id, due_at: due.due_at, missed: due.missed }, 'scheduled runs missed while no scheduler ran (catch-up: skip)');
+      }
+      state = decided.state;
+    } else if (due.kind === 'fire') {
+      const targets = await this.targetsOf(state);
+      const planned = await Promise.all(
+        targets.map(async (target_id) => ({ target_id, scan_id: scheduledScanId(schedule_id, due.due_at, target_id), busy: await this.busy(state.account_id!, target_id) })),
+      );
+      const decided = await commands.append(scheduleDecider, stream, { type: 'FireSchedule', due_at: due.due_at, missed: due.missed, targets: planned, now }, context(due.due_at));
+      // no events: another scheduler decided this due time first (or the schedule was paused
+      // meanwhile); the winner asks for its scans, and a later tick finishes if it stopped half-way
+      if (!decided.events.length) return;
+      report.fired++;
+      this.deps.log.info({ schedule_id, due_at: due.due_at, scans: planned.filter((p) => !p.busy).length, skipped: planned.filter((p) => p.busy).length }, 'schedule fired');
+      state = decided.state;
+    }
+    await this.settle(schedule_id, state, report, context);
+  }
+
+  /** asks for the latest firing's scans not yet asked for (by whichever scheduler won it, or one that stopped half-way) */
+  private async settle(schedule_id: string, state: ScheduleState, report: TickReport, context: (due_at: string) => CommandContext): Promise<void> {
+    const firing = state.last_firing;
+    if (!firing) return;
+    const scans = this.deps.docs.collection<ScanDoc>('scans');
+    for (const planned of unsettledScans(state)) {
+      if (await scans.get(planned.scan_id)) continue;
+      try {
+        await this.request(state, firing.due_at, planned, context(firing.due_at));
+        report.requested++;
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        // the plan's quota, or a target deleted meanwhile: recorded once, not asked for again
+        await this.deps.commands.append(
+          scheduleDecider, streams.schedule(schedule_id),
+          { type: 'RecordScanNotStarted', due_at: firing.due_at, target_id: planned.target_id, scan_id: planned.scan_id, reason: err.message, now: this.deps.clock.iso() },
+          context(firing.due_at),
+        );
+        report.refused++;
+        this.deps.log.warn({ schedule_id, scan_id: planned.scan_id, reason: err.message }, 'scheduled scan not started');
+      }
+    }
+  }
+
+  private async request(state: ScheduleState, due_at: string, planned: PlannedScan, context: CommandContext): Promise<void> {
+    const account = await this.deps.docs.collection<AccountDoc>('accounts').get(state.account_id!);
+    if (!account) throw new DomainError('not_found', 'Account not found.');
+    await requestScan(
+      this.deps.commands, this.deps.config,
+      { account_id: state.account_id!, plan: account.plan, target_id: planned.target_id, profile: state.timing!.profile, origin: 'schedule', fail_threshold: null, scan_id: planned.scan_id, scheduled_by: { schedule_id: state.id!, due_at } },
+      this.deps.clock.iso(), context,
+    );
+  }
+
+  private async targetsOf(state: ScheduleState): Promise<string[]> {
+    if (state.selector.target_id) return [state.selector.target_id];
+    return (await this.targets.tagged(state.account_id!, state.selector.tag!)).map((t) => t._id);
+  }
+
+  /** a target whose previous scan is still pending or running gets no new one */
+  private async busy(account_id: string, target_id: string): Promise<boolean> {
+    const open = await this.deps.docs.collection<ScanDoc>('scans').find({ account_id, target_id, status: { $in: RUNNING } }, { limit: 1 });
+    return open.length > 0;
+  }
+}

@@ -1,0 +1,112 @@
+import { spec } from '@gauntlet/testing';
+import { fold } from '../decider';
+import { cronProblem, dueTimesBetween, nextDueAfter } from './cron';
+import { scheduleDecider, scheduleDue, ScheduleEvent, unsettledScans } from './schedule';
+
+const created: ScheduleEvent = {
+  type: 'ScheduleCreated', schemaVersion: 1,
+  data: { schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard', catch_up: 'skip', paused: false, created_at: '2026-11-20T12:00:00.000Z' },
+};
+const create = { type: 'CreateSchedule' as const, schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard' as const, catch_up: 'skip' as const, paused: false, now: '2026-11-20T12:00:00.000Z', target: { account_id: 'a1', deleted: false } };
+const fired = (due_at: string, scans = [{ target_id: 't1', scan_id: 'sc1' }]): ScheduleEvent => ({
+  type: 'ScheduledScanFired', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', due_at, fired_at: due_at, missed: 0, profile: 'standard', scans, skipped: [] },
+});
+// 03:00 in Paris is 02:00 UTC in November
+const due = '2026-11-21T02:00:00.000Z';
+
+describe('schedule decider', () => {
+  it('creates a schedule of one of the account\'s targets', () => {
+    spec(scheduleDecider).given([]).when(create).then([created]);
+  });
+
+  it('refuses another account\'s target, both selectors, bad cron and bad time zones', () => {
+    spec(scheduleDecider).given([]).when({ ...create, target: { account_id: 'other', deleted: false } }).thenFails('not_found');
+    spec(scheduleDecider).given([]).when({ ...create, tag: 'prod' }).thenFails('invalid', /either target_id or tag/);
+    spec(scheduleDecider).given([]).when({ ...create, cron: '* * * * * *' }).thenFails('invalid', /five fields/);
+    spec(scheduleDecider).given([]).when({ ...create, cron: '61 * * * *' }).thenFails('invalid', /cron/);
+    spec(scheduleDecider).given([]).when({ ...create, timezone: 'Mars/Olympus' }).thenFails('invalid', /time zone/);
+  });
+
+  it('normalises a tag selector', () => {
+    const [e] = spec(scheduleDecider).given([]).when({ ...create, target_id: null, target: null, tag: ' Prod ' }).thenEvents();
+    expect(e).toMatchObject({ type: 'ScheduleCreated', data: { target_id: null, tag: 'prod' } });
+  });
+
+  it('records a change, a pause and a resumption, each as its own event', () => {
+    const events = spec(scheduleDecider).given([created]).when({ type: 'ChangeSchedule', account_id: 'a1', changes: { cron: '0 4 * * *', profile: 'standard' }, paused: true, now: 'N' }).thenEvents();
+    expect(events.map((e) => e.type)).toEqual(['ScheduleChanged', 'SchedulePaused']);
+    expect(events[0].data).toMatchObject({ changes: { cron: '0 4 * * *' } });
+    spec(scheduleDecider).given([created]).when({ type: 'ChangeSchedule', account_id: 'a1', changes: {}, paused: false, now: 'N' }).then([]);
+    spec(scheduleDecider).given([created]).when({ type: 'ChangeSchedule', account_id: 'a2', changes: {}, now: 'N' }).thenFails('not_found');
+  });
+
+  it('fires a due time once: a second scheduler deciding the same time records nothing', () => {
+    const fire = { type: 'FireSchedule' as const, due_at: due, missed: 0, targets: [{ target_id: 't1', scan_id: 'sc1', busy: false }], now: due };
+    spec(scheduleDecider).given([created]).when(fire).then([fired(due)]);
+    spec(scheduleDecider).given([created, fired(due)]).when(fire).then([]);
+  });
+
+  it('passes over a target whose previous scan still runs', () => {
+    const [e] = spec(scheduleDecider).given([created]).when({ type: 'FireSchedule', due_at: due, missed: 0, targets: [{ target_id: 't1', scan_id: 'sc1', busy: true }], now: due }).thenEvents();
+    expect(e.data).toMatchObject({ scans: [], skipped: [{ target_id: 't1', reason: 'previous_scan_running' }] });
+  });
+
+  it('never fires a paused or deleted schedule', () => {
+    const paused: ScheduleEvent = { type: 'SchedulePaused', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', paused_at: 'x' } };
+    const fire = { type: 'FireSchedule' as const, due_at: due, missed: 0, targets: [], now: due };
+    spec(scheduleDecider).given([created, paused]).when(fire).then([]);
+    spec(scheduleDecider).given([created, { type: 'ScheduleDeleted', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', deleted_at: 'x' } }]).when(fire).then([]);
+    expect(scheduleDue(fold(scheduleDecider, [created, paused]), due, 60_000)).toEqual({ kind: 'nothing' });
+  });
+
+  it('a planned scan the write path refused is settled once', () => {
+    const refuse = { type: 'RecordScanNotStarted' as const, due_at: due, target_id: 't1', scan_id: 'sc1', reason: 'quota', now: due };
+    const [e] = spec(scheduleDecider).given([created, fired(due)]).when(refuse).thenEvents();
+    spec(scheduleDecider).given([created, fired(due), e]).when(refuse).then([]);
+    expect(unsettledScans(fold(scheduleDecider, [created, fired(due)]))).toEqual([{ target_id: 't1', scan_id: 'sc1' }]);
+    expect(unsettledScans(fold(scheduleDecider, [created, fired(due), e]))).toEqual([]);
+  });
+});
+
+describe('when a schedule is due (the catch-up policy)', () => {
+  const state = fold(scheduleDecider, [created]);
+
+  it('is not due before its time, and due at it', () => {
+    expect(scheduleDue(state, '2026-11-21T01:59:00.000Z', 60_000)).toEqual({ kind: 'nothing' });
+    expect(scheduleDue(state, '2026-11-21T02:00:30.000Z', 60_000)).toEqual({ kind: 'fire', due_at: due, missed: 0 });
+  });
+
+  it('after a downtime, skip records the missed times and run_once runs the latest once', () => {
+    const threeDaysLater = '2026-11-23T09:00:00.000Z';
+    expect(scheduleDue(state, threeDaysLater, 60_000)).toEqual({ kind: 'skip_missed', due_at: '2026-11-23T02:00:00.000Z', missed: 3 });
+    const runOnce = fold(scheduleDecider, [{ ...created, data: { ...created.data, catch_up: 'run_once' } } as ScheduleEvent]);
+    expect(scheduleDue(runOnce, threeDaysLater, 60_000)).toEqual({ kind: 'fire', due_at: '2026-11-23T02:00:00.000Z', missed: 2 });
+  });
+
+  it('owes nothing for the time it was paused, nor for an old time table', () => {
+    const paused = fold(scheduleDecider, [
+      created,
+      { type: 'SchedulePaused', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', paused_at: '2026-11-20T13:00:00.000Z' } },
+      { type: 'ScheduleResumed', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', resumed_at: '2026-11-23T09:00:00.000Z' } },
+    ]);
+    expect(scheduleDue(paused, '2026-11-23T09:00:10.000Z', 60_000)).toEqual({ kind: 'nothing' });
+    expect(scheduleDue(fold(scheduleDecider, [created, fired(due)]), '2026-11-21T02:10:00.000Z', 60_000)).toEqual({ kind: 'nothing' });
+  });
+});
+
+describe('cron with a time zone', () => {
+  it('reads the expression in the time zone, across a daylight saving change', () => {
+    expect(nextDueAfter('0 3 * * *', 'Europe/Paris', '2026-07-01T12:00:00.000Z')).toBe('2026-07-02T01:00:00.000Z');
+    expect(nextDueAfter('0 3 * * *', 'Europe/Paris', '2026-11-01T12:00:00.000Z')).toBe('2026-11-02T02:00:00.000Z');
+  });
+
+  it('counts due times in a window', () => {
+    expect(dueTimesBetween('*/15 * * * *', 'UTC', '2026-11-21T00:00:00.000Z', '2026-11-21T01:00:00.000Z')).toEqual({ count: 4, latest: '2026-11-21T01:00:00.000Z', truncated: false });
+  });
+
+  it('names what is wrong', () => {
+    expect(cronProblem('0 3 * * *', 'UTC')).toBeNull();
+    expect(cronProblem('0 3 * *', 'UTC')?.field).toBe('cron');
+    expect(cronProblem('0 3 * * *', 'Nowhere/City')?.field).toBe('timezone');
+  });
+});
