@@ -23,7 +23,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   webhookTimeoutMs: number;
   webhookRetryDelaysMs: number[];
-  chromiumPath: string;
+  /** CHROMIUM_PATH; null: the browser is found (Playwright's Chromium, then a system one) */
+  chromiumPath: string | null;
   eventstoreUrl: string | null;
   mongodbUrl: string | null;
   mongodbDatabase: string;
@@ -168,7 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundAllowPrivate: bool(env, 'OUTBOUND_ALLOW_PRIVATE', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30000, 100, 120000),
     webhookRetryDelaysMs: delays.map(Number),
-    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    chromiumPath: env.CHROMIUM_PATH?.trim() || null,
     eventstoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:']),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
     mongodbDatabase: env.MONGODB_DATABASE || 'gauntlet',

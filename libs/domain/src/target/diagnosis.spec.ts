@@ -44,4 +44,16 @@ describe('what a connection check says', () => {
     expect(failed({ kind: 'page', step: 'input' }, page).hint).toMatch(/browser.input_selector/);
     expect(failed({ kind: 'page', step: 'launch' }, page).hint).toMatch(/CHROMIUM_PATH/);
   });
+
+  it('no browser on the server names the one command that installs it', () => {
+    const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
+    const verdict = failed({ kind: 'page', step: 'launch', install: 'npx playwright install --with-deps chromium' }, page);
+    expect(verdict.diagnosis).toMatch(/No Chromium/);
+    expect(verdict.hint).toContain('`npx playwright install --with-deps chromium`');
+  });
+
+  it('a page that never settles says so', () => {
+    const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
+    expect(failed({ kind: 'page', step: 'settle' }, page).diagnosis).toMatch(/did not settle/);
+  });
 });

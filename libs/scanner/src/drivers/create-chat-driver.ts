@@ -34,8 +34,8 @@ export interface ChatTarget {
 export interface ChatDriverOptions {
   /** OUTBOUND_ALLOW_PRIVATE */
   allowPrivate: boolean;
-  /** CHROMIUM_PATH (browser targets); default /usr/bin/chromium */
-  chromiumPath?: string;
+  /** CHROMIUM_PATH (browser targets); unset or null: findChromium finds one */
+  chromiumPath?: string | null;
   /** per request (api) or per answer (browser); default 60 s */
   timeoutMs?: number;
   /** api targets: attempts and backoff; the defaults suit production */
