@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
 import { createHttpApp } from './http/server';
+import { registerOwnListener } from '@gauntlet/outbound';
 import { DocumentCheckpoints } from '@gauntlet/read-models';
 import { LogRelay } from '@gauntlet/subscriptions';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
@@ -19,6 +20,10 @@ export type Role = (typeof ROLES)[number];
 export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url?: string }> {
   const has = (r: Role) => roles.includes('all') || roles.includes(r);
   const result: { url?: string } = {};
+  // our own listeners are never a destination for a scanned page or an outbound request: the
+  // configured port in every role (a scanner beside its api on one host), the bound one below
+  const forgetPort = registerOwnListener(runtime.config.port);
+  runtime.onClose(async () => forgetPort());
   // the api waits on the projector for read-your-writes; in one process it is local and wakes at once
   if (has('projector')) await runtime.projector.start();
   if (has('relay')) {
@@ -41,6 +46,11 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
     const app = await createHttpApp(runtime);
     await app.listen({ port: runtime.config.port, host: runtime.config.host });
     result.url = await app.getUrl();
+    const bound = app.getHttpServer().address();
+    if (bound && typeof bound === 'object') {
+      const forget = registerOwnListener(bound.port);
+      runtime.onClose(async () => forget());
+    }
     runtime.onClose(() => app.close());
     runtime.log.info({ url: result.url, roles }, 'gauntlet api listening');
   }

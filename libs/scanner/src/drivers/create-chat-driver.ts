@@ -44,6 +44,8 @@ export interface ChatDriverOptions {
   concurrency?: { initial: number; max: number };
   /** browser targets: a page that fails to open comes with a screenshot on the error */
   screenshotOnFailure?: boolean;
+  /** browser targets: longest wait for one browser operation (default 5 s) */
+  operationTimeoutMs?: number;
 }
 
 /** the endpoint a driver for `target` calls (the chat page for browser targets) */
@@ -60,7 +62,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     return new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs },
     );
   }
   const url = targetEndpoint(target);
