@@ -10,6 +10,7 @@ import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
 import { sealHeaders } from '../target-secrets';
 import { targetView } from '../target-view';
+import { CheckSlot } from '../checking-target/check-gate';
 import { TargetChecker } from '../checking-target/target-checker';
 
 export class RegisterTarget {
@@ -29,6 +30,16 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
 
   async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
     this.outbound.requireUrl(body.url);
+    // admitted before anything is recorded: a 429 then registers nothing
+    const slot = body.check ? await this.checker.admit(account_id) : null;
+    try {
+      return await this.register(account_id, body, context, slot);
+    } finally {
+      await slot?.release();
+    }
+  }
+
+  private async register(account_id: string, body: RegisterTargetBody, context: CommandContext, slot: CheckSlot | null): Promise<RegisteredTargetView> {
     const settings: TargetSettings = {
       name: body.name,
       url: body.url,
@@ -55,6 +66,6 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
     );
     const doc = (await this.targets.get(target_id))!;
     // check: true answers with the connection check too; the target is registered whatever it says
-    return body.check ? { ...targetView(doc), check: await this.checker.check(doc) } : targetView(doc);
+    return slot ? { ...targetView(doc), check: await this.checker.check(doc, slot) } : targetView(doc);
   }
 }
