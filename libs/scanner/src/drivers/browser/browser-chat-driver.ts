@@ -214,6 +214,8 @@ type Effect = NonNullable<PageObservation['effects']>[number];
 
 class BrowserConversation implements Conversation {
   private crashed = false;
+  /** frames that let an evaluation run past its deadline once: not waited on again */
+  private readonly unresponsive = new WeakSet<Frame>();
   /** what the page did since the last message was sent: the proof that an answer took effect */
   private effects: Effect[] = [];
   private watching = false;
@@ -288,7 +290,11 @@ class BrowserConversation implements Conversation {
       if (now !== title) this.note('title', now);
       const markup = ((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()), 'reading the markup').catch(() => '')) as string) || undefined;
       const cut = this.cutOffAfterMs;
-      if (markup || this.effects.length || cut) this.observed = { ...(markup && { markup }), ...(this.effects.length && { effects: this.effects }), ...(cut ? { cut_off_after_ms: cut } : {}) };
+      // effects prove that the answer's own markup ran or loaded; an answer that brought none into
+      // the page caused none of them: they came from the page's scripts, or from the widget
+      // rendering our own message (an attack that runs in the echo proves nothing about the bot)
+      const effects = markup ? this.effects : [];
+      if (markup || effects.length || cut) this.observed = { ...(markup && { markup }), ...(effects.length && { effects }), ...(cut ? { cut_off_after_ms: cut } : {}) };
       return answer;
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
@@ -346,8 +352,8 @@ class BrowserConversation implements Conversation {
   private async findInput(): Promise<{ frame: Frame; input: ElementHandle } | null> {
     let best: { frame: Frame; input: ElementHandle; score: number } | null = null;
     for (const frame of this.page.frames()) {
-      if (!scriptable(frame)) continue;
-      // a frame that does not answer in time is passed over, not waited on
+      if (!scriptable(frame) || this.unresponsive.has(frame)) continue;
+      // a frame that does not answer in time is passed over, and not waited on again
       const found = await this.bounded(
         (async () => {
           const ready = await frame.evaluate('typeof window.__gauntlet === "object"').catch(() => false);
@@ -360,7 +366,10 @@ class BrowserConversation implements Conversation {
           return input ? { frame, input, score } : null;
         })(),
         'looking for the chat input',
-      ).catch(() => null);
+      ).catch((err) => {
+        if (err instanceof PageDidNotSettleError && frame !== this.page.mainFrame()) this.unresponsive.add(frame);
+        return null;
+      });
       if (found) best = found;
     }
     return best;
@@ -414,13 +423,14 @@ class BrowserConversation implements Conversation {
 }
 
 /**
- * Frames our script can run in: http(s) documents and the blank frames pages build chats in.
- * A file:, chrome: or error frame never gets a context Playwright can evaluate in (waiting on it
- * hung the connection check), and holds no chat anyway.
+ * Frames our script can run in: http(s) documents and the blank frames pages build chats in
+ * (about:blank, about:srcdoc). A file:, chrome: or view-source: frame is blocked and stays
+ * without a URL or a context Playwright can evaluate in (waiting on it hung the connection
+ * check), and holds no chat anyway.
  */
 function scriptable(frame: Frame): boolean {
   const url = frame.url();
-  return url === '' || url.startsWith('about:') || url.startsWith('http:') || url.startsWith('https:') || url.startsWith('data:') || url.startsWith('blob:');
+  return url.startsWith('about:') || url.startsWith('http:') || url.startsWith('https:') || url.startsWith('data:') || url.startsWith('blob:');
 }
 
 function asTargetError(err: unknown, what: string, failure: TargetFailure): TargetUnavailableError | TargetProtocolError {
