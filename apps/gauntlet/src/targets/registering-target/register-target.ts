@@ -8,7 +8,7 @@ import { CommandRunner } from '../../platform/command-runner';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { sealHeaders } from '../target-secrets';
+import { headerNames, sealHeaders } from '../target-secrets';
 import { targetView } from '../target-view';
 import { CheckSlot } from '../checking-target/check-gate';
 import { TargetChecker } from '../checking-target/target-checker';
@@ -54,7 +54,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       max_requests_per_second: body.max_requests_per_second ?? null,
       // sealed like the key; only the names stay readable
       headers_encrypted: sealHeaders(this.secrets, body.headers),
-      header_names: Object.keys(body.headers ?? {}),
+      header_names: headerNames(body.headers),
       stream: body.stream ?? false,
     };
     const target_id = randomUUID();
