@@ -37,7 +37,9 @@ export const LINK_ANSWER = 'Sure, open <a href="javascript:alert(\'bot-link\')">
 
 /** a chat: the user's message shown as text or rendered as HTML, the bot's answer likewise */
 function chat(opts: { echoHtml?: boolean; bot?: 'plain' | 'link'; extra?: string; head?: string } = {}): string {
-  const user = opts.echoHtml ? 'li.innerHTML = text' : 'li.textContent = text';
+  // as widgets with a markdown renderer and no sanitiser do: markdown links and images, then HTML
+  const md = "String(text).replace(/!\\[([^\\]]*)\\]\\(([^)\\s]+)\\)/g, '<img alt=\"$1\" src=\"$2\">').replace(/\\[([^\\]]*)\\]\\(([^)\\s]+)\\)/g, '<a href=\"$2\">$1</a>')";
+  const user = opts.echoHtml ? `li.innerHTML = ${md}` : 'li.textContent = text';
   const bot = opts.bot === 'link' ? 'a.innerHTML = t' : 'a.textContent = t';
   return `<!doctype html><html><head><title>Help</title>${opts.head ?? ''}</head><body>
 <h1>Support chat</h1>

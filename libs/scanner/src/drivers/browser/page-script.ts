@@ -117,16 +117,23 @@ export const PAGE_SCRIPT = String.raw`(() => {
     for (const a of el.attributes) if (/^on/i.test(a.name) || /^(href|src|srcdoc|action|formaction|data|poster|xlink:href|content|http-equiv)$/i.test(a.name)) out.push(a.name.toLowerCase() + '=' + a.value.trim());
     return out;
   };
-  // what rendering the prompt as HTML would show and create, found without running or loading it
+  // markdown links and images, which widgets render as <a href> and <img src>
+  const MD_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+["'][^)]*["'])?\s*\)/g;
+  // what rendering the prompt as HTML, or as markdown, would show and create, found without running or loading it
   const promptRendering = (prompt) => {
+    const text = String(prompt);
+    const echoes = [];
+    const texts = [];
     try {
-      const doc = new DOMParser().parseFromString(String(prompt), 'text/html');
-      const echoes = [];
+      const doc = new DOMParser().parseFromString(text, 'text/html');
       for (const el of doc.documentElement.querySelectorAll('*')) if (active(el)) echoes.push({ tag: el.tagName.toLowerCase(), attrs: activeAttributes(el) });
-      return { text: norm(doc.body ? doc.body.textContent : ''), echoes };
-    } catch (e) {
-      return { text: '', echoes: [] };
-    }
+      // the text the page would show: what visibleTexts reads, so not the inside of scripts and styles
+      for (const el of Array.from(doc.body ? doc.body.querySelectorAll('*') : [])) if (SKIP.has(el.tagName)) el.remove();
+      texts.push(norm(doc.body ? doc.body.textContent : ''));
+    } catch (e) {}
+    for (const m of text.matchAll(MD_LINK)) echoes.push(m[1] ? { tag: 'img', attrs: ['src=' + m[3]] } : { tag: 'a', attrs: ['href=' + m[3]] });
+    texts.push(norm(text.replace(MD_LINK, (_, image, label) => (image ? '' : label)).replace(/\*\*|__|\x60/g, '')));
+    return { texts: texts.filter(Boolean), echoes };
   };
   // new active elements the prompt accounts for: each element of the prompt excuses one in the page
   // whose link/load/run attributes it has (a widget may add a class or drop a handler, not add a link)
@@ -145,9 +152,12 @@ export const PAGE_SCRIPT = String.raw`(() => {
     for (const el of elements(root)) if (active(el) && !api.state.activeBefore.has(el)) out.push(el);
     return out;
   };
-  // is the text one of the forms our message takes on the page (as typed, or rendered as HTML)
-  const isPrompt = (text) => api.state.promptForms.includes(text);
-  const inPrompt = (text) => api.state.promptForms.some((f) => f.includes(text));
+  // is the text one of the forms our message takes on the page (as typed, or rendered as HTML or
+  // markdown), spaces aside: text read element by element is joined with spaces where the
+  // rendering had none (a link's text and the parenthesis after it)
+  const squash = (s) => String(s || '').replace(/\s+/g, '');
+  const isPrompt = (text) => api.state.promptForms.includes(squash(text));
+  const inPrompt = (text) => { const t = squash(text); return api.state.promptForms.some((f) => f.includes(t)); };
 
   // does root hold elements that load, link or run, new since the message was sent, outside inner (our echoes aside)
   const newMarkupOutside = (root, inner) => {
@@ -231,8 +241,8 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const activeBefore = new WeakSet();
       for (const el of elements(document)) if (active(el)) activeBefore.add(el);
       const rendering = promptRendering(prompt);
-      const promptForms = [norm(prompt)];
-      if (rendering.text && rendering.text !== promptForms[0]) promptForms.push(rendering.text);
+      const promptForms = [squash(prompt)];
+      for (const t of rendering.texts) if (t && !promptForms.includes(squash(t))) promptForms.push(squash(t));
       api.state = { prompt: norm(prompt), promptForms, echoes: rendering.echoes, input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, user: null };
     },
     /**
