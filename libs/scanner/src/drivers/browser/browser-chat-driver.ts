@@ -349,6 +349,11 @@ class BrowserConversation implements Conversation {
     return send;
   }
 
+  /**
+   * The best chat input over the page's frames. A child frame that runs past its deadline is
+   * skipped from then on; the page itself running past it means the page does not settle (a busy
+   * loop, a DOM too large to read in time): that is the answer, not a reason to keep polling.
+   */
   private async findInput(): Promise<{ frame: Frame; input: ElementHandle } | null> {
     let best: { frame: Frame; input: ElementHandle; score: number } | null = null;
     for (const frame of this.page.frames()) {
@@ -367,7 +372,9 @@ class BrowserConversation implements Conversation {
         })(),
         'looking for the chat input',
       ).catch((err) => {
-        if (err instanceof PageDidNotSettleError && frame !== this.page.mainFrame()) this.unresponsive.add(frame);
+        if (!(err instanceof PageDidNotSettleError)) return null;
+        if (frame === this.page.mainFrame()) throw err;
+        this.unresponsive.add(frame);
         return null;
       });
       if (found) best = found;
