@@ -95,10 +95,13 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
   switch (f.kind) {
     case 'refused': {
       const metadata = /metadata/i.test(f.detail);
+      const ours = /own listeners/i.test(f.detail);
       return {
         ok: false,
         diagnosis: `Gauntlet's outbound policy refused the connection: ${f.detail.replace(/\.$/, '')}.`,
-        hint: metadata
+        hint: ours
+          ? 'That address is Gauntlet itself (its api, dashboard or metrics), which no target may be, whatever OUTBOUND_ALLOW_PRIVATE says; point url at the chatbot.'
+          : metadata
           ? 'Cloud metadata addresses are always refused; use the address of the service itself.'
           : 'The target is on a loopback, private or link-local address. To scan a target on your own machine or network, start Gauntlet with OUTBOUND_ALLOW_PRIVATE=true.',
       };
