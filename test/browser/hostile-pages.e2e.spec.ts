@@ -56,9 +56,11 @@ run('hostile chat pages, checked and scanned through the service', () => {
       RATE_LIMIT_PER_MINUTE: '0',
       OUTBOUND_ALLOW_PRIVATE: 'true',
       TARGET_CHECK_DEADLINE_MS: String(DEADLINE_MS),
-      BROWSER_OPERATION_TIMEOUT_MS: '1500',
+      BROWSER_OPERATION_TIMEOUT_MS: '2500',
       TARGET_CHECKS_IN_FLIGHT: '2',
       TARGET_CHECKS_PER_HOUR: '1000',
+      // one scan per page, more than a free month holds
+      SCAN_QUOTA_FREE: 'unlimited',
       ...(chromium.found ? { CHROMIUM_PATH: chromium.path } : {}),
     });
     api = (await signUp(svc.url)).api;
@@ -110,7 +112,9 @@ run('hostile chat pages, checked and scanned through the service', () => {
   it.each(PAGES)('%s: a scan runs or fails within its bounds, and is cancelled cleanly', async (name) => {
     if (!chromium?.found) return;
     const id = await register(`/${name}`);
-    const scan = (await api.post('/api/scans', { target_id: id, profile: 'quick' })).body;
+    const requested = await api.post('/api/scans', { target_id: id, profile: 'quick' });
+    expect(requested.status).toBe(201);
+    const scan = requested.body;
     const TERMINAL = ['completed', 'completed_partial', 'failed', 'cancelled'];
     // running with an answer recorded, or over (a page that never settles fails the scan with a reason)
     const seen = await eventually(async () => {

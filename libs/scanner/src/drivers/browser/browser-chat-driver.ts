@@ -47,6 +47,9 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // no crash handler: it daemonises away from the browser's process tree, nothing we would read
+  '--disable-crash-reporter',
+  '--disable-breakpad',
   // WebRTC would otherwise send UDP (STUN, TURN, media) around the proxy: with this policy and an
   // HTTP proxy it gathers no UDP candidates at all (the "force-" spelling alone did not hold)
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
@@ -216,6 +219,8 @@ class BrowserConversation implements Conversation {
   private crashed = false;
   /** frames that let an evaluation run past its deadline once: not waited on again */
   private readonly unresponsive = new WeakSet<Frame>();
+  /** the page itself ran past the deadline this many times in a row */
+  private busyRounds = 0;
   /** what the page did since the last message was sent: the proof that an answer took effect */
   private effects: Effect[] = [];
   private watching = false;
@@ -351,13 +356,15 @@ class BrowserConversation implements Conversation {
 
   /**
    * The best chat input over the page's frames. A child frame that runs past its deadline is
-   * skipped from then on; the page itself running past it means the page does not settle (a busy
-   * loop, a DOM too large to read in time): that is the answer, not a reason to keep polling.
+   * skipped from then on; the page itself running past it twice in a row means the page does not
+   * settle (a busy loop, a DOM too large to read in time): that is the answer, not a reason to
+   * keep polling. Once may be a busy machine.
    */
   private async findInput(): Promise<{ frame: Frame; input: ElementHandle } | null> {
     let best: { frame: Frame; input: ElementHandle; score: number } | null = null;
     for (const frame of this.page.frames()) {
       if (!scriptable(frame) || this.unresponsive.has(frame)) continue;
+      let timedOut = false;
       // a frame that does not answer in time is passed over, and not waited on again
       const found = await this.bounded(
         (async () => {
@@ -373,10 +380,13 @@ class BrowserConversation implements Conversation {
         'looking for the chat input',
       ).catch((err) => {
         if (!(err instanceof PageDidNotSettleError)) return null;
-        if (frame === this.page.mainFrame()) throw err;
-        this.unresponsive.add(frame);
+        timedOut = true;
+        if (frame === this.page.mainFrame()) {
+          if (++this.busyRounds >= 2) throw err;
+        } else this.unresponsive.add(frame);
         return null;
       });
+      if (frame === this.page.mainFrame() && !timedOut) this.busyRounds = 0;
       if (found) best = found;
     }
     return best;
