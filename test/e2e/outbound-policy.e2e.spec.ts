@@ -5,6 +5,8 @@ import { removeDir, signUp, startService } from '../support/service';
 // its own file: passport keeps one 'jwt' strategy per module registry, so two services alive at
 // once in one test file would verify each other's tokens (one service per process in production)
 describe('outbound URL policy at registration', () => {
+  // a service starts per test: on a busy 2-core machine that alone can pass jest's 5 s default
+  jest.setTimeout(30_000);
   const apiTarget = { name: 'Support bot', url: 'http://127.0.0.1:9/v1/chat/completions', scan_mode: 'api', api_format: 'openai' };
 
   it('refuses target URLs on private addresses when the operator has not allowed them', async () => {
@@ -41,6 +43,26 @@ describe('outbound URL policy at registration', () => {
     } finally {
       await strict.stop();
       removeDir(strict.dataDir);
+    }
+  });
+
+  it('never reaches the service itself, even with private addresses allowed: a target or a webhook at its own port is refused', async () => {
+    const lenient = await startService({ RATE_LIMIT_PER_MINUTE: '100000', OUTBOUND_ALLOW_PRIVATE: 'true' }, ['api', 'projector']);
+    try {
+      const { api } = await signUp(lenient.url);
+      // the api's own /v1 (nothing answers there, but a connection would already reach it) and /metrics
+      const target = await api.post('/api/targets', { ...apiTarget, url: `${lenient.url}/v1`, check: true });
+      expect(target.status).toBe(201);
+      expect(target.body.check).toMatchObject({ ok: false, status: null });
+      expect(target.body.check.diagnosis).toMatch(/own listeners/);
+      expect(target.body.check.hint).toMatch(/Gauntlet itself/);
+      const hook = await api.post('/api/webhooks', { url: `${lenient.url.replace('127.0.0.1', 'localhost')}/metrics`, event_types: ['scan.completed'], format_type: 'json' });
+      expect(hook.status).toBe(201);
+      const ping = await api.post(`/api/webhooks/${hook.body.id}/test`);
+      expect(JSON.stringify(ping.body)).toMatch(/own listeners|refused/i);
+    } finally {
+      await lenient.stop();
+      removeDir(lenient.dataDir);
     }
   });
 });

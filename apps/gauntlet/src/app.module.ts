@@ -25,6 +25,7 @@ import { MonitorController } from './monitor/monitor.controller';
 import { RemoveAlertWebhookHandler } from './monitor/removing-alert-webhook/remove-alert-webhook';
 import { ResultsController } from './results/results.controller';
 import { ReportDownloads } from './results/report-downloads';
+import { CheckGate } from './targets/checking-target/check-gate';
 import { Clock } from './platform/clock';
 import { CommandRunner } from './platform/command-runner';
 import { Metrics } from './platform/metrics';
@@ -89,6 +90,7 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: DeliveryWorker, useValue: deliveryWorker(runtime) },
     { provide: Readiness, useValue: new Readiness(infra, runtime.projector, runtime.metrics) },
     { provide: ReportDownloads, useValue: new ReportDownloads(budgets, config.reportDownloadsPerHour) },
+    { provide: CheckGate, useValue: new CheckGate(budgets, { inFlight: config.targetChecksInFlight, perHour: config.targetChecksPerHour }) },
   ];
 }
 

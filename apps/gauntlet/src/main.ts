@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
 import { createHttpApp } from './http/server';
+import { registerOwnListener } from '@gauntlet/outbound';
 import { DocumentCheckpoints } from '@gauntlet/read-models';
 import { LogRelay } from '@gauntlet/subscriptions';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
@@ -24,6 +25,10 @@ export type Role = (typeof ROLES)[number];
 export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url?: string }> {
   const has = (r: Role) => roles.includes('all') || roles.includes(r);
   const result: { url?: string } = {};
+  // our own listeners are never a destination for a scanned page or an outbound request: the
+  // configured port in every role (a scanner beside its api on one host), the bound one below
+  const forgetPort = registerOwnListener(runtime.config.port);
+  runtime.onClose(async () => forgetPort());
   // the api waits on the projector for read-your-writes; in one process it is local and wakes at once
   if (has('projector')) await runtime.projector.start();
   if (has('relay')) {
@@ -62,6 +67,9 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
       throw listenProblem(err, port, host);
     }
     const bound = app.getHttpServer().address() as AddressInfo;
+    // the port actually bound (PORT=0 picks one) is ours too: never a destination for a scanned page
+    const forget = registerOwnListener(bound.port);
+    runtime.onClose(async () => forget());
     const address = `http://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
     // a connectable address for callers; the log names the one actually bound
     result.url = await app.getUrl();

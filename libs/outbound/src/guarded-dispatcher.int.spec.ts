@@ -2,6 +2,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Dispatcher, fetch } from 'undici';
 import { guardedDispatcher, isOutboundRefusal } from './guarded-dispatcher';
+import { registerOwnListener } from './own-listeners';
 
 describe('guardedDispatcher (real sockets)', () => {
   let server: Server;
@@ -60,6 +61,20 @@ describe('guardedDispatcher (real sockets)', () => {
   it('still refuses the metadata address when private addresses are allowed', async () => {
     const err = await failure(fetch('http://169.254.169.254/latest/meta-data/', { dispatcher: dispatcher(true) }));
     expect(isOutboundRefusal(err)).toBe(true);
+  });
+
+  it.each(['127.0.0.1', 'localhost'])('refuses our own listener at %s even when private addresses are allowed', async (host) => {
+    const forget = registerOwnListener(port);
+    try {
+      const err = await failure(fetch(`http://${host}:${port}/metrics`, { dispatcher: dispatcher(true) }));
+      expect(isOutboundRefusal(err)).toBe(true);
+      expect(String((err as { cause?: Error }).cause?.message)).toMatch(/own listeners/);
+      expect(connections).toBe(0);
+    } finally {
+      forget();
+    }
+    // forgotten: reachable again under the lenient policy
+    expect(await (await fetch(`http://${host}:${port}/`, { dispatcher: dispatcher(true) })).text()).toBe('reached');
   });
 
   it('does not mistake an ordinary connection failure for a refusal', async () => {

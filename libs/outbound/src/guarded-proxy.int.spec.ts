@@ -1,7 +1,9 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { fetch, ProxyAgent } from 'undici';
-import { GuardedProxy, startGuardedProxy } from './guarded-proxy';
+import { networkInterfaces } from 'node:os';
+import { GuardedProxy, openGuardedProxies, startGuardedProxy } from './guarded-proxy';
+import { registerOwnListener } from './own-listeners';
 
 describe('startGuardedProxy (real sockets)', () => {
   let server: Server;
@@ -56,5 +58,51 @@ describe('startGuardedProxy (real sockets)', () => {
     const res = await fetch(`http://localhost:${port}/hello?x=1`, { dispatcher: agent });
     expect(await res.text()).toBe('reached GET /hello?x=1');
     expect(connections).toBe(1);
+  });
+
+  it.each([false, true])('never reaches one of our own listeners, even with private addresses allowed (tunnel: %s)', async (tunnel) => {
+    const forget = registerOwnListener(port);
+    try {
+      const { proxy, agent } = await through(true, tunnel);
+      const outcome = await fetch(`http://localhost:${port}/metrics`, { dispatcher: agent }).then(
+        (res) => ({ status: res.status, refused: res.headers.get('x-outbound-refused') }),
+        (err: Error) => ({ error: String(err.cause ?? err) }),
+      );
+      if (tunnel) expect(outcome).toEqual({ error: expect.any(String) });
+      else expect(outcome).toEqual({ status: 403, refused: '1' });
+      expect(proxy.refusals[0]).toEqual({ host: 'localhost', reason: expect.stringMatching(/Gauntlet's own listeners/) });
+      expect(connections).toBe(0);
+    } finally {
+      forget();
+    }
+  });
+
+  it('refuses requests aimed at the proxy itself (they would loop through it)', async () => {
+    const { proxy, agent } = await through(true, false);
+    const res = await fetch(`${proxy.url}/anything`, { dispatcher: agent });
+    expect(res.status).toBe(403);
+    expect(proxy.refusals[0].reason).toMatch(/own listeners/);
+  });
+
+  it('refuses our listeners on every address of this machine, not only loopback', async () => {
+    const forget = registerOwnListener(port);
+    try {
+      const external = Object.values(networkInterfaces()).flat().find((n) => n && n.family === 'IPv4' && !n.internal);
+      if (!external) return void console.warn('skipped: no non-loopback IPv4 interface');
+      const { agent } = await through(true, false);
+      const res = await fetch(`http://${external.address}:${port}/`, { dispatcher: agent });
+      expect(res.status).toBe(403);
+      expect(connections).toBe(0);
+    } finally {
+      forget();
+    }
+  });
+
+  it('counts the proxies open, and closing twice closes once', async () => {
+    const before = openGuardedProxies();
+    const proxy = await startGuardedProxy({ allowPrivate: true });
+    expect(openGuardedProxies()).toBe(before + 1);
+    await Promise.all([proxy.close(), proxy.close()]);
+    expect(openGuardedProxies()).toBe(before);
   });
 });

@@ -2,6 +2,13 @@ import { createServer, IncomingMessage, request as httpRequest, Server } from 'n
 import { AddressInfo, connect, Socket } from 'node:net';
 import { OutboundPolicy } from './address-policy';
 import { guardedLookup, isOutboundRefusal, literalHostRefusal, OutboundRefusedError } from './guarded-dispatcher';
+import { registerOwnListener } from './own-listeners';
+
+/** proxies open in this process now: each is a listener a test can see left behind */
+let openProxies = 0;
+export function openGuardedProxies(): number {
+  return openProxies;
+}
 
 export interface GuardedProxy {
   /** `http://127.0.0.1:<port>`, for a browser's proxy setting */
@@ -18,7 +25,6 @@ export interface GuardedProxy {
  * are forwarded, HTTPS and WebSockets go through CONNECT tunnels, all checked at connect time.
  */
 export async function startGuardedProxy(policy: OutboundPolicy): Promise<GuardedProxy> {
-  const lookup = guardedLookup(policy);
   const refusals: Array<{ host: string; reason: string }> = [];
   const sockets = new Set<Socket>();
   const refused = (err: unknown): err is OutboundRefusedError => {
@@ -37,16 +43,19 @@ export async function startGuardedProxy(policy: OutboundPolicy): Promise<Guarded
       res.writeHead(400).end('absolute http URL expected');
       return;
     }
-    const literal = literalHostRefusal(target.hostname, policy);
+    const port = Number(target.port || 80);
+    const literal = literalHostRefusal(target.hostname, policy, port);
     if (literal) return void (refused(literal), refuse(res, literal));
     const upstream = httpRequest(
       {
         host: target.hostname.replace(/^\[|\]$/g, ''),
-        port: target.port || 80,
+        port,
         path: `${target.pathname}${target.search}`,
         method: req.method,
         headers: withoutHopByHop(req),
-        lookup: lookup as never,
+        lookup: guardedLookup(policy, port) as never,
+        // a fresh connection each time: a pooled one would skip the lookup that checks the address
+        agent: false,
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -65,13 +74,21 @@ export async function startGuardedProxy(policy: OutboundPolicy): Promise<Guarded
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
-    const { hostname, port } = new URL(`http://${req.url}`);
-    const literal = literalHostRefusal(hostname, policy);
+    let hostname: string;
+    let port: number;
+    try {
+      const parsed = new URL(`http://${req.url}`);
+      hostname = parsed.hostname;
+      port = Number(parsed.port || 443);
+    } catch {
+      return void client.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n');
+    }
+    const literal = literalHostRefusal(hostname, policy, port);
     if (literal) {
       refused(literal);
       return void client.end(`HTTP/1.1 403 Forbidden\r\nx-outbound-refused: 1\r\ncontent-length: 0\r\n\r\n`);
     }
-    const upstream = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 443), lookup: lookup as never });
+    const upstream = connect({ host: hostname.replace(/^\[|\]$/g, ''), port, lookup: guardedLookup(policy, port) as never });
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
     upstream.once('connect', () => {
@@ -96,13 +113,20 @@ export async function startGuardedProxy(policy: OutboundPolicy): Promise<Guarded
     server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
+  // a page must not reach the proxy itself as a destination (it would loop through us)
+  const forget = registerOwnListener(port);
+  openProxies++;
+  let closing: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${port}`,
     refusals,
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () =>
+      (closing ??= (async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        forget();
+        openProxies--;
+      })()),
   };
 }
 

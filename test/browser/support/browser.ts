@@ -1,11 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Browser, chromium, ConsoleMessage, Page } from 'playwright';
+import { findChromium } from '../../../libs/scanner/src/drivers/browser/chromium';
 
-/** Debian's Chromium, never a downloaded one (see infra/debian-packages.sh). */
-export function launchChromium(): Promise<Browser> {
+/** The Chromium browser scans use (findChromium: CHROMIUM_PATH, Playwright's, a system one), never downloaded. */
+export async function launchChromium(): Promise<Browser> {
+  const found = await findChromium();
+  if (!found.found) throw new Error(found.message);
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: found.path,
     args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }

@@ -23,7 +23,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   webhookTimeoutMs: number;
   webhookRetryDelaysMs: number[];
-  chromiumPath: string;
+  /** CHROMIUM_PATH; null: the browser is found (Playwright's Chromium, then a system one) */
+  chromiumPath: string | null;
   eventstoreUrl: string | null;
   mongodbUrl: string | null;
   mongodbDatabase: string;
@@ -34,6 +35,13 @@ export interface Config {
   /** 0 turns the per-IP limit off (behind a gateway that limits, or for benchmarks) */
   rateLimitPerMinute: number;
   reportDownloadsPerHour: number;
+  /** connection checks an account may have running at once, and run per hour */
+  targetChecksInFlight: number;
+  targetChecksPerHour: number;
+  /** one deadline for a whole connection check */
+  targetCheckDeadlineMs: number;
+  /** longest wait for one operation in a scanned page (a script, a click, a title) */
+  browserOperationTimeoutMs: number;
   scanQuota: { free: number | null; pro: number | null; enterprise: number | null };
   trustProxy: boolean;
   logLevel: string;
@@ -172,7 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     outboundAllowPrivate: bool(env, 'OUTBOUND_ALLOW_PRIVATE', false),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 30000, 100, 120000),
     webhookRetryDelaysMs: delays.map(Number),
-    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    chromiumPath: env.CHROMIUM_PATH?.trim() || null,
     eventstoreUrl: url(env, 'EVENTSTORE_URL', ['esdb:', 'esdb+discover:', 'kurrentdb:', 'kdb:']),
     mongodbUrl: url(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']),
     mongodbDatabase: env.MONGODB_DATABASE || 'gauntlet',
@@ -181,6 +189,10 @@ export function loadConfig(env: Env = process.env): Config {
     busNamespace: namespace(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 120, 0),
     reportDownloadsPerHour: int(env, 'REPORT_DOWNLOADS_PER_HOUR', 30, 1),
+    targetChecksInFlight: int(env, 'TARGET_CHECKS_IN_FLIGHT', 2, 1, 100),
+    targetChecksPerHour: int(env, 'TARGET_CHECKS_PER_HOUR', 60, 1),
+    targetCheckDeadlineMs: int(env, 'TARGET_CHECK_DEADLINE_MS', 60_000, 1_000, 600_000),
+    browserOperationTimeoutMs: int(env, 'BROWSER_OPERATION_TIMEOUT_MS', 5_000, 100, 120_000),
     scanQuota: {
       free: quota(env, 'SCAN_QUOTA_FREE', 10),
       pro: quota(env, 'SCAN_QUOTA_PRO', 500),

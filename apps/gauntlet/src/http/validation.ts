@@ -45,12 +45,33 @@ export function nullOptionals(value: unknown, path = ''): ValidationError[] {
   });
 }
 
+const AS_PAIRS = 'gauntlet:as-pairs';
+
+/**
+ * An object field whose keys are data (header names), read as its [key, value] pairs before the
+ * body is mapped to its class: the mapper skips keys such as `constructor` and trips on others
+ * every object inherits, which silently dropped such headers.
+ */
+export const AsPairs = (): PropertyDecorator => (target, property) => Reflect.defineMetadata(AS_PAIRS, true, target, property);
+
+function pairsFirst(dto: Function, body: Record<string, unknown>): Record<string, unknown> {
+  let out = body;
+  for (const key of Object.keys(body)) {
+    const value = body[key];
+    if (Reflect.getMetadata(AS_PAIRS, dto.prototype, key) === true && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out = { ...out, [key]: Object.entries(value) };
+    }
+  }
+  return out;
+}
+
 class StrictValidationPipe extends ValidationPipe {
   /** a route that takes a body needs one, an object: an absent or null body is not an empty change */
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' && metadata.metatype && metadata.metatype !== Object) {
       if (value === undefined) throw new ProblemException(400, 'This operation needs a JSON body (Content-Type: application/json).', { slug: 'validation', title: 'Invalid request' });
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ProblemException(400, 'The body must be a JSON object.', { slug: 'validation', title: 'Invalid request' });
+      value = pairsFirst(metadata.metatype, value as Record<string, unknown>);
     }
     return super.transform(value, metadata);
   }

@@ -17,7 +17,7 @@ export interface ScanProcessDeps {
   docs: DocumentStore;
   history: ScanHistory;
   secrets: SecretBox;
-  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'judge' | 'attacker'>;
+  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker'>;
   log: Logger;
   now: () => Date;
 }
@@ -86,7 +86,7 @@ export class ScanProcess {
       model: target.model, canaries: target.canaries, browser: target.browser, http: target.http, max_requests_per_second: target.max_requests_per_second,
       headers: openHeaders(secrets, target.headers_encrypted), sensitive: openSensitive(secrets, target.sensitive_encrypted), stream: target.stream ?? false,
     };
-    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, concurrency: concurrencyFor(job.profile) });
+    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile) });
     const log = this.deps.log.child({ scan_id: job.scan_id });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {

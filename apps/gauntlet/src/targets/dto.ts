@@ -3,10 +3,10 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested,
 } from 'class-validator';
-import { API_FORMATS, ApiFormat, customHeadersProblem, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, customHeadersProblem, HEADER_NAME_PATTERN, HeaderPairs, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
-import { Clearable } from '../http/validation';
+import { AsPairs, Clearable } from '../http/validation';
 import { PageQuery } from '../http/pagination';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true };
@@ -109,12 +109,17 @@ class TargetFields {
   api_key?: string;
 
   @ApiPropertyOptional({
-    type: 'object', additionalProperties: { type: 'string', maxLength: 4096 }, maxProperties: MAX_CUSTOM_HEADERS,
+    type: 'object', additionalProperties: { type: 'string', maxLength: 4096, pattern: '^[\\t\\x20-\\x7e\\x80-\\xff]*$' }, maxProperties: MAX_CUSTOM_HEADERS,
+    propertyNames: { pattern: HEADER_NAME_PATTERN },
     example: { 'Ocp-Apim-Subscription-Key': '<GATEWAY_KEY>' },
-    description: 'extra request headers for a gateway in front of the API (api targets); stored encrypted like api_key, never returned (only their names are). Host, Content-Type, Content-Length and other HTTP framing headers are refused. On PATCH the whole set is replaced; null removes it.',
-  })
-  @Clearable() @IsOptional() @IsCustomHeaders()
-  headers?: Record<string, string> | null;
+    description:
+      'extra request headers for a gateway in front of the API (api targets); stored encrypted like api_key, never returned (only their names are). ' +
+      'Names are HTTP tokens (RFC 9110), compared without regard to case: one named like the format\'s key header (Authorization, x-api-key, api-key, x-goog-api-key) replaces it. ' +
+      'Host, Content-Type, Content-Length and other HTTP framing headers are refused. On PATCH the whole set is replaced; null removes it.',
+  } as Parameters<typeof ApiPropertyOptional>[0])
+  // as pairs from here on: an object mapper skips keys such as `constructor`, and they are header names too
+  @Clearable() @IsOptional() @IsCustomHeaders() @AsPairs()
+  headers?: HeaderPairs | null;
 
   @ApiPropertyOptional({ description: 'ask the API to stream its answers (server-sent events, or JSON lines for ollama); both kinds are read either way', default: false })
   @IsOptional() @IsBoolean()
@@ -136,7 +141,21 @@ class TargetFields {
 @SchemaRules({
   anyOf: [
     { description: 'a chat page', properties: { scan_mode: { enum: ['browser'] } }, not: { required: ['api_format'] } },
-    { description: 'a model API', properties: { scan_mode: { enum: ['api'] }, api_format: { not: { enum: ['http'] } } }, required: ['api_format'] },
+    { description: 'a model API', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['openai', 'anthropic', 'openai-responses'] } }, required: ['api_format'] },
+    // what endpointProblem (libs/domain endpoint.ts) asks of the formats that need more than a URL
+    { description: 'ollama: model is required', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['ollama'] } }, required: ['api_format', 'model'] },
+    {
+      description: 'gemini: model, or a URL naming it (.../models/{model}:generateContent)',
+      properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['gemini'] } },
+      required: ['api_format'],
+      anyOf: [{ required: ['model'] }, { properties: { url: { pattern: '/models/[^/:?#]+' } } }],
+    },
+    {
+      description: 'azure-openai: a deployment URL (.../openai/deployments/{deployment}), or model naming the deployment',
+      properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['azure-openai'] } },
+      required: ['api_format'],
+      anyOf: [{ required: ['model'] }, { properties: { url: { pattern: '/openai/(deployments/[^/?#]+|v1)([/?#]|$)' } } }],
+    },
     { description: 'any HTTP API, shaped by http', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['http'] } }, required: ['api_format', 'http'] },
   ],
 })

@@ -54,7 +54,7 @@ export class TargetsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Test the connection: one harmless message, and what to change if it fails',
-    description: 'API targets: one request to the endpoint the URL means, no retries. Browser targets: the page is opened and its input, send control and answer found; a screenshot comes back. Changes nothing; answers 200 whether or not the target did.',
+    description: 'API targets: one request to the endpoint the URL means, no retries. Browser targets: the page is opened and its input, send control and answer found; a screenshot comes back. Changes nothing; answers 200 whether or not the target did, within one deadline (TARGET_CHECK_DEADLINE_MS) after which a chat page that keeps the browser busy is reported as not settling. An account may have TARGET_CHECKS_IN_FLIGHT checks running at once and TARGET_CHECKS_PER_HOUR per hour (429 with Retry-After beyond).',
   })
   @ApiOkResponse({ type: TargetCheckView })
   check(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<TargetCheckView> {

@@ -44,4 +44,22 @@ describe('what a connection check says', () => {
     expect(failed({ kind: 'page', step: 'input' }, page).hint).toMatch(/browser.input_selector/);
     expect(failed({ kind: 'page', step: 'launch' }, page).hint).toMatch(/CHROMIUM_PATH/);
   });
+
+  it('our own listener as a target says it is Gauntlet itself, not to allow private addresses', () => {
+    const verdict = failed({ kind: 'refused', detail: "127.0.0.1:3000 is one of Gauntlet's own listeners (never reachable from a scanned page or an outbound request)" });
+    expect(verdict.hint).toMatch(/Gauntlet itself/);
+    expect(verdict.hint).not.toMatch(/start Gauntlet with OUTBOUND_ALLOW_PRIVATE=true/);
+  });
+
+  it('no browser on the server names the one command that installs it', () => {
+    const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
+    const verdict = failed({ kind: 'page', step: 'launch', install: 'npx playwright install --with-deps chromium' }, page);
+    expect(verdict.diagnosis).toMatch(/No Chromium/);
+    expect(verdict.hint).toContain('`npx playwright install --with-deps chromium`');
+  });
+
+  it('a page that never settles says so', () => {
+    const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
+    expect(failed({ kind: 'page', step: 'settle' }, page).diagnosis).toMatch(/did not settle/);
+  });
 });

@@ -12,8 +12,14 @@ export type TargetFailure =
   | { kind: 'tls'; code: string }
   | { kind: 'unreadable'; contentType: string; looksLike: string | null; status?: number }
   | { kind: 'streamed-error'; detail: string }
-  | { kind: 'page'; step: 'launch' | 'load' | 'input' | 'send' | 'answer' }
+  | { kind: 'page'; step: PageStep; install?: string }
   | { kind: 'settings'; field: string };
+
+/**
+ * Where in driving a chat page it failed. `settle`: the page kept the browser busy past a
+ * deadline (a frame that never loads, a script that never ends, endless dialogs or reloads).
+ */
+export type PageStep = 'launch' | 'load' | 'input' | 'send' | 'answer' | 'settle';
 
 /** One attempt at a harmless message, as the check saw it. */
 export type CheckOutcome = { kind: 'answered'; answer: string } | { kind: 'failed'; failure: TargetFailure | null; message: string };
@@ -89,10 +95,13 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
   switch (f.kind) {
     case 'refused': {
       const metadata = /metadata/i.test(f.detail);
+      const ours = /own listeners/i.test(f.detail);
       return {
         ok: false,
         diagnosis: `Gauntlet's outbound policy refused the connection: ${f.detail.replace(/\.$/, '')}.`,
-        hint: metadata
+        hint: ours
+          ? 'That address is Gauntlet itself (its api, dashboard or metrics), which no target may be, whatever OUTBOUND_ALLOW_PRIVATE says; point url at the chatbot.'
+          : metadata
           ? 'Cloud metadata addresses are always refused; use the address of the service itself.'
           : 'The target is on a loopback, private or link-local address. To scan a target on your own machine or network, start Gauntlet with OUTBOUND_ALLOW_PRIVATE=true.',
       };
@@ -136,7 +145,7 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
     case 'streamed-error':
       return { ok: false, diagnosis: `${what} answered with an error: ${f.detail.slice(0, 200)}`, hint: 'Check model and the account behind api_key; the message above is the target\'s own.' };
     case 'page':
-      return pageDiagnosis(f.step, outcome.message);
+      return pageDiagnosis(f.step, outcome.message, f.install);
     case 'settings':
       return { ok: false, diagnosis: `The target's settings do not work: ${outcome.message.replace(/^target \S+ /, '')}.`, hint: `Fix ${f.field}.` };
   }
@@ -203,9 +212,10 @@ function networkDiagnosis(subject: CheckSubject, code: string): Diagnosis {
   return { ok: false, diagnosis: `The connection to ${host} failed (${code}).`, hint: null };
 }
 
-function pageDiagnosis(step: 'launch' | 'load' | 'input' | 'send' | 'answer', message: string): Diagnosis {
+function pageDiagnosis(step: PageStep, message: string, install?: string): Diagnosis {
   switch (step) {
     case 'launch':
+      if (install) return { ok: false, diagnosis: 'No Chromium is installed on the Gauntlet server, so chat pages cannot be opened.', hint: `Run \`${install}\` on the Gauntlet server (or set CHROMIUM_PATH to a Chromium or Chrome).` };
       return { ok: false, diagnosis: 'Chromium did not start on the Gauntlet server.', hint: 'Install Debian\'s chromium (infra/debian-packages.sh) or point CHROMIUM_PATH at a Chromium.' };
     case 'load':
       return { ok: false, diagnosis: `The chat page did not load: ${message}`, hint: 'Check the address opens in a browser from the Gauntlet server.' };
@@ -213,6 +223,8 @@ function pageDiagnosis(step: 'launch' | 'load' | 'input' | 'send' | 'answer', me
       return { ok: false, diagnosis: 'The page loaded, but no chat input was found on it.', hint: 'Set browser.input_selector (and send_selector, response_selector) to CSS selectors of the chat box; the screenshot shows what the page looked like.' };
     case 'send':
       return { ok: false, diagnosis: 'The chat input was found, but the message could not be sent.', hint: 'Set browser.send_selector to the send button.' };
+    case 'settle':
+      return { ok: false, diagnosis: `The page did not settle: ${message}`, hint: 'The page keeps the browser busy (a frame that never loads, a script that never ends, endless dialogs or reloads); check that it opens and stays still in a browser, or point url at the chat itself.' };
     case 'answer':
       return { ok: false, diagnosis: 'The message was sent, but no answer appeared.', hint: 'Set browser.response_selector to the element holding the bot\'s answers; the screenshot shows the page after sending.' };
   }

@@ -34,8 +34,8 @@ export interface ChatTarget {
 export interface ChatDriverOptions {
   /** OUTBOUND_ALLOW_PRIVATE */
   allowPrivate: boolean;
-  /** CHROMIUM_PATH (browser targets); default /usr/bin/chromium */
-  chromiumPath?: string;
+  /** CHROMIUM_PATH (browser targets); unset or null: findChromium finds one */
+  chromiumPath?: string | null;
   /** per request (api) or per answer (browser); default 60 s */
   timeoutMs?: number;
   /** api targets: attempts and backoff; the defaults suit production */
@@ -44,6 +44,8 @@ export interface ChatDriverOptions {
   concurrency?: { initial: number; max: number };
   /** browser targets: a page that fails to open comes with a screenshot on the error */
   screenshotOnFailure?: boolean;
+  /** browser targets: longest wait for one browser operation (default 5 s) */
+  operationTimeoutMs?: number;
 }
 
 /** the endpoint a driver for `target` calls (the chat page for browser targets) */
@@ -60,7 +62,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     return new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs },
     );
   }
   const url = targetEndpoint(target);

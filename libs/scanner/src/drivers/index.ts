@@ -13,5 +13,7 @@ export type { HttpJsonChatTarget } from './api/http-json-chat-driver';
 export type { ApiDriverOptions } from './api/api-transport';
 export { DEFAULT_RETRY_POLICY } from './api/retry-policy';
 export type { RetryPolicy } from './api/retry-policy';
-export { BrowserChatDriver, launchChromium, CHROMIUM_ARGS } from './browser/browser-chat-driver';
+export { BrowserChatDriver, launchChromium, CHROMIUM_ARGS, PageDidNotSettleError, within } from './browser/browser-chat-driver';
+export { findChromium, installCommand } from './browser/chromium';
+export type { ChromiumLookup, ChromiumSource } from './browser/chromium';
 export type { BrowserChatDriverOptions, BrowserSelectorsConfig } from './browser/browser-chat-driver';

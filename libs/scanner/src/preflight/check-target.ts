@@ -1,5 +1,6 @@
 import { apiEndpoint, CheckOutcome, diagnose, Diagnosis } from '@gauntlet/domain';
 import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
+import { within } from '../drivers/browser/browser-chat-driver';
 import { ChatDriverOptions, ChatTarget, createChatDriver, targetEndpoint } from '../drivers/create-chat-driver';
 
 /** The message a check sends: harmless, and answered by anything that chats. */
@@ -19,6 +20,14 @@ export interface TargetCheck extends Diagnosis {
 export interface CheckOptions extends Pick<ChatDriverOptions, 'allowPrivate' | 'chromiumPath'> {
   /** longest wait for the answer (default 20 s for an API, 45 s for a chat page) */
   timeoutMs?: number;
+  /**
+   * one deadline for the whole check, opening the page and the alternatives tried included: it
+   * answers by then whatever the target does, and has closed what it opened (default 40 s for an
+   * API, 60 s for a chat page)
+   */
+  deadlineMs?: number;
+  /** chat pages: longest wait for one browser operation (default 5 s) */
+  operationTimeoutMs?: number;
   /** the driver to use instead of one made for the target (tests) */
   driverFor?: (target: ChatTarget) => ChatDriver;
 }
@@ -32,17 +41,19 @@ export interface CheckOptions extends Pick<ChatDriverOptions, 'allowPrivate' | '
 export async function checkTarget(target: ChatTarget & { has_api_key?: boolean }, options: CheckOptions): Promise<TargetCheck> {
   const browser = target.scan_mode === 'browser';
   const timeoutMs = options.timeoutMs ?? (browser ? 45_000 : 20_000);
+  const deadline = Date.now() + (options.deadlineMs ?? (browser ? 60_000 : 40_000));
   const endpoint = targetEndpoint(target);
   const subject = { scan_mode: target.scan_mode, api_format: target.api_format, url: target.url, endpoint, has_api_key: target.has_api_key ?? target.api_key !== null };
   const started = performance.now();
-  const attempt = await once(target, options, timeoutMs, browser);
+  const attempt = await once(target, options, timeoutMs, browser, deadline);
   const latency_ms = Math.round(performance.now() - started);
 
   let alternative: string | null = null;
   const failure = attempt.outcome.kind === 'failed' ? attempt.outcome.failure : null;
   if (!browser && failure?.kind === 'http' && (failure.status === 404 || failure.status === 405)) {
     for (const url of alternativeUrls(target)) {
-      const other = await once({ ...target, url }, options, Math.min(timeoutMs, 10_000), false);
+      if (deadline - Date.now() < 1_000) break;
+      const other = await once({ ...target, url }, options, Math.min(timeoutMs, 10_000), false, deadline);
       if (other.outcome.kind === 'answered') {
         alternative = targetEndpoint({ ...target, url });
         break;
@@ -60,35 +71,58 @@ export async function checkTarget(target: ChatTarget & { has_api_key?: boolean }
   };
 }
 
-async function once(
-  target: ChatTarget,
-  options: CheckOptions,
-  timeoutMs: number,
-  browser: boolean,
-): Promise<{ outcome: CheckOutcome; status: number | null; screenshot: Buffer | null }> {
+type Attempt = { outcome: CheckOutcome; status: number | null; screenshot: Buffer | null };
+
+/** how long closing the driver may take after the deadline: the answer is not held up longer */
+const CLOSE_GRACE_MS = 10_000;
+
+async function once(target: ChatTarget, options: CheckOptions, timeoutMs: number, browser: boolean, deadline: number): Promise<Attempt> {
   const driver =
     options.driverFor?.(target) ??
     (browser
-      ? createChatDriver(target, { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs, screenshotOnFailure: true })
+      ? createChatDriver(target, { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs, screenshotOnFailure: true, operationTimeoutMs: options.operationTimeoutMs })
       : createChatDriver(target, { allowPrivate: options.allowPrivate, timeoutMs, retry: { attempts: 1, maxThrottledAttempts: 1 } }));
   let conversation: Conversation | null = null;
-  try {
+  const budgetMs = Math.max(1, deadline - Date.now());
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), budgetMs)));
+  const work = (async (): Promise<Attempt> => {
     conversation = await driver.openConversation();
-    const answer = await conversation.send(CHECK_MESSAGE, { signal: AbortSignal.timeout(timeoutMs + 5_000) });
+    const answer = await conversation.send(CHECK_MESSAGE, { signal: AbortSignal.timeout(Math.min(timeoutMs + 5_000, budgetMs)) });
     const screenshot = browser ? ((await conversation.screenshot?.()) ?? null) : null;
     return { outcome: { kind: 'answered', answer }, status: browser ? null : 200, screenshot };
+  })();
+  try {
+    const won = await Promise.race([work, expired]);
+    if (won !== 'expired') return won;
+    // the page (or API) still holds the check: answer now; closing the driver below ends the work
+    work.catch(() => undefined);
+    const open = conversation as Conversation | null;
+    const screenshot = browser && open ? await within(Promise.resolve(open.screenshot?.() ?? null), 5_000, 'a screenshot').catch(() => null) : null;
+    const seconds = Math.round(budgetMs / 1000);
+    return {
+      outcome: browser
+        ? { kind: 'failed', failure: { kind: 'page', step: 'settle' }, message: `nothing came of it within ${seconds} s (the check's deadline); the browser was closed` }
+        : { kind: 'failed', failure: { kind: 'timeout', ms: budgetMs }, message: `no answer within ${seconds} s` },
+      status: null,
+      screenshot,
+    };
   } catch (err) {
     const known = err instanceof TargetUnavailableError || err instanceof TargetProtocolError ? err : null;
     const failure = known?.failure ?? null;
-    const screenshot = known?.screenshot ?? (browser && conversation ? ((await conversation.screenshot?.()) ?? null) : null);
+    const open = conversation as Conversation | null;
+    const screenshot = known?.screenshot ?? (browser && open ? ((await open.screenshot?.()) ?? null) : null);
     return {
       outcome: { kind: 'failed', failure, message: err instanceof Error ? err.message : String(err) },
       status: failure?.kind === 'http' ? failure.status : failure?.kind === 'unreadable' ? (failure.status ?? null) : null,
       screenshot,
     };
   } finally {
-    await conversation?.close().catch(() => undefined);
-    await driver.close().catch(() => undefined);
+    clearTimeout(timer);
+    const open = conversation as Conversation | null;
+    // released on every path, success, failure or deadline; a close that hangs is given up on
+    await within(Promise.resolve(open?.close()), CLOSE_GRACE_MS, 'closing the page').catch(() => undefined);
+    await within(driver.close(), CLOSE_GRACE_MS, 'closing the driver').catch(() => undefined);
   }
 }
 

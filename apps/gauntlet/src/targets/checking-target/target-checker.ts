@@ -8,6 +8,7 @@ import { Clock } from '../../platform/clock';
 import { CONFIG, LOGGER } from '../../platform/tokens';
 import type { TargetCheckView } from '../dto';
 import { openHeaders } from '../target-secrets';
+import { CheckGate, CheckSlot } from './check-gate';
 
 /**
  * The connection check (`POST /api/targets/{id}/check`, and `check: true` on create): one
@@ -16,9 +17,29 @@ import { openHeaders } from '../target-secrets';
  */
 @Injectable()
 export class TargetChecker {
-  constructor(@Inject(CONFIG) private readonly config: Config, private readonly secrets: SecretBox, private readonly clock: Clock, @Inject(LOGGER) private readonly log: Logger) {}
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly secrets: SecretBox,
+    private readonly clock: Clock,
+    @Inject(LOGGER) private readonly log: Logger,
+    private readonly gate: CheckGate,
+  ) {}
 
-  async check(doc: TargetDoc): Promise<TargetCheckView> {
+  /** claims one of the account's checks (429 beyond its limits); `check` releases it */
+  admit(accountId: string): Promise<CheckSlot> {
+    return this.gate.admit(accountId);
+  }
+
+  async check(doc: TargetDoc, admitted?: CheckSlot): Promise<TargetCheckView> {
+    const slot = admitted ?? (await this.admit(doc.account_id));
+    try {
+      return await this.run(doc);
+    } finally {
+      await slot.release();
+    }
+  }
+
+  private async run(doc: TargetDoc): Promise<TargetCheckView> {
     const { config, secrets } = this;
     const result = await checkTarget(
       {
@@ -28,7 +49,7 @@ export class TargetChecker {
         api_key: doc.api_key_encrypted ? secrets.open(doc.api_key_encrypted) : null,
         headers: openHeaders(secrets, doc.headers_encrypted),
       },
-      { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath },
+      { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, deadlineMs: config.targetCheckDeadlineMs, operationTimeoutMs: config.browserOperationTimeoutMs },
     );
     this.log.info({ target_id: doc._id, ok: result.ok, status: result.status, latency_ms: result.latency_ms }, 'target checked');
     return {

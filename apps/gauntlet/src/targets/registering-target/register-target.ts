@@ -8,8 +8,9 @@ import { CommandRunner } from '../../platform/command-runner';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { sealHeaders, sealSensitive } from '../target-secrets';
+import { headerNames, sealHeaders, sealSensitive } from '../target-secrets';
 import { targetView } from '../target-view';
+import { CheckSlot } from '../checking-target/check-gate';
 import { TargetChecker } from '../checking-target/target-checker';
 
 export class RegisterTarget {
@@ -29,6 +30,16 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
 
   async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
     this.outbound.requireUrl(body.url);
+    // admitted before anything is recorded: a 429 then registers nothing
+    const slot = body.check ? await this.checker.admit(account_id) : null;
+    try {
+      return await this.register(account_id, body, context, slot);
+    } finally {
+      await slot?.release();
+    }
+  }
+
+  private async register(account_id: string, body: RegisterTargetBody, context: CommandContext, slot: CheckSlot | null): Promise<RegisteredTargetView> {
     const settings: TargetSettings = {
       name: body.name,
       url: body.url,
@@ -43,7 +54,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       max_requests_per_second: body.max_requests_per_second ?? null,
       // sealed like the key; only the names stay readable
       headers_encrypted: sealHeaders(this.secrets, body.headers),
-      header_names: Object.keys(body.headers ?? {}),
+      header_names: headerNames(body.headers),
       stream: body.stream ?? false,
       tags: body.tags ?? [],
       regression_threshold: body.regression_threshold ?? null,
@@ -59,6 +70,6 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
     );
     const doc = (await this.targets.get(target_id))!;
     // check: true answers with the connection check too; the target is registered whatever it says
-    return body.check ? { ...targetView(doc), check: await this.checker.check(doc) } : targetView(doc);
+    return slot ? { ...targetView(doc), check: await this.checker.check(doc, slot) } : targetView(doc);
   }
 }

@@ -7,7 +7,7 @@ import { CommandRunner } from '../../platform/command-runner';
 import { TargetView, UpdateTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { sealHeaders, sealSensitive } from '../target-secrets';
+import { headerNames, sealHeaders, sealSensitive } from '../target-secrets';
 import { targetView } from '../target-view';
 
 export class UpdateTarget {
@@ -31,7 +31,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
     if (api_key !== undefined) changes.api_key_encrypted = this.secrets.seal(api_key);
     if (headers !== undefined) {
       changes.headers_encrypted = sealHeaders(this.secrets, headers);
-      changes.header_names = Object.keys(headers ?? {});
+      changes.header_names = headerNames(headers);
     }
     if (sensitive !== undefined) Object.assign(changes, sealSensitive(this.secrets, sensitive));
     if (browser !== undefined) changes.browser = { ...browser };

@@ -315,6 +315,21 @@ describe('API chat drivers against a local fake target', () => {
     });
   });
 
+  describe('a custom header named like the format\'s key header, in another case', () => {
+    const target = (api_format: 'openai' | 'anthropic', headers: Record<string, string>) =>
+      track(createChatDriver({ scan_mode: 'api', api_format, url: `${state.base}/v1`, api_key: KEY, model: 'm', http: null, browser: null, max_requests_per_second: null, headers }, fast));
+
+    it.each([
+      ['openai', 'Authorization', 'authorization', 'Bearer gateway-wide'],
+      ['anthropic', 'X-API-KEY', 'x-api-key', 'gateway-key'],
+    ] as const)('%s: %s replaces the built-in %s instead of going beside it', async (format, custom, builtIn, value) => {
+      state.handler = (_r, res) => json(res, 200, format === 'openai' ? completion('ok') : { content: [{ type: 'text', text: 'ok' }] });
+      await (await target(format, { [custom]: value }).openConversation()).send('hi');
+      // one header of that name reached the server, the gateway's (Node keeps the first of two authorizations and joins other duplicates)
+      expect(state.received[0].headers[builtIn]).toBe(value);
+    });
+  });
+
   describe('pacing learnt from the target', () => {
     it('a 429 holds back every conversation for its Retry-After, not only the refused one', async () => {
       state.handler = (_r, res, n) => (n === 1 ? json(res, 429, {}, { 'retry-after-ms': '600' }) : json(res, 200, completion('ok')));

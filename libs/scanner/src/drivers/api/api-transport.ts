@@ -1,3 +1,4 @@
+import { withCustomHeaders } from '@gauntlet/domain';
 import { checkOutboundUrl, guardedDispatcher, isOutboundRefusal } from '@gauntlet/outbound';
 import { Dispatcher, request } from 'undici';
 import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
@@ -89,8 +90,8 @@ export class ApiTransport {
       try {
         const res = await request(check.url, {
           method: 'POST',
-          // a gateway's own headers win over the format's (an Authorization of its own, say)
-          headers: { 'content-type': 'application/json', ...req.headers, ...custom },
+          // a gateway's own headers replace the format's of the same name in any case (an Authorization of its own, say)
+          headers: withCustomHeaders({ 'content-type': 'application/json', ...req.headers }, custom),
           body: req.body,
           dispatcher: this.dispatcher,
           signal: attemptSignal,

@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PageObservation } from '@gauntlet/domain';
 import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright';
 import { ChatDriver, Conversation, TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { findChromium } from './chromium';
 import { PAGE_SCRIPT } from './page-script';
 
 export interface BrowserSelectorsConfig {
@@ -13,8 +15,8 @@ export interface BrowserSelectorsConfig {
 export interface BrowserChatDriverOptions {
   /** OUTBOUND_ALLOW_PRIVATE: may the page (and everything it loads) reach private addresses */
   allowPrivate: boolean;
-  /** CHROMIUM_PATH; Debian's Chromium by default, never a downloaded browser */
-  chromiumPath?: string;
+  /** CHROMIUM_PATH; unset: found by findChromium (Playwright's Chromium, then a system one), never downloaded */
+  chromiumPath?: string | null;
   /**
    * longest wait for one answer (default 45 s: under the engine's 60 s bound, so an answer still
    * streaming is read as far as it got, not lost)
@@ -24,6 +26,11 @@ export interface BrowserChatDriverOptions {
   quietMs?: number;
   /** page load plus the chat input showing up (default 30 s) */
   navigationTimeoutMs?: number;
+  /**
+   * longest wait for any one browser operation (a script evaluated in the page, a click, a
+   * title): a page that never settles must not hold a scan or a check forever (default 5 s)
+   */
+  operationTimeoutMs?: number;
   /** an already launched browser to share (tests); the driver then does not close it */
   browser?: Browser;
   /** a conversation that cannot be opened carries a screenshot of the page on its error (the connection check) */
@@ -40,9 +47,46 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
-  // WebRTC would otherwise open UDP sockets around the proxy
+  // no crash handler: it daemonises away from the browser's process tree, nothing we would read
+  '--disable-crash-reporter',
+  '--disable-breakpad',
+  // WebRTC would otherwise send UDP (STUN, TURN, media) around the proxy: with this policy and an
+  // HTTP proxy it gathers no UDP candidates at all (the "force-" spelling alone did not hold)
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--dns-prefetch-disable',
+  // Chromium resolves no name itself: pages go through the proxy, which resolves and checks;
+  // prefetches, preconnects and anything else that would look a name up get "not found"
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+  // no secure-DNS lookups, no casting discovery (multicast UDP), no hints fetched for the browser
+  '--disable-features=DnsOverHttps,MediaRouter,DialMediaRouteProvider,OptimizationHints',
 ];
+
+/** a browser operation that ran past its deadline: the page keeps the browser busy */
+export class PageDidNotSettleError extends TargetUnavailableError {
+  constructor(what: string, ms: number) {
+    super(`the page did not settle: ${what} took longer than ${ms} ms`, undefined, { kind: 'page', step: 'settle' });
+    this.name = 'PageDidNotSettleError';
+  }
+}
+
+/**
+ * `op`, or a PageDidNotSettleError once `ms` pass. Playwright bounds clicks and navigations
+ * itself but not scripts evaluated in a page: a frame that never gets an execution context (a
+ * file: or chrome: frame), a busy loop or a dialog storm would leave them pending forever.
+ */
+export function within<T>(op: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PageDidNotSettleError(what, ms)), ms);
+  });
+  // the losing operation settles later (or when its context closes): nobody awaits it then
+  op.catch(() => undefined);
+  return Promise.race([op, expired]).finally(() => clearTimeout(timer));
+}
+
+/** how long closing a browser, context or proxy may take before it is given up on */
+const CLOSE_MS = 10_000;
 
 const POLL_MS = 150;
 
@@ -58,15 +102,18 @@ const POLL_MS = 150;
 export class BrowserChatDriver implements ChatDriver {
   private started: Promise<{ browser: Browser; proxy: GuardedProxy }> | null = null;
   private closed = false;
+  /** every context this driver opened and has not closed: close() closes what is left */
+  private readonly contexts = new Set<BrowserContext>();
   private readonly options: Settings;
 
   constructor(private readonly target: { url: string; browser?: BrowserSelectorsConfig | null }, options: BrowserChatDriverOptions) {
     this.options = {
       allowPrivate: options.allowPrivate,
-      chromiumPath: options.chromiumPath ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromiumPath: options.chromiumPath ?? null,
       timeoutMs: options.timeoutMs ?? 45_000,
       quietMs: options.quietMs ?? 1_200,
       navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
+      operationTimeoutMs: options.operationTimeoutMs ?? 5_000,
       browser: options.browser,
       screenshotOnFailure: options.screenshotOnFailure ?? false,
     };
@@ -79,18 +126,33 @@ export class BrowserChatDriver implements ChatDriver {
     const { browser, proxy } = await this.start();
     let context: BrowserContext | undefined;
     let page: Page | undefined;
+    const op = this.options.operationTimeoutMs;
     try {
-      // the proxy is set per context: a shared browser then still has each driver's policy
-      context = await browser.newContext({ proxy: { server: proxy.url }, serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
-      await context.addInitScript(PAGE_SCRIPT);
-      page = await context.newPage();
+      // the proxy is set per context: a shared browser then still has each driver's policy;
+      // service workers and downloads are off (a worker outlives the page, a download writes to disk)
+      context = await within(
+        browser.newContext({ proxy: { server: proxy.url }, serviceWorkers: 'block', acceptDownloads: false, viewport: { width: 1280, height: 900 } }),
+        op,
+        'opening a browser context',
+      );
+      this.contexts.add(context);
+      const opened = context;
+      opened.on('close', () => this.contexts.delete(opened));
+      if (this.closed) throw new Error('this chat driver is closed');
+      context.setDefaultTimeout(op);
+      context.setDefaultNavigationTimeout(this.options.navigationTimeoutMs);
+      await within(context.addInitScript(PAGE_SCRIPT), op, 'preparing the page');
+      page = await within(context.newPage(), op, 'opening a page');
+      const ours = page;
+      // popups (window.open, target=_blank) are closed as they open: the chat is in our page
+      context.on('page', (other) => void (other !== ours && other.close().catch(() => undefined)));
       const conversation = new BrowserConversation(page, this.target.browser ?? {}, this.options);
       await conversation.load(check.url.href, proxy);
       return conversation;
     } catch (err) {
       const failed = asTargetError(err, 'the chat page did not load', { kind: 'page', step: 'load' });
       if (this.options.screenshotOnFailure && page) failed.screenshot = await page.screenshot({ type: 'png', timeout: 5_000 }).catch(() => undefined);
-      await context?.close().catch(() => undefined);
+      if (context) await closeContext(context);
       throw failed;
     }
   }
@@ -99,19 +161,26 @@ export class BrowserChatDriver implements ChatDriver {
     if (this.closed) return;
     this.closed = true;
     const started = await this.started?.catch(() => null);
-    if (started && !this.options.browser) await started.browser.close().catch(() => undefined);
-    await started?.proxy.close();
+    await Promise.all([...this.contexts].map(closeContext));
+    if (started && !this.options.browser) await within(started.browser.close(), CLOSE_MS, 'closing Chromium').catch(() => undefined);
+    if (started) await within(started.proxy.close(), CLOSE_MS, 'closing the outbound proxy').catch(() => undefined);
   }
 
   private start(): Promise<{ browser: Browser; proxy: GuardedProxy }> {
     this.started ??= (async () => {
+      let executable = this.options.chromiumPath;
+      if (!this.options.browser && !executable) {
+        const found = await findChromium();
+        if (!found.found) throw new TargetUnavailableError(found.message, undefined, { kind: 'page', step: 'launch', install: found.install });
+        executable = found.path;
+      }
       const proxy = await startGuardedProxy({ allowPrivate: this.options.allowPrivate });
       try {
-        const browser = this.options.browser ?? (await launchChromium(this.options.chromiumPath));
+        const browser = this.options.browser ?? (await launchChromium(executable!));
         return { browser, proxy };
       } catch (err) {
         await proxy.close();
-        throw new TargetUnavailableError(`Chromium did not start (${this.options.chromiumPath}); run infra/debian-packages.sh`, err, { kind: 'page', step: 'launch' });
+        throw new TargetUnavailableError(`Chromium did not start (${executable})`, err, { kind: 'page', step: 'launch' });
       }
     })();
     // a failed launch is not cached: the next conversation tries again
@@ -120,10 +189,22 @@ export class BrowserChatDriver implements ChatDriver {
   }
 }
 
-type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser'>> & { chromiumPath: string; browser?: Browser };
+type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser'>> & { chromiumPath: string | null; browser?: Browser };
 
-/** Debian's Chromium (infra/debian-packages.sh), headless, as root in a container */
-export async function launchChromium(executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'): Promise<Browser> {
+async function closeContext(context: BrowserContext): Promise<void> {
+  await within(context.close(), CLOSE_MS, 'closing a browser context').catch(() => undefined);
+}
+
+/**
+ * Chromium headless with the flags that keep a page inside the guarded proxy; `executablePath`
+ * defaults to what findChromium finds (CHROMIUM_PATH, Playwright's Chromium, a system one).
+ */
+export async function launchChromium(executablePath?: string): Promise<Browser> {
+  if (!executablePath) {
+    const found = await findChromium();
+    if (!found.found) throw new TargetUnavailableError(found.message, undefined, { kind: 'page', step: 'launch', install: found.install });
+    executablePath = found.path;
+  }
   // loaded on first use: every process that imports the scanner (the api, for the agent judge)
   // would otherwise pay for Playwright at start-up without ever opening a browser
   const { chromium } = await import('playwright');
@@ -136,6 +217,10 @@ type Effect = NonNullable<PageObservation['effects']>[number];
 
 class BrowserConversation implements Conversation {
   private crashed = false;
+  /** frames that let an evaluation run past its deadline once: not waited on again */
+  private readonly unresponsive = new WeakSet<Frame>();
+  /** the page itself ran past the deadline this many times in a row */
+  private busyRounds = 0;
   /** what the page did since the last message was sent: the proof that an answer took effect */
   private effects: Effect[] = [];
   private watching = false;
@@ -165,6 +250,11 @@ class BrowserConversation implements Conversation {
     page.on('console', (message) => this.watching && this.note('console', message.text()));
   }
 
+  /** one browser operation, bounded */
+  private bounded<T>(op: Promise<T>, what: string): Promise<T> {
+    return within(op, this.options.operationTimeoutMs, what);
+  }
+
   private note(kind: Effect['kind'], detail: string): void {
     if (this.effects.length < MAX_EFFECTS) this.effects.push({ kind, detail: detail.slice(0, 500) });
   }
@@ -191,21 +281,25 @@ class BrowserConversation implements Conversation {
     signal?.throwIfAborted();
     try {
       const { frame, input } = await this.controls(Math.min(10_000, this.options.navigationTimeoutMs));
-      await frame.evaluate(([m, i, r]) => (window as any).__gauntlet.snapshot(m, i, r), [message, input, this.selectors.response_selector ?? null] as const);
+      await this.bounded(frame.evaluate(([m, i, r]) => (window as any).__gauntlet.snapshot(m, i, r), [message, input, this.selectors.response_selector ?? null] as const), 'noting the page before sending');
       this.observed = null;
       this.effects = [];
       this.cutOffAfterMs = null;
-      const title = await this.page.title().catch(() => '');
+      const title = await this.bounded(this.page.title(), 'reading the title').catch(() => '');
       this.watching = true;
       await input.fill(message);
       await this.submit({ frame, input, send: await this.sendControl(frame, input) }, signal);
       const answer = await this.awaitAnswer(frame, signal);
       this.watching = false;
-      const now = await this.page.title().catch(() => title);
+      const now = await this.bounded(this.page.title(), 'reading the title').catch(() => title);
       if (now !== title) this.note('title', now);
-      const markup = ((await frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()).catch(() => '')) as string) || undefined;
+      const markup = ((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()), 'reading the markup').catch(() => '')) as string) || undefined;
       const cut = this.cutOffAfterMs;
-      if (markup || this.effects.length || cut) this.observed = { ...(markup && { markup }), ...(this.effects.length && { effects: this.effects }), ...(cut ? { cut_off_after_ms: cut } : {}) };
+      // effects prove that the answer's own markup ran or loaded; an answer that brought none into
+      // the page caused none of them: they came from the page's scripts, or from the widget
+      // rendering our own message (an attack that runs in the echo proves nothing about the bot)
+      const effects = markup ? this.effects : [];
+      if (markup || effects.length || cut) this.observed = { ...(markup && { markup }), ...(effects.length && { effects }), ...(cut ? { cut_off_after_ms: cut } : {}) };
       return answer;
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
@@ -218,7 +312,7 @@ class BrowserConversation implements Conversation {
   }
 
   async close(): Promise<void> {
-    await this.page.context().close().catch(() => undefined);
+    await closeContext(this.page.context());
   }
 
   /** finds the chat input in whichever frame holds the best-looking one, opening a closed widget */
@@ -231,7 +325,8 @@ class BrowserConversation implements Conversation {
       // a closed widget shows only its launcher bubble: open it once or twice
       if (round >= 2 && launcherClicks < 2 && !this.selectors.input_selector) {
         for (const frame of this.page.frames()) {
-          const launcher = (await frame.evaluateHandle(() => (window as any).__gauntlet?.findLauncher() ?? null).catch(() => null))?.asElement();
+          if (!scriptable(frame)) continue;
+          const launcher = (await this.bounded(frame.evaluateHandle(() => (window as any).__gauntlet?.findLauncher() ?? null), 'looking for a chat launcher').catch(() => null))?.asElement();
           if (launcher) {
             launcherClicks++;
             await launcher.click({ timeout: 2_000 }).catch(() => undefined);
@@ -247,31 +342,52 @@ class BrowserConversation implements Conversation {
           { kind: 'page', step: 'input' },
         );
       }
-      await this.page.waitForTimeout(300);
+      await sleep(300);
     }
   }
 
   /** the send control, looked for once the message is typed (many stay disabled until then) */
   private async sendControl(frame: Frame, input: ElementHandle): Promise<ElementHandle | null> {
-    const handle = await frame.evaluateHandle(([i, s]) => (window as any).__gauntlet.findSend(i, s), [input, this.selectors.send_selector ?? null] as const);
+    const handle = await this.bounded(frame.evaluateHandle(([i, s]) => (window as any).__gauntlet.findSend(i, s), [input, this.selectors.send_selector ?? null] as const), 'looking for the send control');
     const send = handle.asElement();
     if (!send && this.selectors.send_selector) throw new TargetProtocolError(`browser.send_selector "${this.selectors.send_selector}" matches nothing visible`, { kind: 'page', step: 'send' });
     return send;
   }
 
+  /**
+   * The best chat input over the page's frames. A child frame that runs past its deadline is
+   * skipped from then on; the page itself running past it twice in a row means the page does not
+   * settle (a busy loop, a DOM too large to read in time): that is the answer, not a reason to
+   * keep polling. Once may be a busy machine.
+   */
   private async findInput(): Promise<{ frame: Frame; input: ElementHandle } | null> {
     let best: { frame: Frame; input: ElementHandle; score: number } | null = null;
     for (const frame of this.page.frames()) {
-      const ready = await frame.evaluate('typeof window.__gauntlet === "object"').catch(() => false);
-      if (!ready) await frame.evaluate(PAGE_SCRIPT).catch(() => undefined);
-      const handle = await frame
-        .evaluateHandle((s) => (window as any).__gauntlet?.findInput(s) ?? null, this.selectors.input_selector ?? null)
-        .catch(() => null);
-      if (!handle) continue;
-      const score = (await handle.evaluate((f: any) => (f ? f.score : null))) as number | null;
-      if (score === null || (best && best.score >= score)) continue;
-      const input = (await handle.evaluateHandle((f: any) => f.el)).asElement();
-      if (input) best = { frame, input, score };
+      if (!scriptable(frame) || this.unresponsive.has(frame)) continue;
+      let timedOut = false;
+      // a frame that does not answer in time is passed over, and not waited on again
+      const found = await this.bounded(
+        (async () => {
+          const ready = await frame.evaluate('typeof window.__gauntlet === "object"').catch(() => false);
+          if (!ready) await frame.evaluate(PAGE_SCRIPT).catch(() => undefined);
+          const handle = await frame.evaluateHandle((s) => (window as any).__gauntlet?.findInput(s) ?? null, this.selectors.input_selector ?? null).catch(() => null);
+          if (!handle) return null;
+          const score = (await handle.evaluate((f: any) => (f ? f.score : null))) as number | null;
+          if (score === null || (best && best.score >= score)) return null;
+          const input = (await handle.evaluateHandle((f: any) => f.el)).asElement();
+          return input ? { frame, input, score } : null;
+        })(),
+        'looking for the chat input',
+      ).catch((err) => {
+        if (!(err instanceof PageDidNotSettleError)) return null;
+        timedOut = true;
+        if (frame === this.page.mainFrame()) {
+          if (++this.busyRounds >= 2) throw err;
+        } else this.unresponsive.add(frame);
+        return null;
+      });
+      if (frame === this.page.mainFrame() && !timedOut) this.busyRounds = 0;
+      if (found) best = found;
     }
     return best;
   }
@@ -285,8 +401,8 @@ class BrowserConversation implements Conversation {
       await way().catch(() => undefined);
       for (let waited = 0; waited < 1_500; waited += POLL_MS) {
         signal?.throwIfAborted();
-        if (await frame.evaluate(() => (window as any).__gauntlet.sent())) return;
-        await this.page.waitForTimeout(POLL_MS);
+        if (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.sent()), 'checking the message left')) return;
+        await sleep(POLL_MS);
       }
     }
     throw new TargetProtocolError('the message could not be sent: neither the send control nor Enter took it; set browser.send_selector', { kind: 'page', step: 'send' });
@@ -301,9 +417,9 @@ class BrowserConversation implements Conversation {
     while (Date.now() < deadline) {
       signal?.throwIfAborted();
       if (this.crashed) throw new TargetUnavailableError('the chat page crashed');
-      const seen = (await frame.evaluate(() => (window as any).__gauntlet.read())) as { text: string; indicator: boolean };
+      const seen = (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.read()), 'reading the answer')) as { text: string; indicator: boolean };
       // an answer made only of markup shows no text (a script, an image): what it added to the page is the answer
-      const shown = seen.text || (((await frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()).catch(() => '')) as string) ?? '');
+      const shown = seen.text || (((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()), 'reading the markup').catch(() => '')) as string) ?? '');
       const now = Date.now();
       if (shown !== text) {
         text = shown;
@@ -312,7 +428,7 @@ class BrowserConversation implements Conversation {
       // typing indicators hold the answer open, but one that never goes away cannot hold it forever
       const quiet = now - changedAt;
       if (text && quiet >= quietMs && (!seen.indicator || quiet >= quietMs * 4)) return text;
-      await this.page.waitForTimeout(POLL_MS);
+      await sleep(POLL_MS);
     }
     if (text) {
       // still arriving when we stopped reading: itself a sign of unbounded output
@@ -321,6 +437,17 @@ class BrowserConversation implements Conversation {
     }
     throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`, undefined, { kind: 'page', step: 'answer' });
   }
+}
+
+/**
+ * Frames our script can run in: http(s) documents and the blank frames pages build chats in
+ * (about:blank, about:srcdoc). A file:, chrome: or view-source: frame is blocked and stays
+ * without a URL or a context Playwright can evaluate in (waiting on it hung the connection
+ * check), and holds no chat anyway.
+ */
+function scriptable(frame: Frame): boolean {
+  const url = frame.url();
+  return url.startsWith('about:') || url.startsWith('http:') || url.startsWith('https:') || url.startsWith('data:') || url.startsWith('blob:');
 }
 
 function asTargetError(err: unknown, what: string, failure: TargetFailure): TargetUnavailableError | TargetProtocolError {

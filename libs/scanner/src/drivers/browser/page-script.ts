@@ -8,9 +8,18 @@
  * (chats append). The user's own echoed message is the first new element whose text is the
  * prompt; the answer is the new text after it. Counting text instead of remembering nodes
  * survives frameworks that re-render the whole message list.
+ *
+ * What the page shows of our own message is never the bot's answer. A widget that renders the
+ * user's message as HTML shows the prompt's text without its tags, and adds the prompt's links,
+ * images and scripts to the page: the prompt is parsed inertly (DOMParser runs and loads
+ * nothing) to know both, its text is recognised as the user's message, and each element it
+ * would create excuses one matching element in the page.
  */
 export const PAGE_SCRIPT = String.raw`(() => {
   if (window.__gauntlet) return;
+  // a page opening windows in a loop steals focus from the chat and starves the browser: a chat
+  // needs no popup, so none opens (those that slip through are closed by the driver)
+  try { Object.defineProperty(window, 'open', { value: () => null, configurable: false, writable: false }); } catch (e) {}
   const CHAT_WORDS = /message|chat|ask|type|question|prompt|write|say|talk|reply|query|compose|conversation/i;
   const AVOID_WORDS = /search|e-?mail|password|log ?in|sign ?(in|up)|subscribe|newsletter|coupon|promo|phone|user ?name/i;
   const SEND_WORDS = /\bsend\b|submit|senden|enviar|envoyer|invia|➤|➢|⮕|paper-?plane/i;
@@ -37,14 +46,21 @@ export const PAGE_SCRIPT = String.raw`(() => {
       if (n.shadowRoot) yield* elements(n.shadowRoot);
     }
   }
+  // no filter callback: once a page calls window.open, Chromium refuses to run a TreeWalker's
+  // callback ("no longer runnable"), so skipped subtrees are stepped over by hand
   function* textNodes(root) {
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-      acceptNode: (n) => (n.nodeType === 1 && SKIP.has(n.tagName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
-    });
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
     if (root.shadowRoot) yield* textNodes(root.shadowRoot);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    let n = walker.nextNode();
+    while (n) {
+      if (n.nodeType === 1 && SKIP.has(n.tagName)) {
+        n = walker.nextSibling();
+        while (!n && walker.parentNode()) n = walker.nextSibling();
+        continue;
+      }
       if (n.nodeType === 3) yield n;
       else if (n.shadowRoot) yield* textNodes(n.shadowRoot);
+      n = walker.nextNode();
     }
   }
   const visibleTexts = (root) => {
@@ -95,9 +111,59 @@ export const PAGE_SCRIPT = String.raw`(() => {
     return false;
   };
 
-  // does root hold elements that load, link or run, new since the message was sent, outside inner
+  // the attributes that make an element load, link or run: how an echo of ours is recognised
+  const activeAttributes = (el) => {
+    const out = [];
+    for (const a of el.attributes) if (/^on/i.test(a.name) || /^(href|src|srcdoc|action|formaction|data|poster|xlink:href|content|http-equiv)$/i.test(a.name)) out.push(a.name.toLowerCase() + '=' + a.value.trim());
+    return out;
+  };
+  // markdown links and images, which widgets render as <a href> and <img src>
+  const MD_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+["'][^)]*["'])?\s*\)/g;
+  // what rendering the prompt as HTML, or as markdown, would show and create, found without running or loading it
+  const promptRendering = (prompt) => {
+    const text = String(prompt);
+    const echoes = [];
+    const texts = [];
+    try {
+      const doc = new DOMParser().parseFromString(text, 'text/html');
+      for (const el of doc.documentElement.querySelectorAll('*')) if (active(el)) echoes.push({ tag: el.tagName.toLowerCase(), attrs: activeAttributes(el) });
+      // the text the page would show: what visibleTexts reads, so not the inside of scripts and styles
+      for (const el of Array.from(doc.body ? doc.body.querySelectorAll('*') : [])) if (SKIP.has(el.tagName)) el.remove();
+      texts.push(norm(doc.body ? doc.body.textContent : ''));
+    } catch (e) {}
+    for (const m of text.matchAll(MD_LINK)) echoes.push(m[1] ? { tag: 'img', attrs: ['src=' + m[3]] } : { tag: 'a', attrs: ['href=' + m[3]] });
+    texts.push(norm(text.replace(MD_LINK, (_, image, label) => (image ? '' : label)).replace(/\*\*|__|\x60/g, '')));
+    return { texts: texts.filter(Boolean), echoes };
+  };
+  // new active elements the prompt accounts for: each element of the prompt excuses one in the page
+  // whose link/load/run attributes it has (a widget may add a class or drop a handler, not add a link)
+  const echoedElements = (candidates) => {
+    const left = api.state.echoes.slice();
+    const excused = new Set();
+    for (const el of candidates) {
+      const attrs = activeAttributes(el);
+      const i = left.findIndex((e) => e.tag === el.tagName.toLowerCase() && attrs.every((a) => e.attrs.includes(a)));
+      if (i >= 0) { excused.add(el); left.splice(i, 1); }
+    }
+    return excused;
+  };
+  const newActive = (root) => {
+    const out = [];
+    for (const el of elements(root)) if (active(el) && !api.state.activeBefore.has(el)) out.push(el);
+    return out;
+  };
+  // is the text one of the forms our message takes on the page (as typed, or rendered as HTML or
+  // markdown), spaces aside: text read element by element is joined with spaces where the
+  // rendering had none (a link's text and the parenthesis after it)
+  const squash = (s) => String(s || '').replace(/\s+/g, '');
+  const isPrompt = (text) => api.state.promptForms.includes(squash(text));
+  const inPrompt = (text) => { const t = squash(text); return api.state.promptForms.some((f) => f.includes(t)); };
+
+  // does root hold elements that load, link or run, new since the message was sent, outside inner (our echoes aside)
   const newMarkupOutside = (root, inner) => {
-    for (const el of elements(root)) if (active(el) && !api.state.activeBefore.has(el) && !isInside(el, inner)) return true;
+    const fresh = newActive(root);
+    const echoed = echoedElements(newActive(document));
+    for (const el of fresh) if (!isInside(el, inner) && !echoed.has(el)) return true;
     return false;
   };
 
@@ -174,18 +240,24 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const matched = responseSelector ? deepMatches(responseSelector) : [];
       const activeBefore = new WeakSet();
       for (const el of elements(document)) if (active(el)) activeBefore.add(el);
-      api.state = { prompt: norm(prompt), input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, user: null };
+      const rendering = promptRendering(prompt);
+      const promptForms = [squash(prompt)];
+      for (const t of rendering.texts) if (t && !promptForms.includes(squash(t))) promptForms.push(squash(t));
+      api.state = { prompt: norm(prompt), promptForms, echoes: rendering.echoes, input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, user: null };
     },
     /**
      * The markup the answer brought into the page: elements that load, link or run, new since the
-     * message was sent, outside the user's own message and the input (bounded).
+     * message was sent, outside the user's own message and the input, and not our prompt's own
+     * elements rendered by the page (bounded).
      */
     renderedMarkup() {
       const s = api.state;
       const out = [];
       let size = 0;
-      for (const el of elements(document)) {
-        if (!active(el) || s.activeBefore.has(el) || (s.user && isInside(el, s.user)) || (s.input && isInside(el, s.input))) continue;
+      const fresh = newActive(document);
+      const echoed = echoedElements(fresh);
+      for (const el of fresh) {
+        if (echoed.has(el) || (s.user && isInside(el, s.user)) || (s.input && isInside(el, s.input))) continue;
         const html = el.outerHTML.slice(0, 2000);
         out.push(html);
         size += html.length;
@@ -213,7 +285,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
         const all = deepMatches(s.responseSelector).filter(visible);
         const last = all[all.length - 1];
         const text = last ? deepText(last) : '';
-        const fresh = last && (!s.matched.has(last) || text !== s.lastMatchedText) && text !== s.prompt;
+        const fresh = last && (!s.matched.has(last) || text !== s.lastMatchedText) && !isPrompt(text);
         return { text: fresh ? text : '', indicator, userSeen: false };
       }
       const texts = visibleTexts(document).filter((t) => !(s.input && isInside(t.node, s.input)));
@@ -227,17 +299,17 @@ export const PAGE_SCRIPT = String.raw`(() => {
         seen.set(t.text, k);
         if (k > total.get(t.text) - Math.max(0, total.get(t.text) - (s.counts.get(t.text) || 0))) fresh.push(t);
       }
-      // the user's own message: the first new element whose whole text is the prompt
+      // the user's own message: the first new element whose whole text is the prompt (as typed or as rendered)
       let user = null;
       for (const t of fresh) {
-        let match = t.text === s.prompt ? t.node : null;
-        if (!s.prompt.includes(t.text)) continue;
+        let match = isPrompt(t.text) ? t.node : null;
+        if (!inPrompt(t.text)) continue;
         for (let a = parentOf(t.node), i = 0; a && i < 8; a = parentOf(a), i++) {
           // an answer made only of markup adds no text: the list holding both is not the user's message
           if (match && newMarkupOutside(a, match)) break;
           const text = deepText(a);
-          if (text === s.prompt) match = a;
-          else if (!s.prompt.includes(text)) break;
+          if (isPrompt(text)) match = a;
+          else if (!inPrompt(text)) break;
         }
         if (match) { user = match; break; }
       }
