@@ -152,6 +152,8 @@ export class SmolLm2 implements LanguageModel {
     this.pending.clear();
     if (worker && worker.exitCode === null && worker.signalCode === null) {
       const exited = new Promise((r) => worker.once('exit', r));
+      // an idle process is unreferenced: without this the caller's process could end before it is gone
+      worker.ref();
       worker.kill('SIGKILL');
       await exited;
     }
