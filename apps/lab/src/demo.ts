@@ -67,6 +67,18 @@ async function main() {
     },
     `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
   );
+  // stopping the demo stops its Gauntlet too, also while the scan runs (a real model's takes minutes)
+  const stop = async () => {
+    if (gauntlet.exitCode === null && gauntlet.signalCode === null) {
+      const exited = new Promise((r) => gauntlet.once('exit', r));
+      gauntlet.kill('SIGTERM');
+      await exited;
+    }
+    await lab.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
   const call = async (path: string, body?: unknown, token?: string, method = body === undefined ? 'GET' : 'POST') => {
     const res = await fetch(base + path, {
       method,
@@ -127,15 +139,6 @@ async function main() {
     console.log(`(reports and the dashboard need a bearer token: sign in at ${base}/app, or POST /api/auth/login)`);
   }
   console.log('Ctrl-C to stop.');
-  const stop = async () => {
-    const exited = new Promise((r) => gauntlet.once('exit', r));
-    gauntlet.kill('SIGTERM');
-    await exited;
-    await lab.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 }
 
 main().catch((err) => {

@@ -50,7 +50,9 @@ async function answer({ id, system, history, prompt, maxTokens, temperature, rep
     });
     send({ type: 'answered', id, text, stopped: controller.signal.aborted, ms: Date.now() - t0 });
   } catch (e) {
-    send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
+    // stopped before the first word (still reading the conversation): nothing to return but the stop
+    if (controller.signal.aborted) send({ type: 'answered', id, text: '', stopped: true, ms: Date.now() - t0 });
+    else send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
   } finally {
     aborts.delete(id);
   }

@@ -35,9 +35,11 @@ describe('the lab on SmolLM2-135M-Instruct', () => {
     return l;
   };
 
+  // beside other suites on 2 cores one answer can take tens of seconds: the deadline is the tests' bound, not the lab's
+  const deadlineMs = 100_000;
   beforeAll(() => {
     // the message names infra/smollm2.sh when the weights are absent
-    sharedSmolLm2().assertAvailable();
+    sharedSmolLm2({ deadlineMs }).assertAvailable();
   });
   afterAll(async () => {
     await Promise.all(labs.map((l) => l.close()));
@@ -117,7 +119,7 @@ describe('the lab on SmolLM2-135M-Instruct', () => {
   });
 
   it('more requests than the model can answer in time are refused 429 with Retry-After, as a rate-limited model API does', async () => {
-    const small = new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: sharedSmolLm2().modelPath, maxQueued: 1 });
+    const small = new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: sharedSmolLm2().modelPath, maxQueued: 1, deadlineMs });
     const l = await lab({ languageModel: small });
     try {
       const send = () => fetch(`${l.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'Hello' }] }) });

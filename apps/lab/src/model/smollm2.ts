@@ -63,7 +63,7 @@ export const SMOLLM2_DEFAULTS: Omit<SmolLm2Options, 'modelPath'> = {
   // reproducible for a given thread count, not across counts (the sums are ordered differently)
   threads: 1,
   maxTokens: 120,
-  deadlineMs: 30_000,
+  deadlineMs: 45_000,
   maxQueued: 4,
   loadTimeoutMs: 60_000,
   temperature: 0,
@@ -152,6 +152,8 @@ export class SmolLm2 implements LanguageModel {
     this.pending.clear();
     if (worker && worker.exitCode === null && worker.signalCode === null) {
       const exited = new Promise((r) => worker.once('exit', r));
+      // an idle process is unreferenced: without this the caller's process could end before it is gone
+      worker.ref();
       worker.kill('SIGKILL');
       await exited;
     }
@@ -182,6 +184,7 @@ export class SmolLm2 implements LanguageModel {
         });
       });
       if (reply.type === 'answered') {
+        if (reply.stopped && !reply.text.trim()) throw this.busyError('the answer had not begun at its deadline');
         this.stats.answers++;
         this.stats.modelMs += reply.ms;
         if (reply.stopped) this.stats.stopped++;
