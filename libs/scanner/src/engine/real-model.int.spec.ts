@@ -14,12 +14,12 @@ import { runScan } from './run-scan';
 // a quick scan is some sixty answers, one at a time: about a minute on a quiet machine
 jest.setTimeout(420_000);
 
-async function quickScan(lab: RunningLab, tell: boolean) {
+async function quickScan(lab: RunningLab, tell: boolean, categories?: string[]) {
   const driver = labChatDriver(lab.url);
   const attempts: ProbeAttempt[] = [];
   const found: Vulnerability[] = [];
   const outcome = await runScan({
-    scanId: 'real-model', seed: 'real-model', profile: 'quick', driver, signal: new AbortController().signal, now: () => new Date(),
+    scanId: 'real-model', seed: 'real-model', profile: 'quick', driver, ...(categories && { selection: { categories } }), signal: new AbortController().signal, now: () => new Date(),
     target: {
       id: 't', name: 'penny', url: lab.url, scan_mode: 'api', api_format: 'openai', api_key: null, model: null, browser: null, http: null, max_requests_per_second: null,
       canaries: tell ? [lab.canaries.system, lab.canaries.data] : [],
@@ -70,7 +70,8 @@ describe('a quick scan of a real language model', () => {
     const lab = await startLab({ model: 'smollm2', mode: 'hardened' });
     labs.push(lab);
     expect(lab.secrets).toEqual([]);
-    const { found } = await quickScan(lab, false);
+    // the disclosure categories only: what a bot holding nothing must never be said to disclose
+    const { found } = await quickScan(lab, false, ['LLM02:2025', 'LLM07:2025', 'LLM08:2025']);
     expect(found.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
     for (const v of found.filter((f) => f.severity === 'critical' || f.severity === 'high')) expect(proofHolds(v)).toBe(true);
   });
