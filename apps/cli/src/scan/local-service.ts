@@ -18,6 +18,7 @@ import { createLogger } from '../../../gauntlet/src/platform/logger';
 import { createRuntime, Runtime } from '../../../gauntlet/src/runtime';
 import { ScanWorker } from '../../../gauntlet/src/scanning/scan-worker';
 import { CancelScan } from '../../../gauntlet/src/scans/cancelling-scan/cancel-scan';
+import { pairsFirst } from '../../../gauntlet/src/http/validation';
 import { RequestScan } from '../../../gauntlet/src/scans/requesting-scan/request-scan';
 import { ScanHistory } from '../../../gauntlet/src/scans/scan-history';
 import { ScanReader } from '../../../gauntlet/src/scans/scan-reader';
@@ -207,7 +208,8 @@ async function localAccount(app: INestApplicationContext, dataDir: string): Prom
 
 /** the service's own validation of a target body (the DTO's rules), as one line naming the field */
 async function validBody<T extends object>(type: new () => T, body: Record<string, unknown>): Promise<T> {
-  const instance = plainToInstance(type, body);
+  // the request pipe's own reading: header maps become [name, value] pairs before mapping
+  const instance = plainToInstance(type, pairsFirst(type, body));
   const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
   if (errors.length) {
     const flat = (e: (typeof errors)[number], path: string): string[] =>

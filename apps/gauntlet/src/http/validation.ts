@@ -54,7 +54,7 @@ const AS_PAIRS = 'gauntlet:as-pairs';
  */
 export const AsPairs = (): PropertyDecorator => (target, property) => Reflect.defineMetadata(AS_PAIRS, true, target, property);
 
-function pairsFirst(dto: Function, body: Record<string, unknown>): Record<string, unknown> {
+export function pairsFirst(dto: Function, body: Record<string, unknown>): Record<string, unknown> {
   let out = body;
   for (const key of Object.keys(body)) {
     const value = body[key];
