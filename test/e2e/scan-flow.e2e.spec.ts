@@ -164,7 +164,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     const told = detail.vulnerabilities.filter((v: any) => v.evidence.proof?.matched.kind === 'sensitive');
     expect(told.length).toBeGreaterThan(0);
     expect(told.map((v: any) => v.evidence.proof.matched.label)).toEqual(expect.arrayContaining(['payments API key']));
-    const key = told.find((v: any) => v.evidence.proof.matched.label === 'payments API key');
+    // a key drawn out by a prompt-leakage probe is filed there too; the data finding is LLM02
+    const key = told.find((v: any) => v.evidence.proof.matched.label === 'payments API key' && v.category === 'LLM02:2025');
     expect(key).toMatchObject({ category: 'LLM02:2025', severity: 'critical' });
     expect(key.description).toMatch(/"payments API key" \(a credential/);
     // every high or critical finding quotes the answer that proves it, where the proof says

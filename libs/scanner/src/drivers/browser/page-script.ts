@@ -115,6 +115,8 @@ export const PAGE_SCRIPT = String.raw`(() => {
   const activeAttributes = (el) => {
     const out = [];
     for (const a of el.attributes) if (/^on/i.test(a.name) || /^(href|src|srcdoc|action|formaction|data|poster|xlink:href|content|http-equiv)$/i.test(a.name)) out.push(a.name.toLowerCase() + '=' + a.value.trim());
+    // an inline script runs its text: ours (TOKEN) and the answer's (its canary) differ there alone
+    if (el.tagName === 'SCRIPT' && !el.getAttribute('src')) out.push('text=' + String(el.textContent || '').replace(/\s+/g, ' ').trim());
     return out;
   };
   // markdown links and images, which widgets render as <a href> and <img src>
