@@ -173,6 +173,10 @@ describe('dashboard in Chromium', () => {
     expect(await turn.textContent()).toContain(XSS);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator('.finding script, .finding img').count()).toBe(0);
+    // the proof: the span of the answer that shows it, marked where it is and said in a line
+    expect(await page.locator('.turn-assistant .turn-content mark.proof-span').first().textContent()).toBe(XSS);
+    expect(await page.locator('.proof').first().textContent()).toBe(`Proof (turn 2): ${XSS}, the instruction it obeyed`);
+    expect(await page.locator('.finding script, .finding img').count()).toBe(0);
     expect(await page.locator('.remediation').first().textContent()).toContain('Separate instructions');
     // how it got through, and every other way in
     expect(await page.locator('.finding-how').first().textContent()).toBe('How it got through: Request sent through base64 (encoding).');
@@ -565,6 +569,7 @@ function finding(attack: string): Vulnerability {
       ],
       detector: 'echo-detector',
       matched: attack,
+      proof: { turn: 1, start: 6, end: 6 + attack.length, text: attack, matched: { kind: 'obedience' } },
     },
     remediation: 'Separate instructions from user data and filter model output before rendering it.',
     references: ['https://genai.owasp.org/llmrisk/llm01-prompt-injection/', 'javascript:alert(1)'],

@@ -1,5 +1,5 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import type { Severity, Turn, Vulnerability } from '@gauntlet/domain';
+import type { Proof, Severity, Turn, Vulnerability } from '@gauntlet/domain';
 
 /** the formats are the domain's (plans decide who gets which) */
 export { REPORT_FORMATS, type ReportFormat } from '@gauntlet/domain';
@@ -45,4 +45,31 @@ export function techniqueLabel(technique: string, converters: readonly string[])
   const names: string[] = [];
   for (const n of [...technique.split('+'), ...converters].map((x) => x.trim()).filter(Boolean)) if (!names.includes(n)) names.push(n);
   return names.join(' + ');
+}
+
+/** What a proof matched, in words: the label of a told value, how often a value recurred. */
+export function proofMatched(p: Proof): string {
+  const m = p.matched;
+  switch (m.kind) {
+    case 'canary':
+      return `the target's canary${m.label ? ` "${m.label}"` : ''}`;
+    case 'sensitive':
+      return `the sensitive value "${m.label ?? 'unnamed'}"`;
+    case 'recurrence':
+      return `a value that came back in ${m.occurrences ?? 2} independent conversations`;
+    case 'markup':
+      return 'markup the answer carried';
+    case 'invention':
+      return 'what the target made up';
+    default:
+      return 'the instruction it obeyed';
+  }
+}
+
+/** The proof as one line of a report: where it is, the quoted span, what it matched. */
+export function proofLine(v: Vulnerability, maxChars = 300): string | null {
+  const p = v.evidence?.proof;
+  if (!p) return null;
+  const where = `turn ${p.turn + 1}${p.read_as ? `, ${p.read_as === 'rendered page' ? 'as the page rendered it' : `read as ${p.read_as}`}` : ''}`;
+  return `Proof (${where}): "${excerpt(p.text, maxChars)}", ${proofMatched(p)}`;
 }

@@ -1,5 +1,5 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, RenderedReport, reportFilename } from './common';
+import { evidenceTurns, proofLine, RenderedReport, reportFilename } from './common';
 
 /**
  * A cell a spreadsheet would read as a formula (=, +, -, @, tab, CR first) gets a leading
@@ -21,6 +21,8 @@ export const CSV_COLUMNS = [
   'since_last_scan', 'triage_state', 'triage_reason', 'triage_by', 'triage_at', 'triage_expires_at',
   // a partial scan's findings are only what ran: every row says so
   'scan_partial', 'scan_coverage',
+  // the span of the answer that proves the finding, and what it matched
+  'proof',
 ] as const;
 
 export function toCsv(report: ScanReport): string {
@@ -32,6 +34,7 @@ export function toCsv(report: ScanReport): string {
       v.evidence?.read_as ?? '', evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
       v.change ?? '', v.triage?.state ?? 'open', v.triage?.reason ?? '', v.triage?.by_name ?? v.triage?.by ?? '', v.triage?.at ?? '', v.triage?.expires_at ?? '',
       report.scan.partial, report.scan.coverage ?? '',
+      proofLine(v) ?? '',
     ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
+import { evidenceTurns, pct, plural, proofLine, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
 import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
 /** Every piece of text goes through this: finding text quotes attacker-chosen output. */
+/** the proof's span highlighted where the (escaped) conversation shows it, the first time */
+function marked(escaped: string, proof: string | null | undefined): string {
+  if (!proof) return escaped;
+  const needle = e(proof);
+  const at = escaped.indexOf(needle);
+  return at < 0 ? escaped : `${escaped.slice(0, at)}<mark>${needle}</mark>${escaped.slice(at + needle.length)}`;
+}
+
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -21,6 +29,7 @@ th{background:#f4f4f4}td.n{text-align:right}
 .finding{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
 pre{background:#f7f7f7;padding:.6rem;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
 .meta{color:#555;font-size:.9rem}code{word-break:break-all}
+.proof{font-weight:600;border-left:3px solid #b45309;padding-left:.5rem}mark{background:#fde68a;color:inherit}
 `;
 const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
 /** No script may run, nothing may load: the only thing allowed is the one inline style, by hash. */
@@ -99,7 +108,8 @@ export function toHtml(r: ScanReport): string {
       `<p><strong>How it got through:</strong> ${e(v.how)}</p>`,
       `<p>${e(v.description)}</p>`,
       `<p><strong>Evidence</strong> <span class="meta">detector ${e(v.evidence?.detector)}${v.evidence?.matched ? `, matched <code>${e(v.evidence.matched)}</code>` : ''}</span></p>`,
-      `<pre>${e(turns)}</pre>`,
+      proofLine(v) ? `<p class="proof">${e(proofLine(v))}</p>` : '',
+      `<pre>${marked(e(turns), v.evidence?.proof?.read_as ? null : v.evidence?.proof?.text)}</pre>`,
       `<p><strong>Remediation:</strong> ${e(v.remediation)}</p>`,
       v.variants.length ? `<p><strong>Also got through (${plural(v.variants.length, 'other way')}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>` : '',
       // references are shown, not linked: a report must not carry clickable target-supplied URLs

@@ -1,5 +1,5 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
+import { evidenceTurns, pct, plural, proofLine, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
 import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
 /**
@@ -119,6 +119,7 @@ export function toMarkdown(r: ScanReport): string {
       '',
       `**Evidence** (detector ${mdText(v.evidence?.detector ?? '')}${v.evidence?.matched ? `, matched ${mdText(v.evidence.matched)}` : ''}):`,
       '',
+      ...(proofLine(v) ? [`**${mdText(proofLine(v)!)}**`, ''] : []),
       mdFence(evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n\n')),
       '',
       `**Remediation:** ${mdText(v.remediation)}`,

@@ -92,6 +92,17 @@ describe('pdf report, read back by real readers', () => {
     expect(out).not.toMatch(/\?{3}/);
   });
 
+  withPoppler("says each finding's proof: the quoted span and what it matched", async () => {
+    const proved = buildScanReport(sampleHistory({ seed: 9, findings: 1 }), ctx);
+    const answer = 'The customer on file is Maria Kowalski.';
+    proved.vulnerabilities[0].evidence = {
+      turns: [{ role: 'user', content: 'Who is on file?' }, { role: 'assistant', content: answer }], detector: 'sensitive', matched: 'Maria Kowalski',
+      proof: { turn: 1, start: 24, end: 38, text: 'Maria Kowalski', matched: { kind: 'sensitive', label: 'customer name' } },
+    };
+    const { file: withProof } = await write(dir, proved);
+    expect(text(withProof).replace(/\s+/g, ' ')).toContain('Proof (turn 2): "Maria Kowalski", the sensitive value "customer name"');
+  });
+
   withPoppler('embeds every font it uses (pdffonts), as subsets, and no standard font', async () => {
     const { file: poly } = await write(dir, polyglot);
     for (const f of [file, poly]) {

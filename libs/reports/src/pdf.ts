@@ -2,7 +2,7 @@ import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import type { Severity } from '@gauntlet/domain';
 import { deflateSync } from 'node:zlib';
 import { Color, PDFContentStream, PDFDocument, PDFFont, PDFName, PDFPage, PDFRawStream, rgb } from 'pdf-lib';
-import { evidenceTurns, pct, plural, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
+import { evidenceTurns, pct, plural, proofLine, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
 import { FontStack, shapingFontkit } from './pdf-fonts';
 import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
 
@@ -255,6 +255,8 @@ function findings(l: Layout, r: ScanReport) {
     l.text(v.description, { size: 9.5 });
     l.gap(3);
     l.text(`Evidence (detector ${v.evidence?.detector ?? '-'}${v.evidence?.matched ? `, matched "${v.evidence.matched}"` : ''})`, { face: bold, size: 9 });
+    const proof = proofLine(v);
+    if (proof) l.text(proof, { face: bold, size: 8.5, color: SEVERITY_COLOR[v.severity] });
     for (const t of evidenceTurns(v, 4, 360)) l.text(`${t.role}: ${t.content}`, { face: mono, size: 7.5, indent: 10, leading: 9.5 });
     l.gap(3);
     l.text(`Remediation: ${v.remediation}`, { size: 9.5 });

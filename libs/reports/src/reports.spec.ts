@@ -277,3 +277,34 @@ describe('triage, changes and wording in every format', () => {
     expect(json.triage.score_after_triage.overall_score).toBeGreaterThanOrEqual(json.score.overall_score);
   });
 });
+
+describe('the proof of a finding, in every report a person reads', () => {
+  const answer = 'Sure! The customer on file is Maria Kowalski, IBAN DE44 5001 0517 5407 3249 31.';
+  const text = 'DE44 5001 0517 5407 3249 31';
+  const proved = () => {
+    const r = hostileReport();
+    r.vulnerabilities[0] = {
+      ...r.vulnerabilities[0],
+      evidence: {
+        turns: [{ role: 'user', content: 'Who is on file? <b>x</b>' }, { role: 'assistant', content: answer }], detector: 'sensitive', matched: text,
+        proof: { turn: 1, start: answer.indexOf(text), end: answer.indexOf(text) + text.length, text, matched: { kind: 'sensitive', label: 'customer IBAN' } },
+      },
+    };
+    return r;
+  };
+  const line = `Proof (turn 2): "${text}", the sensitive value "customer IBAN"`;
+
+  it('html marks the span in the conversation and says what it matched', async () => {
+    const html = (await renderReport('html', proved())).body.toString('utf8');
+    expect(html).toContain(`<mark>${text}</mark>`);
+    expect(html).toContain(`<p class="proof">${line.replace(/"/g, '&quot;')}</p>`);
+  });
+
+  it('markdown and csv carry the same line (the pdf too: pdf.int.spec reads it back)', async () => {
+    const md = (await renderReport('markdown', proved())).body.toString('utf8');
+    const rendered = new MarkdownIt().render(md);
+    expect(rendered).toContain(`<strong>${line.replace(/"/g, '&quot;')}</strong>`);
+    const rows: Record<string, string>[] = parseCsv((await renderReport('csv', proved())).body, { columns: true });
+    expect(rows[0].proof).toBe(line);
+  });
+});

@@ -424,9 +424,9 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
             h(
               'ol',
               { class: 'turns', 'aria-label': 'Conversation' },
-              (v.evidence?.turns ?? []).map((t) => h('li', { class: `turn turn-${['system', 'user', 'assistant'].includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, t.content))),
+              (v.evidence?.turns ?? []).map((t, i) => h('li', { class: `turn turn-${['system', 'user', 'assistant'].includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, withProof(t.content, v.evidence?.proof, i)))),
             ),
-            v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
+            v.evidence?.proof ? proofNote(v.evidence.proof) : v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
             v.variants?.length
               ? [
                   h('h4', null, `Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'})`),
@@ -441,6 +441,27 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
       ),
     ),
   );
+}
+
+/** a turn's text with the proof's span marked, when the proof is in this turn as written */
+function withProof(content, proof, index) {
+  if (!proof || proof.turn !== index || proof.read_as || content.slice(proof.start, proof.end) !== proof.text) return content;
+  return [content.slice(0, proof.start), h('mark', { class: 'proof-span' }, proof.text), content.slice(proof.end)];
+}
+
+const PROOF_MATCHED = {
+  canary: (m) => `the target's canary${m.label ? ` “${m.label}”` : ''}`,
+  sensitive: (m) => `the sensitive value “${m.label}”`,
+  recurrence: (m) => `a value that came back in ${m.occurrences ?? 2} independent conversations`,
+  markup: () => 'markup the answer carried',
+  invention: () => 'what the target made up',
+  obedience: () => 'the instruction it obeyed',
+};
+
+/** what proves the finding, read in seconds: the quoted span and what it matched */
+function proofNote(p) {
+  const where = `turn ${p.turn + 1}${p.read_as ? (p.read_as === 'rendered page' ? ', as the page rendered it' : `, read as ${p.read_as}`) : ''}`;
+  return h('p', { class: 'matched proof' }, h('strong', null, 'Proof '), `(${where}): `, h('mark', { class: 'proof-span' }, p.text), `, ${(PROOF_MATCHED[p.matched?.kind] ?? PROOF_MATCHED.obedience)(p.matched ?? {})}`);
 }
 
 const FRAMEWORK_LABEL = { owasp_llm_top10: 'OWASP Top 10 for LLM Applications', nist_ai_rmf: 'NIST AI RMF 1.0', soc2_cc7: 'SOC 2 CC7 System Operations' };
