@@ -1,5 +1,6 @@
 import type { ScanDoc } from '@gauntlet/read-models';
-import { CiGatePolicy, ciGateVerdict, DEFAULT_GATE } from '@gauntlet/domain';
+import { CiGatePolicy, ciGateVerdict, DEFAULT_GATE, gradeLabel } from '@gauntlet/domain';
+import { partiality } from '../scans/scan-view';
 
 /**
  * 200 and 422 carry the contract's CI body (422 is a verdict, not an error: "the same body and
@@ -39,6 +40,9 @@ export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, po
       },
     };
   }
+  // a partial scan's grade is never answered without its mark: partial, coverage and the labels
+  const shown = partiality(scan);
+  const label = (grade: string) => gradeLabel(grade, shown);
   if (verdict === 'partial_refused') {
     return {
       status: 424,
@@ -47,7 +51,7 @@ export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, po
         detail: `The scan ended completed_partial${scan.reason ? `: ${scan.reason}` : ''}. Its score covers only what ran, so it does not pass a gate unless the request says allow_partial: true.`,
         extensions: {
           scan_id: scan._id, scan_status: scan.status, reason: scan.reason, fail_threshold: threshold, passed: false, allow_partial: false,
-          security_score: scan.score.overall_score, security_grade: scan.score.grade, report_url,
+          security_score: scan.score.overall_score, security_grade: scan.score.grade, security_grade_label: label(scan.score.grade), ...shown, report_url,
         },
       },
     };
@@ -55,8 +59,9 @@ export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, po
   const after = facts?.after_triage ?? scan.score;
   const passed = verdict === 'passed';
   const body = {
-    scan_id: scan._id, status: scan.status, security_score: scan.score.overall_score, security_grade: scan.score.grade,
-    security_score_after_triage: after.overall_score, security_grade_after_triage: after.grade,
+    scan_id: scan._id, status: scan.status, ...shown,
+    security_score: scan.score.overall_score, security_grade: scan.score.grade, security_grade_label: label(scan.score.grade),
+    security_score_after_triage: after.overall_score, security_grade_after_triage: after.grade, security_grade_after_triage_label: label(after.grade),
     fail_threshold: threshold, fail_on: policy.fail_on, allow_partial: policy.allow_partial,
     base_scan_id: facts?.base_scan_id ?? null, new_findings: newOpen.length, new_finding_ids: newOpen,
     passed, report_url,
