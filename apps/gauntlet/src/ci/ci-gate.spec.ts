@@ -1,7 +1,8 @@
 import type { ScanDoc } from '@gauntlet/read-models';
+import type { NamedScanDoc } from '../scans/scan-view';
 import { gate, GateFacts } from './ci-gate';
 
-const scan = (over: Partial<ScanDoc>): ScanDoc => ({ _id: 's1', status: 'completed', fail_threshold: 70, score: null, reason: null, ...over }) as ScanDoc;
+const scan = (over: Partial<NamedScanDoc>): NamedScanDoc => ({ _id: 's1', status: 'completed', fail_threshold: 70, score: null, reason: null, ...over }) as NamedScanDoc;
 const score = (n: number) => ({ overall_score: n, grade: n >= 70 ? 'C-' : 'D' }) as ScanDoc['score'];
 const facts = (over: Partial<GateFacts> = {}): GateFacts => ({ after_triage: { overall_score: 60, grade: 'D-' }, base_scan_id: 'b1', new_open: [], ...over });
 
@@ -64,5 +65,11 @@ describe('CI gate', () => {
       problem: { extensions: { passed: false, scan_status: 'failed', reason: 'target never answered' } },
     });
     expect(gate(scan({ status: 'cancelled' }), 'http://x', null).status).toBe(424);
+    // who cancelled it, as people read it, with the id beside
+    const cancelled = scan({ status: 'cancelled', reason: 'cancelled by API key ci-pipeline', cancelled_by: 'apikey:k1', cancelled_by_name: 'API key ci-pipeline' });
+    expect(gate(cancelled, 'http://x', null)).toMatchObject({
+      status: 424,
+      problem: { detail: 'The scan ended cancelled: cancelled by API key ci-pipeline.', extensions: { reason: 'cancelled by API key ci-pipeline', cancelled_by: 'apikey:k1', cancelled_by_name: 'API key ci-pipeline' } },
+    });
   });
 });

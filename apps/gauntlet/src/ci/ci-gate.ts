@@ -1,6 +1,5 @@
-import type { ScanDoc } from '@gauntlet/read-models';
 import { CiGatePolicy, ciGateVerdict, DEFAULT_GATE, gradeLabel } from '@gauntlet/domain';
-import { partiality } from '../scans/scan-view';
+import { NamedScanDoc, partiality } from '../scans/scan-view';
 
 /**
  * 200 and 422 carry the contract's CI body (422 is a verdict, not an error: "the same body and
@@ -26,7 +25,7 @@ export interface GateFacts {
  * The CI gate's verdict (libs/domain, ciGateVerdict) as HTTP: 202 while the scan runs, 424 when
  * it did not produce a score or only a partial one the request did not allow, else 200 or 422.
  */
-export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, policy: CiGatePolicy = scan.gate ?? DEFAULT_GATE, threshold = scan.fail_threshold ?? 0): GateAnswer {
+export function gate(scan: NamedScanDoc, baseUrl: string, facts: GateFacts | null, policy: CiGatePolicy = scan.gate ?? DEFAULT_GATE, threshold = scan.fail_threshold ?? 0): GateAnswer {
   const newOpen = facts?.new_open ?? [];
   const verdict = ciGateVerdict({ status: scan.status, score: scan.score, score_after_triage: facts?.after_triage ?? null, new_open: newOpen }, policy, threshold);
   if (verdict === 'running') return { status: 202, body: { scan_id: scan._id, status: scan.status } };
@@ -36,7 +35,10 @@ export function gate(scan: ScanDoc, baseUrl: string, facts: GateFacts | null, po
       status: 424,
       problem: {
         slug: 'scan-not-scored', title: 'The scan did not finish', detail: `The scan ended ${scan.status}${scan.reason ? `: ${scan.reason}` : ''}.`,
-        extensions: { scan_id: scan._id, scan_status: scan.status, reason: scan.reason, fail_threshold: threshold, passed: false, report_url },
+        extensions: {
+          scan_id: scan._id, scan_status: scan.status, reason: scan.reason, fail_threshold: threshold, passed: false, report_url,
+          ...(scan.cancelled_by_name && { cancelled_by: scan.cancelled_by, cancelled_by_name: scan.cancelled_by_name }),
+        },
       },
     };
   }

@@ -61,7 +61,7 @@ export class CiController {
   }
 
   private async verdict(account_id: string, scan_id: string, override: { fail_on?: 'score' | 'new'; allow_partial?: boolean }): Promise<GateAnswer> {
-    const scan = await this.reader.owned(account_id, scan_id);
+    const scan = await this.reader.ownedNamed(account_id, scan_id);
     const recorded = scan.gate ?? DEFAULT_GATE;
     const policy = { fail_on: override.fail_on ?? recorded.fail_on, allow_partial: override.allow_partial ?? recorded.allow_partial };
     return gate(scan, this.config.publicBaseUrl, await this.facts(scan), policy);
