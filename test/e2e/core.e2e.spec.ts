@@ -15,7 +15,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
   const apiTarget = { name: 'Support bot', url: 'http://127.0.0.1:9/v1/chat/completions', scan_mode: 'api', api_format: 'openai', api_key: 'sk-test-SUPERSECRET-123', model: 'lab-1', canaries: ['CANARY-XYZ-1'] };
 
   it('walks the new-user path: register, login, target, scan, status, lists', async () => {
-    const { api } = await signUp(svc.url);
+    const { api, email } = await signUp(svc.url);
     const created = await api.post('/api/targets', apiTarget);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Support bot', scan_mode: 'api', api_format: 'openai', has_api_key: true, canaries: ['CANARY-XYZ-1'] });
@@ -55,6 +55,26 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
     expect((await api.get(`/api/scans/${scan.body.id}/status`)).body).toMatchObject({ status: 'cancelled', phase: 'done' });
     const again = await api.post(`/api/scans/${scan.body.id}/cancel`);
     expect(again.status).toBe(200);
+
+    // people, not ids: who cancelled reads as the e-mail or the API key's name wherever a person reads it, the id beside it
+    const byPerson = { reason: `cancelled by ${email}`, cancelled_by: expect.stringMatching(/^account:/), cancelled_by_name: email };
+    expect((await api.get(`/api/scans/${scan.body.id}/status`)).body).toMatchObject({ status: 'cancelled', ...byPerson });
+    expect((await api.get(`/api/scans/${scan.body.id}`)).body).toMatchObject(byPerson);
+    expect((await api.get(`/api/scans?target_id=${created.body.id}`)).body.scans[0]).toMatchObject(byPerson);
+    const report = await api.get(`/api/scans/${scan.body.id}/report?format=json`);
+    expect(report.status).toBe(200);
+    expect(JSON.parse(report.text).scan).toMatchObject(byPerson);
+    expect((await api.get(`/api/scans/${scan.body.id}/score`)).body.detail).toContain(`cancelled by ${email}`);
+
+    const key = (await api.post('/api/api-keys', { name: 'release-pipeline' })).body.key;
+    const ci = client(svc.url, { apiKey: key });
+    const byKey = (await ci.post('/api/scans', { target_id: created.body.id })).body.id;
+    expect((await ci.post(`/api/scans/${byKey}/cancel`)).status).toBe(200);
+    const gated = await ci.get(`/api/ci/scan/${byKey}`);
+    expect(gated.status).toBe(424);
+    expect(gated.body).toMatchObject({ reason: 'cancelled by API key release-pipeline', cancelled_by: expect.stringMatching(/^apikey:/), cancelled_by_name: 'API key release-pipeline' });
+    expect((await api.get(`/api/scans/${byKey}/status`)).body.reason).toBe('cancelled by API key release-pipeline');
+    expect(JSON.stringify((await api.get(`/api/scans?target_id=${created.body.id}`)).body)).not.toMatch(/"reason":"cancelled by (account|apikey):/);
   });
 
   it('updates and deletes targets; a deleted target keeps its scans', async () => {

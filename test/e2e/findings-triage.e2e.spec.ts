@@ -146,10 +146,19 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     const gated = await ci.post('/api/ci/scan', { target_id: target.id, fail_threshold: 0, wait: true, timeout_seconds: 120, profile: 'quick' });
     expect(gated.status).toBe(424);
     expect(gated.headers.get('content-type')).toMatch(/problem\+json/);
-    expect(gated.body).toMatchObject({ scan_status: 'completed_partial', passed: false, reason: expect.any(String) });
+    expect(gated.body).toMatchObject({ scan_status: 'completed_partial', passed: false, reason: expect.any(String), partial: true });
     const allowed = await ci.get(`/api/ci/scan/${gated.body.scan_id}?allow_partial=true`);
     expect(allowed.status).toBe(200);
-    expect(allowed.body).toMatchObject({ status: 'completed_partial', passed: true, allow_partial: true });
+    expect(allowed.body).toMatchObject({ status: 'completed_partial', passed: true, allow_partial: true, partial: true });
+    // the gate's own answer never shows a partial grade without its mark, and agrees with the score view
+    const score = (await ci.get(`/api/scans/${gated.body.scan_id}/score`)).body;
+    expect(allowed.body.coverage).toBe(score.coverage);
+    expect(allowed.body.coverage).toBeGreaterThan(0);
+    expect(allowed.body.coverage).toBeLessThan(1);
+    expect(allowed.body.security_grade_label).toBe(score.grade_label);
+    expect(allowed.body.security_grade_label).toMatch(/partial/);
+    expect(allowed.body.security_grade_after_triage_label).toMatch(/partial/);
+    expect(gated.body).toMatchObject({ coverage: score.coverage, security_grade_label: score.grade_label });
     expect((await ci.get(`/api/ci/scan/${gated.body.scan_id}`)).status).toBe(424);
     expect((await ci.get(`/api/ci/scan/${gated.body.scan_id}?allow_partial=yes`)).status).toBe(400);
   }, 200_000);

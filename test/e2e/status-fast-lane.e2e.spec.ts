@@ -52,7 +52,7 @@ describe('the status fast lane answers as the route does', () => {
     // a change is seen at once (read-your-writes), still from the lane
     expect((await owner.api.post(`/api/scans/${scanId}/cancel`)).status).toBe(200);
     const after = await owner.api.get(`/api/scans/${scanId}/status`);
-    expect(after.body).toMatchObject({ status: 'cancelled', phase: 'done' });
+    expect(after.body).toMatchObject({ status: 'cancelled', phase: 'done', reason: `cancelled by ${owner.email}`, cancelled_by_name: owner.email });
     expect(await laneAnswers()).toBe(before + 2);
   });
 

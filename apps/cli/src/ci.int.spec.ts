@@ -159,9 +159,15 @@ describe('gauntlet ci against a fake service', () => {
     expect(r.err).toContain('completed_partial (the target stopped answering)');
     expect(r.err).toContain('--allow-partial');
     await svc.close();
-    svc = await fakeService({ ci: [{ status: 200, body: { ...gateBody(80, true), status: 'completed_partial', allow_partial: true } }] });
-    expect((await run(base(['--allow-partial']))).code).toBe(EXIT.passed);
+    svc = await fakeService({
+      ci: [{ status: 200, body: { ...gateBody(80, true), status: 'completed_partial', allow_partial: true, partial: true, coverage: 0.4, security_grade_label: 'B (partial: 40% of the plan ran)' } }],
+    });
+    const allowed = await run(base(['--allow-partial']));
+    expect(allowed.code).toBe(EXIT.passed);
     expect(svc.requests[0].body).toEqual({ target_id: TARGET, fail_threshold: 70, allow_partial: true });
+    // the grade of a partial scan is never printed without its mark
+    expect(allowed.out).toContain('score 80, grade B (partial: 40% of the plan ran)');
+    expect(allowed.out).not.toContain('(B)');
   });
 
   it('with --fail-on new gates only on new findings, without a threshold', async () => {

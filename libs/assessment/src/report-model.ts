@@ -1,4 +1,4 @@
-import { diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { ActorDirectory, cancellation, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { canonicalCategoryId, owaspCategory } from './owasp';
@@ -65,8 +65,12 @@ export interface ScanReport {
     started_at: string | null;
     finished_at: string | null;
     duration_seconds: number | null;
-    /** why it failed or ended partially */
+    /** why it failed, ended partially or was cancelled ("cancelled by ada@example.com") */
     reason: string | null;
+    /** a cancelled scan: who cancelled it (`account:<id>`, `apikey:<id>`), else null */
+    cancelled_by: string | null;
+    /** a cancelled scan: who cancelled it as people read it (e-mail, or "API key <name>"), else null */
+    cancelled_by_name: string | null;
     /** true when it ended completed_partial: the score and grade cover only part of the plan */
     partial: boolean;
     /** the share of the plan that ran (0..1): 1 for a completed scan, as recorded for a partial one, null otherwise */
@@ -124,6 +128,8 @@ export function buildScanReport(
     triage?: readonly TriageDecision[];
     /** the scan this one is compared with: null when it is the target's first, undefined when not looked up */
     base?: ReportBase | null;
+    /** the e-mails and API key names of the actors the history names (who cancelled it) */
+    actors?: ActorDirectory;
   },
 ): ScanReport {
   let scanId = '';
@@ -131,6 +137,7 @@ export function buildScanReport(
   let score: ScanScore | null = null;
   const scan: Omit<ScanReport['scan'], 'id' | 'status' | 'duration_seconds' | 'partial' | 'grade_label'> = {
     profile: null, origin: null, fail_threshold: null, requested_at: null, started_at: null, finished_at: null, reason: null, coverage: null,
+    cancelled_by: null, cancelled_by_name: null,
   };
   /** the last progress recorded: what a version 1 partial ending's coverage was */
   let progress = 0;
@@ -187,10 +194,14 @@ export function buildScanReport(
         scan.reason = e.data.reason;
         scan.finished_at = e.data.finished_at;
         break;
-      case 'ScanCancelled':
+      case 'ScanCancelled': {
         status = 'cancelled';
         scan.finished_at = e.data.finished_at;
+        // the log names the actor by id; people read the e-mail or the key's name
+        const who = cancellation(e.data.cancelled_by, context.actors ?? { emails: new Map(), apiKeys: new Map() });
+        Object.assign(scan, who);
         break;
+      }
     }
   }
   if (!scanId) {

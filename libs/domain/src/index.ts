@@ -12,6 +12,7 @@ export * from './target/diagnosis';
 export * from './scan/scan';
 export * from './scan/ci-gate';
 export * from './scan/scan-termination';
+export * from './scan/cancellation';
 export * from './scan/scan-summary';
 export * from './scan/vulnerability';
 export * from './webhook/webhook';

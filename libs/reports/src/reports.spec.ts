@@ -164,6 +164,27 @@ describe('a partial scan in every format', () => {
   });
 });
 
+describe('a cancelled scan names who cancelled it', () => {
+  const cancelledHistory = (by: string) =>
+    sampleHistory().map((e) => (e.type === 'ScanCompleted' ? { ...e, type: 'ScanCancelled', data: { scan_id: (e.data as { scan_id: string }).scan_id, cancelled_by: by, finished_at: (e.data as { finished_at: string }).finished_at } } : e));
+  const ctx = { baseUrl: 'https://g.example', generatedAt: '2026-11-21T09:00:00.000Z', actors: { emails: new Map([['a1', 'ada@example.com']]), apiKeys: new Map([['k1', 'ci-pipeline']]) } };
+
+  it('by e-mail or API key name in every format, the id kept in the JSON', async () => {
+    const r = buildScanReport(cancelledHistory('apikey:k1'), ctx);
+    expect(r.scan).toMatchObject({ status: 'cancelled', cancelled_by: 'apikey:k1', cancelled_by_name: 'API key ci-pipeline', reason: 'cancelled by API key ci-pipeline' });
+    for (const format of ['markdown', 'html'] as const) {
+      const text = (await renderReport(format, r)).body.toString('utf8');
+      expect(text).toContain('cancelled by API key ci-pipeline');
+      expect(text).not.toContain('apikey:k1');
+    }
+    expect(buildScanReport(cancelledHistory('account:a1'), ctx).scan.reason).toBe('cancelled by ada@example.com');
+  });
+
+  it('a scan that was not cancelled names nobody', () => {
+    expect(buildScanReport(sampleHistory(), ctx).scan).toMatchObject({ cancelled_by: null, cancelled_by_name: null });
+  });
+});
+
 describe('html', () => {
   type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
   const walk = (n: Node, visit: (n: Node) => void) => {

@@ -115,8 +115,11 @@ async function runCi(opts: CiOptions, io: CliIo): Promise<number> {
     case 200:
     case 422: {
       const passed = verdict.status === 200;
-      const triaged = b.security_score_after_triage !== undefined && b.security_score_after_triage !== b.security_score ? `, ${b.security_score_after_triage} (${b.security_grade_after_triage}) after triage` : '';
-      const score = `score ${b.security_score} (${b.security_grade})${triaged}`;
+      // a partial scan's grade is never printed without its mark (the service's label, else a plain one)
+      const partial = b.partial ?? b.status === 'completed_partial';
+      const graded = (n: unknown, grade: unknown, label: unknown) => (partial ? `${n}, grade ${label ?? `${grade} (partial scan)`}` : `${n} (${grade})`);
+      const triaged = b.security_score_after_triage !== undefined && b.security_score_after_triage !== b.security_score ? `; ${graded(b.security_score_after_triage, b.security_grade_after_triage, b.security_grade_after_triage_label)} after triage` : '';
+      const score = `score ${graded(b.security_score, b.security_grade, b.security_grade_label)}${triaged}`;
       const since = b.base_scan_id ? `since scan ${b.base_scan_id}` : 'on its first scan';
       const verdictText =
         (b.fail_on ?? opts.failOn) === 'new'

@@ -1,7 +1,8 @@
 import type { ScanDoc } from '@gauntlet/read-models';
+import type { NamedScanDoc } from '../scans/scan-view';
 import { gate, GateFacts } from './ci-gate';
 
-const scan = (over: Partial<ScanDoc>): ScanDoc => ({ _id: 's1', status: 'completed', fail_threshold: 70, score: null, reason: null, ...over }) as ScanDoc;
+const scan = (over: Partial<NamedScanDoc>): NamedScanDoc => ({ _id: 's1', status: 'completed', fail_threshold: 70, score: null, reason: null, ...over }) as NamedScanDoc;
 const score = (n: number) => ({ overall_score: n, grade: n >= 70 ? 'C-' : 'D' }) as ScanDoc['score'];
 const facts = (over: Partial<GateFacts> = {}): GateFacts => ({ after_triage: { overall_score: 60, grade: 'D-' }, base_scan_id: 'b1', new_open: [], ...over });
 
@@ -29,7 +30,26 @@ describe('CI gate', () => {
       status: 424, problem: { slug: 'scan-partial', extensions: { passed: false, scan_status: 'completed_partial', reason: 'the scanner stopped renewing its lease', security_score: 90 } },
     });
     expect(gate(partial, 'http://x', facts({ after_triage: { overall_score: 90, grade: 'A-' } }), { fail_on: 'score', allow_partial: true })).toMatchObject({ status: 200, body: { allow_partial: true } });
+    expect(gate({ ...partial, coverage: 0.4 }, 'http://x', facts({ after_triage: { overall_score: 90, grade: 'A-' } }))).toMatchObject({
+      status: 424, problem: { extensions: { partial: true, coverage: 0.4, security_grade_label: 'C- (partial: 40% of the plan ran)' } },
+    });
     expect(gate({ ...partial, gate: { fail_on: 'score', allow_partial: true } }, 'http://x', facts({ after_triage: { overall_score: 90, grade: 'A-' } })).status).toBe(200);
+  });
+
+  it('a partial scan gated on what it found never shows its grade without the mark', () => {
+    const partial = scan({ status: 'completed_partial', score: score(80), reason: 'the target stopped answering', coverage: 0.21 });
+    const allowed = gate(partial, 'http://x', facts({ after_triage: { overall_score: 85, grade: 'B' } }), { fail_on: 'score', allow_partial: true });
+    expect(allowed).toMatchObject({
+      status: 200,
+      body: {
+        status: 'completed_partial', partial: true, coverage: 0.21, security_grade: 'C-', security_grade_label: 'C- (partial: 21% of the plan ran)',
+        security_grade_after_triage: 'B', security_grade_after_triage_label: 'B (partial: 21% of the plan ran)',
+      },
+    });
+    // a scan that ran its whole plan: the label is the grade, coverage 1
+    expect(gate(scan({ score: score(80) }), 'http://x', facts({ after_triage: { overall_score: 80, grade: 'C-' } }))).toMatchObject({
+      status: 200, body: { partial: false, coverage: 1, security_grade_label: 'C-', security_grade_after_triage_label: 'C-' },
+    });
   });
 
   it('with fail_on new it fails only on findings new since the previous scan', () => {
@@ -45,5 +65,11 @@ describe('CI gate', () => {
       problem: { extensions: { passed: false, scan_status: 'failed', reason: 'target never answered' } },
     });
     expect(gate(scan({ status: 'cancelled' }), 'http://x', null).status).toBe(424);
+    // who cancelled it, as people read it, with the id beside
+    const cancelled = scan({ status: 'cancelled', reason: 'cancelled by API key ci-pipeline', cancelled_by: 'apikey:k1', cancelled_by_name: 'API key ci-pipeline' });
+    expect(gate(cancelled, 'http://x', null)).toMatchObject({
+      status: 424,
+      problem: { detail: 'The scan ended cancelled: cancelled by API key ci-pipeline.', extensions: { reason: 'cancelled by API key ci-pipeline', cancelled_by: 'apikey:k1', cancelled_by_name: 'API key ci-pipeline' } },
+    });
   });
 });

@@ -28,7 +28,7 @@ export class CiController {
   @ApiAcceptedResponse({ type: CiPendingView, description: 'started (without wait)' })
   @ApiOkResponse({ type: CiResultView, description: 'passed' })
   @ApiResponse({ status: 422, type: CiResultView, description: 'security score below fail_threshold: the same body with passed false' })
-  @ApiResponse({ status: 424, description: 'the scan failed or was cancelled, or ended completed_partial and the request did not say allow_partial: true (problem+json with scan_status and reason)' })
+  @ApiResponse({ status: 424, description: 'the scan failed or was cancelled, or ended completed_partial and the request did not say allow_partial: true (problem+json with scan_status and reason; for completed_partial also partial, coverage and security_grade_label)' })
   @ApiResponse({ status: 504, description: 'timeout_seconds passed first; poll GET /api/ci/scan/{scan_id}' })
   async start(@CurrentPrincipal() p: Principal, @Body() body: CiScanBody, @Ctx() ctx: CommandContext, @Res() reply: FastifyReply) {
     const policy = { fail_on: body.fail_on ?? 'score', allow_partial: body.allow_partial ?? false } as const;
@@ -44,7 +44,7 @@ export class CiController {
   @ApiOkResponse({ type: CiResultView, description: 'passed' })
   @ApiAcceptedResponse({ type: CiPendingView, description: 'still pending or running' })
   @ApiResponse({ status: 422, type: CiResultView, description: 'below fail_threshold (after triage), or with fail_on new a finding new since the previous scan: the same body with passed false' })
-  @ApiResponse({ status: 424, description: 'the scan failed, was cancelled, or is completed_partial without allow_partial' })
+  @ApiResponse({ status: 424, description: 'the scan failed, was cancelled, or is completed_partial without allow_partial (problem+json with scan_status and reason; for completed_partial also partial, coverage and security_grade_label)' })
   @ApiResponse({ status: 504, description: 'wait_seconds passed before the scan ended' })
   async status(@CurrentPrincipal() p: Principal, @Param('scan_id', new ParseUUIDPipe()) id: string, @Query() q: CiWaitQuery, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
@@ -61,7 +61,7 @@ export class CiController {
   }
 
   private async verdict(account_id: string, scan_id: string, override: { fail_on?: 'score' | 'new'; allow_partial?: boolean }): Promise<GateAnswer> {
-    const scan = await this.reader.owned(account_id, scan_id);
+    const scan = await this.reader.ownedNamed(account_id, scan_id);
     const recorded = scan.gate ?? DEFAULT_GATE;
     const policy = { fail_on: override.fail_on ?? recorded.fail_on, allow_partial: override.allow_partial ?? recorded.allow_partial };
     return gate(scan, this.config.publicBaseUrl, await this.facts(scan), policy);

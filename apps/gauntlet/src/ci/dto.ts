@@ -59,10 +59,14 @@ export class CiPendingView {
 export class CiResultView {
   @ApiProperty({ format: 'uuid' }) scan_id: string;
   @ApiProperty() status: string;
+  @ApiProperty({ description: 'true when the scan ended completed_partial (gated only with allow_partial): the score and grade cover only part of the plan, never to be shown without this mark' }) partial: boolean;
+  @ApiProperty({ nullable: true, type: Number, minimum: 0, maximum: 1, description: 'the share of the plan that ran (1 for a completed scan)' }) coverage: number | null;
   @ApiProperty({ nullable: true, type: Number }) security_score: number | null;
   @ApiProperty({ nullable: true, type: String }) security_grade: string | null;
+  @ApiProperty({ example: 'C (partial: 21% of the plan ran)', description: 'security_grade as it must be shown: with the partial mark when the scan was partial' }) security_grade_label: string;
   @ApiProperty({ description: 'the score without the findings triaged away (what fail_threshold is compared with)' }) security_score_after_triage: number;
   @ApiProperty() security_grade_after_triage: string;
+  @ApiProperty({ example: 'B (partial: 21% of the plan ran)', description: 'security_grade_after_triage as it must be shown, with the partial mark' }) security_grade_after_triage_label: string;
   @ApiProperty() fail_threshold: number;
   @ApiProperty({ enum: CI_FAIL_ON }) fail_on: string;
   @ApiProperty() allow_partial: boolean;

@@ -91,6 +91,7 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   await fastify.register(statusFastLane, {
     sessions: app.get<VerifiedSessions>(VerifiedSessions),
     scans: app.get<ScanReader>(ScanReader).scans,
+    name: async (scan) => (await app.get<ScanReader>(ScanReader).named([scan]))[0],
     ...(config.rateLimitPerMinute > 0 && { spend: requestSpender(app.get<ThrottlerStorage>(getStorageToken()), config.rateLimitPerMinute) }),
     answered: metrics.statusFastLane,
   });

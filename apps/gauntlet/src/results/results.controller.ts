@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nest
 import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
-import { gradeLabel, isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
+import { cancelledBy, gradeLabel, isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
 import { CurrentPrincipal, Principal } from '../auth/principal';
@@ -12,7 +12,7 @@ import { Clock } from '../platform/clock';
 import { CONFIG } from '../platform/tokens';
 import { ScanHistory } from '../scans/scan-history';
 import { ScanReader } from '../scans/scan-reader';
-import { partiality } from '../scans/scan-view';
+import { NamedScanDoc, partiality } from '../scans/scan-view';
 import { TargetReader } from '../targets/target-reader';
 import { CategoryScoreView, ComplianceEvidenceView, ReportQuery, ScoreView } from './dto';
 import { ReportDownloads } from './report-downloads';
@@ -36,8 +36,8 @@ export class ResultsController {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  private async finished(p: Principal, id: string, what: string): Promise<ScanDoc> {
-    const scan = await this.reader.owned(p.account_id, id);
+  private async finished(p: Principal, id: string, what: string): Promise<NamedScanDoc> {
+    const scan = await this.reader.ownedNamed(p.account_id, id);
     if (!isTerminal(scan.status)) throw new ProblemException(409, `The scan is ${scan.status}; its ${what} is available when it has ended.`, { extensions: { scan_status: scan.status } });
     return scan;
   }
@@ -47,11 +47,13 @@ export class ResultsController {
   }
 
   private async report(scan: ScanDoc) {
-    const [target, history, triage, base] = await Promise.all([
+    const canceller = cancelledBy(scan);
+    const [target, history, triage, base, actors] = await Promise.all([
       this.targets.get(scan.target_id),
       this.history(scan._id),
       this.reader.triageDecisions(scan.target_id),
       this.reader.reportBase(scan),
+      this.reader.actors(canceller ? [canceller] : []),
     ]);
     return buildScanReport(history, {
       target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
@@ -59,6 +61,7 @@ export class ResultsController {
       generatedAt: this.clock.iso(),
       triage,
       base,
+      actors,
     });
   }
 

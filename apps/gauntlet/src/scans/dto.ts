@@ -37,7 +37,9 @@ export class ScanStatusView {
   @ApiProperty({ minimum: 0, maximum: 100, description: 'never goes down' }) progress: number;
   @ApiProperty({ enum: PHASES }) phase: Phase;
   @ApiProperty() findings_so_far: number;
-  @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled; null otherwise' }) reason: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise' }) reason: string | null;
+  @ApiPropertyOptional({ description: 'a cancelled scan only: who cancelled it, account:<id> or apikey:<id>' }) cancelled_by?: string;
+  @ApiPropertyOptional({ description: 'a cancelled scan only: who cancelled it as people read it, the account\'s e-mail or "API key <name>"' }) cancelled_by_name?: string;
   @ApiProperty({ description: 'true when the scan ended completed_partial: its score and grade cover only part of the plan' }) partial: boolean;
   @ApiProperty({ nullable: true, type: Number, minimum: 0, maximum: 1, description: 'the share of the plan that ran: recorded when a partial scan ended, 1 for a completed scan, null otherwise' })
   coverage: number | null;

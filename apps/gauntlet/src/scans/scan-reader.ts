@@ -1,12 +1,12 @@
 import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
-import { ActorDirectory, actorIds, actorName, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ProbeAttempt, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
+import { ActorDirectory, actorIds, actorName, cancellation, cancelledBy, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ProbeAttempt, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
 
 /** earlier scans of a target read for its history: enough for a daily scan's half year */
 const EARLIER_SCANS = 200;
 import type { AccountDoc, ApiKeyDoc, DocumentStore, ScanCoverageDoc, ScanDoc, TriageDoc, VulnerabilityDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { ScanHistory } from './scan-history';
-import { vulnerabilityView } from './scan-view';
+import { NamedScanDoc, vulnerabilityView } from './scan-view';
 
 /** Reads scans from the read models, answering 404 for absent scans and other accounts' scans alike. */
 export class ScanReader {
@@ -32,6 +32,18 @@ export class ScanReader {
     const decisions = docs.map(({ _id, _rev, target_id: _t, account_id: _a, ...decision }) => decision as TriageDecision);
     const directory = await this.actors(decisions.map((d) => d.by));
     return decisions.map((d) => ({ ...d, by_name: actorName(d.by, directory) }));
+  }
+
+  /** the scans as people read them: who cancelled one by e-mail or API key name (the id stays in cancelled_by) */
+  async named(docs: readonly ScanDoc[]): Promise<NamedScanDoc[]> {
+    const by = docs.map(cancelledBy);
+    const directory = await this.actors(by.filter((a): a is string => !!a));
+    return docs.map((d, i) => ({ ...d, ...(by[i] && cancellation(by[i]!, directory)) }) as NamedScanDoc);
+  }
+
+  /** one of the account's scans as people read it (404 like owned) */
+  async ownedNamed(account_id: string, scan_id: string): Promise<NamedScanDoc> {
+    return (await this.named([await this.owned(account_id, scan_id)]))[0];
   }
 
   /** the e-mails and API key names of the actors named */

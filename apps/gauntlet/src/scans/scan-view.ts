@@ -1,16 +1,24 @@
 import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
-import type { Vulnerability } from '@gauntlet/domain';
+import type { Cancellation, Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
 /** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
 export const partiality = (d: Pick<ScanDoc, 'status' | 'coverage'>): { partial: boolean; coverage: number | null } =>
   d.status === 'completed_partial' ? { partial: true, coverage: d.coverage ?? null } : { partial: false, coverage: d.status === 'completed' ? 1 : null };
 
-export const statusView = (d: ScanDoc): ScanStatusView => ({
+/**
+ * A scan as people read it (ScanReader.named): a cancelled one says who cancelled it by e-mail or
+ * API key name, with the id beside it; the read model holds only the id.
+ */
+export type NamedScanDoc = ScanDoc & Partial<Cancellation> & { readonly [named]: true };
+declare const named: unique symbol;
+
+export const statusView = (d: NamedScanDoc): ScanStatusView => ({
   status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far, reason: d.reason, ...partiality(d),
+  ...(d.cancelled_by_name && { cancelled_by: d.cancelled_by, cancelled_by_name: d.cancelled_by_name }),
 });
 
-export const summaryView = (d: ScanDoc): ScanSummaryView => ({
+export const summaryView = (d: NamedScanDoc): ScanSummaryView => ({
   id: d._id, target_id: d.target_id, target_name: d.target_name, profile: d.profile, origin: d.origin, ...statusView(d),
   created_at: d.created_at, started_at: d.started_at, finished_at: d.finished_at, severity_counts: d.severity_counts,
   probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {} }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,

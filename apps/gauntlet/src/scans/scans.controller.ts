@@ -36,14 +36,14 @@ export class ScansController {
     if (q.status) filter.status = q.status;
     const docs = await this.reader.scans.find(filter, { sort: { field: 'created_at', direction: 'desc' }, limit: limit + 1, after: decodeCursor(q.cursor) });
     const { items, next_cursor } = page(docs, limit, 'created_at');
-    return { scans: items.map(summaryView), next_cursor };
+    return { scans: (await this.reader.named(items)).map(summaryView), next_cursor };
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'The full scan with its vulnerabilities' })
   @ApiOkResponse({ type: ScanDetailView })
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[]; proven_so_far: unknown[] }> {
-    const doc = await this.reader.owned(p.account_id, id);
+    const doc = await this.reader.ownedNamed(p.account_id, id);
     return { ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [] };
   }
 
@@ -75,7 +75,7 @@ export class ScansController {
   @ApiOperation({ summary: 'Progress, phase and findings so far' })
   @ApiOkResponse({ type: ScanStatusView })
   async status(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanStatusView> {
-    return statusView(await this.reader.owned(p.account_id, id));
+    return statusView(await this.reader.ownedNamed(p.account_id, id));
   }
 
   @Post(':id/cancel')

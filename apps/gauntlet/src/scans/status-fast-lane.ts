@@ -4,7 +4,7 @@ import type { ScanDoc } from '@gauntlet/read-models';
 import { bearerToken } from '../auth/principal';
 import type { VerifiedSessions } from '../auth/verified-sessions';
 import type { SpentRequest } from '../http/rate-limit';
-import { statusView } from './scan-view';
+import { NamedScanDoc, statusView } from './scan-view';
 
 /** the route as Nest registers it on fastify */
 export const STATUS_ROUTE = '/api/scans/:id/status';
@@ -12,6 +12,8 @@ export const STATUS_ROUTE = '/api/scans/:id/status';
 export interface StatusFastLaneOptions {
   sessions: Pick<VerifiedSessions, 'account'>;
   scans: { get(id: string): Promise<ScanDoc | null> };
+  /** the scan as people read it (ScanReader.named): reads the accounts and keys only for a cancelled scan */
+  name: (scan: ScanDoc) => Promise<NamedScanDoc>;
   /**
    * spends one request of the client's per-IP budget, the one the ThrottlerGuard spends, and says
    * what is left; absent when the limit is off
@@ -36,7 +38,7 @@ export interface StatusFastLaneOptions {
  * it, so it must be registered (awaited) before the Nest app is initialised.
  */
 const lane: FastifyPluginAsync<StatusFastLaneOptions> = async (fastify, options) => {
-  const { sessions, scans, spend, answered } = options;
+  const { sessions, scans, name, spend, answered } = options;
 
   /** true when it answered the request */
   async function answer(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -47,13 +49,14 @@ const lane: FastifyPluginAsync<StatusFastLaneOptions> = async (fastify, options)
     const { id } = request.params as { id: string };
     const scan = await scans.get(id);
     if (!scan || scan.account_id !== account._id) return false;
+    const shown = await name(scan);
     if (spend) {
       const budget = await spend(request.ip);
       if (budget.blocked) return false; // the pipeline answers 429 with Retry-After
       reply.header('X-RateLimit-Limit', budget.limit).header('X-RateLimit-Remaining', budget.remaining).header('X-RateLimit-Reset', budget.resetSeconds);
     }
     answered.inc();
-    reply.send(statusView(scan));
+    reply.send(statusView(shown));
     return true;
   }
 

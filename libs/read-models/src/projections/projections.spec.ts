@@ -109,7 +109,7 @@ describe('scan projections', () => {
     const failed = [...events.slice(0, 2), recorded('scan-s1', 2, 'ScanFailed', { scan_id: 's1', reason: 'target never answered', finished_at: now })];
     expect(project(scansProjection, failed, 's1')).toMatchObject({ status: 'failed', phase: 'done', reason: 'target never answered' });
     const cancelled = [events[0], recorded('scan-s1', 1, 'ScanCancelled', { scan_id: 's1', cancelled_by: 'account:a1', finished_at: now })];
-    expect(project(scansProjection, cancelled, 's1')).toMatchObject({ status: 'cancelled', reason: 'cancelled by account:a1' });
+    expect(project(scansProjection, cancelled, 's1')).toMatchObject({ status: 'cancelled', reason: 'cancelled by account:a1', cancelled_by: 'account:a1' });
   });
 });
 

@@ -24,8 +24,10 @@ export interface ScanDoc {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-  /** why it failed, ended partially or was cancelled */
+  /** why it failed, ended partially or was cancelled ("cancelled by <actor id>": readers word it with the person's name, see cancellation in libs/domain) */
   reason: string | null;
+  /** who cancelled it (`account:<id>`, `apikey:<id>`); absent otherwise and on documents projected before it was kept */
+  cancelled_by?: string;
   score: ScanScore | null;
   /** the fingerprints of its findings (absent on documents projected before they were kept): the target's history for "new" */
   fingerprints?: string[];
@@ -103,7 +105,7 @@ export const scansProjection: Projection<ScanDoc> = {
       case 'ScanFailed':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':
-        return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}` };
+        return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: `cancelled by ${e.data.cancelled_by}`, cancelled_by: e.data.cancelled_by };
       case 'ScanRegressed': {
         const { reason, fingerprints, score, previous_score, detected_at } = e.data;
         return { ...next, regressions: [...(doc.regressions ?? []), { reason, fingerprints, score, previous_score, detected_at }] };

@@ -212,7 +212,7 @@ async function loadScore(ctx, slot, scan) {
     fill(slot, heading, ...nodes);
   };
   if (scan.status === 'failed' || scan.status === 'cancelled') {
-    return done(notice('info', scan.status === 'failed' ? `This scan failed${scan.reason ? `: ${scan.reason}` : ''}. Failed scans have no score; fix the target settings and scan again.` : 'This scan was cancelled, so it has no score. Start a new scan from the target page.'), severityCounts(scan.severity_counts));
+    return done(notice('info', scan.status === 'failed' ? `This scan failed${scan.reason ? `: ${scan.reason}` : ''}. Failed scans have no score; fix the target settings and scan again.` : `This scan was cancelled${scan.cancelled_by_name ? ` by ${scan.cancelled_by_name}` : ''}, so it has no score. Start a new scan from the target page.`), severityCounts(scan.severity_counts));
   }
   try {
     const score = await api.get(`/api/scans/${scan.id}/score`);

@@ -451,7 +451,7 @@ export function scanTable(scans, { showTarget = true } = {}) {
             h('th', { scope: 'row' }, h('a', { href: `/app/scans/${s.id}` }, timeEl(s.created_at))),
             showTarget ? h('td', null, s.target_name) : null,
             h('td', null, s.profile),
-            h('td', null, statusBadge(s.status), s.reason && (s.status === 'failed' || s.status === 'completed_partial') ? h('p', { class: 'reason-line', title: s.reason }, s.reason) : null),
+            h('td', null, statusBadge(s.status), s.reason && (s.status === 'failed' || s.status === 'completed_partial' || s.status === 'cancelled') ? h('p', { class: 'reason-line', title: s.reason }, s.reason) : null),
             h('td', null, `${s.progress ?? 0}%${s.phase && !isTerminal(s.status) ? ` · ${s.phase}` : ''}`),
             h('td', null, String(s.findings_so_far ?? 0)),
             h('td', null, typeof s.security_score === 'number' ? h('span', { class: `grade-pill ${gradeClass(s.security_grade)}` }, `${s.security_score} · ${gradeText(s.security_grade, s)}`) : '—'),
