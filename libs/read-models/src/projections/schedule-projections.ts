@@ -1,4 +1,4 @@
-import { isStream, nextDueAfter, scheduleDecider, type PlannedScan, type ScheduleEvent, type ScheduleState } from '@gauntlet/domain';
+import { isStream, nextDueAfter, type DeployFacts, scheduleDecider, type PlannedScan, type ScheduleEvent, type ScheduleState } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -9,17 +9,20 @@ export interface ScheduleDoc {
   account_id: string;
   target_id: string | null;
   tag: string | null;
-  cron: string;
-  timezone: string;
+  /** absent on documents projected before deploy schedules existed: cron */
+  trigger?: 'cron' | 'deploy';
+  /** null for a deploy schedule */
+  cron: string | null;
+  timezone: string | null;
   profile: string;
-  catch_up: string;
+  catch_up: string | null;
   paused: boolean;
   deleted: boolean;
   created_at: string;
   updated_at: string;
   /** the next due time still to decide (null while paused): computed from the recorded time table, so a replay gives the same */
   next_due_at: string | null;
-  last_firing: { due_at: string; fired_at: string; missed: number; scans: PlannedScan[]; skipped: { target_id: string; reason: string }[] } | null;
+  last_firing: { due_at: string; fired_at: string; missed: number; scans: PlannedScan[]; skipped: { target_id: string; reason: string }[]; deploy?: DeployFacts } | null;
   /** the due times recorded as missed (catch-up skip) */
   missed_total: number;
   /** the decider's own fold, so the next event folds exactly as the write path does */
@@ -27,7 +30,8 @@ export interface ScheduleDoc {
   [k: string]: unknown;
 }
 
-const nextDue = (s: ScheduleState): string | null => (s.paused || s.deleted || !s.timing || !s.anchor ? null : nextDueAfter(s.timing.cron, s.timing.timezone, s.anchor));
+/** a deploy schedule has no next due time: it fires when a pipeline reports a deploy */
+const nextDue = (s: ScheduleState): string | null => (s.paused || s.deleted || s.timing?.trigger !== 'cron' || !s.anchor ? null : nextDueAfter(s.timing.cron, s.timing.timezone, s.anchor));
 
 export const schedulesProjection: Projection<ScheduleDoc> = {
   collection: 'schedules',
@@ -44,8 +48,8 @@ export const schedulesProjection: Projection<ScheduleDoc> = {
     };
     const next: ScheduleDoc = { ...base, ...state.timing, _rev: e.revision, paused: state.paused, deleted: state.deleted, state, next_due_at: nextDue(state), updated_at: at ?? base.updated_at };
     if (e.type === 'ScheduledScanFired') {
-      const { due_at, fired_at, missed, scans, skipped } = e.data;
-      next.last_firing = { due_at, fired_at, missed, scans, skipped };
+      const { due_at, fired_at, missed, scans, skipped, deploy } = e.data;
+      next.last_firing = { due_at, fired_at, missed, scans, skipped, ...(deploy && { deploy }) };
     }
     if (e.type === 'ScheduledRunsMissed') next.missed_total = base.missed_total + e.data.missed;
     return next;
