@@ -37,6 +37,7 @@ describe('deploy schedules: a deploy reported through the CI api fires each cove
     for (const body of [
       { target_id: target.id, trigger: 'deploy', cron: '0 3 * * *' },
       { target_id: target.id, trigger: 'deploy', catch_up: 'skip' },
+      { target_id: target.id, trigger: 'deploy', timezone: null },
       { target_id: target.id, trigger: 'hourly' },
       { target_id: target.id },
     ]) {

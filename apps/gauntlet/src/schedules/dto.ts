@@ -11,7 +11,8 @@ const TRIGGER = {
   enum: SCHEDULE_TRIGGERS,
   description: 'cron: at each due time of cron in timezone; deploy: after each deploy a pipeline reports with POST /api/ci/deploy (no cron, timezone or catch_up)',
 };
-const isCron = (o: { trigger?: ScheduleTrigger }) => o.trigger !== 'deploy';
+/** a cron schedule needs its time table; a deploy schedule given any part of one (even null) is refused */
+const isCron = (field: 'cron' | 'timezone' | 'catch_up') => (o: CreateScheduleBody) => o.trigger !== 'deploy' || o[field] !== undefined;
 
 class ScheduleTimingFields {
   @ApiPropertyOptional({ enum: PROFILES, default: 'standard' })
@@ -48,15 +49,15 @@ export class CreateScheduleBody extends ScheduleTimingFields {
   tag?: string;
 
   @ApiPropertyOptional({ ...CRON, description: `${CRON.description}; required for a cron schedule, refused for a deploy schedule` })
-  @ValidateIf(isCron) @IsString() @MinLength(9) @MaxLength(100)
+  @ValidateIf(isCron('cron')) @IsString() @MinLength(9) @MaxLength(100)
   cron?: string;
 
   @ApiPropertyOptional({ ...TIMEZONE, description: `${TIMEZONE.description}; required for a cron schedule, refused for a deploy schedule` })
-  @ValidateIf(isCron) @IsString() @MinLength(1) @MaxLength(64)
+  @ValidateIf(isCron('timezone')) @IsString() @MinLength(1) @MaxLength(64)
   timezone?: string;
 
   @ApiPropertyOptional({ ...CATCH_UP, description: `${CATCH_UP.description}; required for a cron schedule, refused for a deploy schedule` })
-  @ValidateIf(isCron) @IsIn(CATCH_UP_POLICIES)
+  @ValidateIf(isCron('catch_up')) @IsIn(CATCH_UP_POLICIES)
   catch_up?: CatchUpPolicy;
 }
 
