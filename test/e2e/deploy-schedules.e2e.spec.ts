@@ -1,3 +1,4 @@
+import { scheduleDecider } from '@gauntlet/domain';
 import { Scheduler } from '../../apps/gauntlet/src/schedules/scheduler';
 import { client, removeDir, RunningService, signUp, startService } from '../support/service';
 
@@ -114,5 +115,30 @@ describe('deploy schedules: a deploy reported through the CI api fires each cove
     expect(unknown.headers.get('content-type')).toMatch(/problem\+json/);
     const both = await pipeline.post('/api/ci/deploy', { target_id: other.id, tag: 'checkout' });
     expect(both.status).toBe(400);
+  });
+
+  it('the same deploy reported to two api requests at once fires once; a firing whose scans were never asked for is finished by the scheduler', async () => {
+    const bot = (await api.post('/api/targets', { name: 'search bot', url: 'http://127.0.0.1:9/v1', scan_mode: 'api', api_format: 'openai' })).body;
+    const schedule = (await api.post('/api/schedules', { target_id: bot.id, trigger: 'deploy' })).body;
+    const [a, b] = await Promise.all([pipeline.post('/api/ci/deploy', { target_id: bot.id, deploy_id: 'race-1' }), pipeline.post('/api/ci/deploy', { target_id: bot.id, deploy_id: 'race-1' })]);
+    expect([a.status, b.status]).toEqual([202, 202]);
+    expect(a.body.scans).toEqual(b.body.scans);
+    expect(await firingsOf(schedule.id)).toHaveLength(1);
+    expect(await scansOf(bot.id)).toHaveLength(1);
+    expect((await api.post(`/api/scans/${a.body.scans[0].scan_id}/cancel`)).status).toBeLessThan(300);
+
+    // an api process that stopped right after recording the firing: the scan was never asked for
+    const planned = { target_id: bot.id, scan_id: '6d1f1d6e-7a0b-5c55-8f5e-0d6a1b2c3d4e' };
+    await svc.runtime.commands.append(
+      scheduleDecider, `schedule-${schedule.id}`,
+      { type: 'FireOnDeploy', deploy: { deploy_id: 'cut-short', environment: null, version: null }, targets: [{ ...planned, busy: false }], now: new Date().toISOString() },
+      { actor: 'spec', correlationId: 'cut-short' },
+    );
+    const tick = await new Scheduler({ commands: svc.runtime.commands, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: svc.runtime.clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id: 'y' }).tick();
+    expect(tick).toMatchObject({ fired: 0, requested: 1 });
+    expect((await scansOf(bot.id)).map((s) => s.id)).toContain(planned.scan_id);
+    // and the pipeline's retry of that deploy answers the same scan, asking for nothing more
+    expect((await pipeline.post('/api/ci/deploy', { target_id: bot.id, deploy_id: 'cut-short' })).body.scans).toEqual([{ schedule_id: schedule.id, ...planned }]);
+    expect(await scansOf(bot.id)).toHaveLength(2);
   });
 });
