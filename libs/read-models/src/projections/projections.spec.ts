@@ -151,6 +151,6 @@ describe('schedules projection', () => {
     const deploy = { deploy_id: 'build-9', environment: 'production', version: null };
     const firedOnDeploy = recorded('schedule-sc2', 1, 'ScheduledScanFired', { schedule_id: 'sc2', account_id: 'a1', due_at: '2026-11-21T09:00:00.000Z', fired_at: '2026-11-21T09:00:00.000Z', missed: 0, profile: 'quick', scans: [{ target_id: 't1', scan_id: 's10' }], skipped: [], deploy });
     expect(project<any>(schedulesProjection, [onDeploy], 'sc2')).toMatchObject({ trigger: 'deploy', cron: null, timezone: null, catch_up: null, next_due_at: null });
-    expect(project<any>(schedulesProjection, [onDeploy, firedOnDeploy], 'sc2')).toMatchObject({ next_due_at: null, last_firing: { deploy, scans: [{ scan_id: 's10' }] } });
+    expect(project<any>(schedulesProjection, [onDeploy, firedOnDeploy], 'sc2')).toMatchObject({ next_due_at: null, last_firing: { deploy, scans: [{ scan_id: 's10' }] }, state: { deploys: {} } });
   });
 });

@@ -25,7 +25,7 @@ export interface ScheduleDoc {
   last_firing: { due_at: string; fired_at: string; missed: number; scans: PlannedScan[]; skipped: { target_id: string; reason: string }[]; deploy?: DeployFacts } | null;
   /** the due times recorded as missed (catch-up skip) */
   missed_total: number;
-  /** the decider's own fold, so the next event folds exactly as the write path does */
+  /** the decider's own fold (without the deploys fired on), so the next event folds as the write path does */
   state: ScheduleState;
   [k: string]: unknown;
 }
@@ -39,7 +39,9 @@ export const schedulesProjection: Projection<ScheduleDoc> = {
   documentId: (e) => (isStream('schedule', e.streamId) ? e.data.schedule_id : null),
   apply(doc, event) {
     const e = event as RecordedEvent & ScheduleEvent;
-    const state = scheduleDecider.evolve(doc?.state ?? scheduleDecider.initialState(), e);
+    // the deploys a schedule fired on are the write path's to know (it reads the stream): the
+    // document keeps the rest of the fold, so it does not grow with every deploy
+    const state = { ...scheduleDecider.evolve(doc?.state ?? scheduleDecider.initialState(), e), deploys: {} };
     if (!state.id || !state.timing) return doc;
     const at = (e.data as Record<string, unknown>)[{ ScheduleCreated: 'created_at', ScheduleChanged: 'changed_at', SchedulePaused: 'paused_at', ScheduleResumed: 'resumed_at', ScheduleDeleted: 'deleted_at' }[e.type as string] ?? ''] as string | undefined;
     const base: ScheduleDoc = doc ?? {
