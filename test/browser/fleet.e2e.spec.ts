@@ -152,6 +152,20 @@ describe('fleet view and trend chart in Chromium', () => {
     await page.getByRole('button', { name: 'Create schedule' }).click();
     await page.locator('.form-alert:not([hidden])').waitFor();
     expect(await page.locator('.form-alert').textContent()).toMatch(/cron/);
+
+    // after each deploy: no time table asked for, none sent
+    await page.getByLabel('Fires').selectOption('deploy');
+    expect(await page.getByLabel('When (cron)').isVisible()).toBe(false);
+    expect(await page.getByLabel('Time zone').isVisible()).toBe(false);
+    await page.getByLabel('What to scan').selectOption({ label: 'every target tagged prod' });
+    await page.getByRole('button', { name: 'Create schedule' }).click();
+    const onDeploy = page.locator('table.schedules-table tbody tr', { hasText: 'After each deploy' });
+    await onDeploy.waitFor();
+    expect(await onDeploy.textContent()).toContain('Next deploy');
+    const created = (await api.get('/api/schedules')).body.schedules.find((x: any) => x.trigger === 'deploy');
+    expect(created).toMatchObject({ tag: 'prod', cron: null, timezone: null, catch_up: null });
+    // deleted again, so the fleet view's next runs below stay the cron schedules'
+    expect((await api.delete(`/api/schedules/${created.id}`)).status).toBe(204);
   });
 
   it('a scheduler firing shows on the fleet view as the next run moving on', async () => {

@@ -261,7 +261,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
       '/api/targets', '/api/targets/{id}', '/api/targets/{id}/check', '/api/scans', '/api/scans/{id}', '/api/scans/{id}/status', '/api/scans/{id}/cancel',
       '/api/scans/{id}/score', '/api/scans/{id}/compliance-evidence', '/api/scans/{id}/report', '/api/scans/{id}/events',
       '/api/scans/{id}/diff', '/api/scans/{id}/vulnerabilities/{vulnerability_id}/triage',
-      '/api/ci/scan', '/api/ci/scan/{scan_id}', '/api/webhooks', '/api/webhooks/{id}', '/api/webhooks/{id}/rotate-secret', '/api/webhooks/{id}/test',
+      '/api/ci/scan', '/api/ci/scan/{scan_id}', '/api/ci/deploy', '/api/webhooks', '/api/webhooks/{id}', '/api/webhooks/{id}/rotate-secret', '/api/webhooks/{id}/test',
       '/api/webhooks/{id}/deliveries', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver',
       '/api/agent-monitor/target/{id}/webhook', '/api/agent-monitor/target/{id}/events', '/api/agent-monitor/target/{id}/alerts',
       '/api/schedules', '/api/schedules/{id}', '/api/fleet', '/api/fleet/{target_id}/trend',

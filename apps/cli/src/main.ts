@@ -1,8 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { registerCi } from './commands/ci';
 import { CommandContext, RegisterCommand } from './commands/command';
+import { registerDeploy } from './commands/deploy';
 import { registerScan } from './commands/scan';
 import { registerScans } from './commands/scans';
+import { registerSchedules } from './commands/schedules';
 import { registerTargets } from './commands/targets';
 import { CliIo, CLI_VERSION, defaultIo, EXIT } from './io';
 
@@ -10,7 +12,11 @@ export { CLI_VERSION, EXIT } from './io';
 export type { CliIo } from './io';
 
 /** Every command, one file each under commands/, registered on one program. */
-const COMMANDS: RegisterCommand[] = [registerScan, registerCi, registerTargets, registerScans];
+const COMMANDS: RegisterCommand[] = [
+  registerScan, registerCi, registerTargets, registerScans,
+  (program, { io, exit }) => void registerSchedules(program, io, exit),
+  registerDeploy,
+];
 
 /** The program: commander parses, each command's action sets the exit code. */
 export function buildProgram(ctx: CommandContext): Command {
@@ -19,7 +25,7 @@ export function buildProgram(ctx: CommandContext): Command {
     .version(CLI_VERSION)
     .description(
       'Gauntlet attacks AI targets (model APIs and chat pages) the way an adversary would, scores them and writes reports.\n' +
-        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet ci`, `targets` and `scans` talk to a Gauntlet service.',
+        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet ci`, `targets`, `scans`, `schedules` and `deploy` talk to a Gauntlet service.',
     )
     .exitOverride()
     .configureOutput({

@@ -56,6 +56,9 @@ import { ChangeScheduleHandler } from './schedules/changing-schedule/change-sche
 import { CreateScheduleHandler } from './schedules/creating-schedule/create-schedule';
 import { DeleteScheduleHandler } from './schedules/deleting-schedule/delete-schedule';
 import { ScheduleReader } from './schedules/schedule-reader';
+import { FiringScans } from './schedules/firing-scans';
+import { CiDeployController } from './ci/ci-deploy.controller';
+import { ReportDeployHandler } from './ci/reporting-deploy/report-deploy';
 import { SchedulesController } from './schedules/schedules.controller';
 import { FleetController } from './fleet/fleet.controller';
 import { FleetReader } from './fleet/fleet-reader';
@@ -87,6 +90,7 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: FleetReader, useValue: new FleetReader(infra.documents, targets, scans, runtime.clock) },
     { provide: WebhookReader, useValue: new WebhookReader(infra.documents) },
     { provide: ScheduleReader, useValue: new ScheduleReader(infra.documents) },
+    { provide: FiringScans, useValue: new FiringScans({ commands: runtime.commands, docs: infra.documents, config, clock: runtime.clock }) },
     { provide: DeliveryWorker, useValue: deliveryWorker(runtime) },
     { provide: Readiness, useValue: new Readiness(infra, runtime.projector, runtime.metrics) },
     { provide: ReportDownloads, useValue: new ReportDownloads(budgets, config.reportDownloadsPerHour) },
@@ -113,7 +117,7 @@ export class AppModule {
           storage: new SharedThrottlerStorage(budgets),
         }),
       ],
-      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, WebhooksController, MonitorController, SchedulesController, FleetController, HealthController],
+      controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, CiDeployController, WebhooksController, MonitorController, SchedulesController, FleetController, HealthController],
       providers: [
         ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : []),
         { provide: APP_GUARD, useClass: CredentialsGuard },
@@ -124,7 +128,7 @@ export class AppModule {
         RequestScanHandler, CancelScanHandler, TriageFindingHandler,
         RegisterWebhookHandler, RotateWebhookSecretHandler, DeleteWebhookHandler, WebhookTester,
         ConfigureAlertWebhookHandler, RemoveAlertWebhookHandler, IngestAgentEventsHandler,
-        CreateScheduleHandler, ChangeScheduleHandler, DeleteScheduleHandler,
+        CreateScheduleHandler, ChangeScheduleHandler, DeleteScheduleHandler, ReportDeployHandler,
       ],
     };
   }

@@ -23,5 +23,6 @@ export * from './triage/triage';
 export * from './target/tags';
 export * from './schedule/cron';
 export * from './schedule/schedule';
+export * from './schedule/deploy';
 export * from './scan/regression';
 export * from './fleet/fleet';

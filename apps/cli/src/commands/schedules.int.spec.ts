@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { removeDir, RunningService, signUp, startService } from '../../../../test/support/service';
+import { main } from '../main';
 import { registerSchedules, SchedulesIo } from './schedules';
 
 /** `gauntlet schedules ...` against the real service (embedded engines), through its own client */
@@ -59,5 +60,32 @@ describe('gauntlet schedules', () => {
     expect(bad.code).toBe(2);
     expect(bad.err[0]).toMatch(/400 .*time zone/);
     await expect(gauntlet('schedules', 'create', '--tag', 'prod', '--cron', '0 3 * *')).rejects.toThrow(/five fields/);
+  });
+
+  it('creates a deploy schedule, and `gauntlet deploy` fires it once per deploy id (through the program, as a pipeline runs it)', async () => {
+    const created = await gauntlet('schedules', '--json', 'create', '--target', target, '--on-deploy', '--profile', 'quick');
+    expect(created.code).toBe(0);
+    const s = JSON.parse(created.out.join('\n'));
+    expect(s).toMatchObject({ target_id: target, trigger: 'deploy', cron: null, timezone: null, catch_up: null, profile: 'quick' });
+    expect((await gauntlet('schedules', 'list')).out.find((l) => l.includes(s.id))).toContain('after each deploy');
+    await expect(gauntlet('schedules', 'create', '--target', target, '--on-deploy', '--cron', '0 3 * * *')).rejects.toThrow(/cannot be used with/);
+
+    const out: string[] = [];
+    const err: string[] = [];
+    const cli = (...argv: string[]) => main(argv, { stdout: (l) => out.push(l), stderr: (l) => err.push(l), env: { GAUNTLET_URL: svc.url, GAUNTLET_API_KEY: key } });
+    expect(await cli('deploy', '--target', target, '--deploy-id', 'run-41', '--environment', 'staging')).toBe(0);
+    expect(out[0]).toBe('deploy run-41');
+    expect(out.join('\n')).toMatch(/scan requested/);
+    out.length = 0;
+    expect(await cli('deploy', '--target', target, '--deploy-id', 'run-41', '--json')).toBe(0);
+    const again = JSON.parse(out.join('\n'));
+    expect(again).toMatchObject({ deploy_id: 'run-41', scans: [{ schedule_id: s.id, target_id: target }] });
+    expect(await cli('deploy')).toBe(2);
+    expect(err.pop()).toMatch(/give --target ID or --tag TAG/);
+    // the schedules command answers through the program too
+    out.length = 0;
+    expect(await cli('schedules', 'get', s.id)).toBe(0);
+    expect(out[0]).toMatch(/deploy run-41 \(1 scan\(s\), 0 skipped\)/);
+    expect(await cli('schedules', 'get', '00000000-0000-4000-8000-000000000000')).toBe(2);
   });
 });

@@ -88,16 +88,19 @@ const cronArg = (v: string) => {
 /** one line per schedule, for people; --json prints what the api answered */
 function describe(s: any): string {
   const what = s.target_id ? `target ${s.target_id}` : `tag ${s.tag}`;
-  const state = s.paused ? 'paused' : `next ${s.next_run_at ?? '-'}`;
-  const last = s.last_firing ? `, last ${s.last_firing.due_at} (${s.last_firing.scans.length} scan(s), ${s.last_firing.skipped.length} skipped)` : '';
-  return `${s.id}  ${what}  "${s.cron}" ${s.timezone}  ${s.profile}  catch-up ${s.catch_up}  ${state}${last}`;
+  const onDeploy = s.trigger === 'deploy';
+  const state = s.paused ? 'paused' : onDeploy ? 'active' : `next ${s.next_run_at ?? '-'}`;
+  const deploy = s.last_firing?.deploy ? ` deploy ${s.last_firing.deploy.deploy_id}` : '';
+  const last = s.last_firing ? `, last ${s.last_firing.due_at}${deploy} (${s.last_firing.scans.length} scan(s), ${s.last_firing.skipped.length} skipped)` : '';
+  const when = onDeploy ? 'after each deploy' : `"${s.cron}" ${s.timezone}  catch-up ${s.catch_up}`;
+  return `${s.id}  ${what}  ${when}  ${s.profile}  ${state}${last}`;
 }
 
-/** registers `schedules` and its subcommands on the program */
-export function registerSchedules(program: Command, io: SchedulesIo = defaultIo): Command {
+/** registers `schedules` and its subcommands on the program; `exit` receives the exit code of an error */
+export function registerSchedules(program: Command, io: SchedulesIo = defaultIo, exit: (code: number) => void = (code) => (process.exitCode = code)): Command {
   const schedules = program
     .command('schedules')
-    .description('scan targets on a cron schedule (against a server: GAUNTLET_URL, GAUNTLET_API_KEY)')
+    .description('scan targets on a cron schedule or after each deploy (against a server: GAUNTLET_URL, GAUNTLET_API_KEY)')
     .option('--url <base>', 'service address (env GAUNTLET_URL, default http://localhost:3000)')
     .option('--api-key <key>', 'API key (prefer env GAUNTLET_API_KEY: arguments show in process lists)')
     .option('--json', 'print the service\'s JSON answer')
@@ -115,7 +118,7 @@ export function registerSchedules(program: Command, io: SchedulesIo = defaultIo)
       else io.stdout(describe(result));
     } catch (err) {
       io.stderr(`gauntlet schedules: ${err instanceof Error ? err.message : String(err)}`);
-      process.exitCode = EXIT_ERROR;
+      exit(EXIT_ERROR);
     }
   };
 
@@ -137,26 +140,27 @@ export function registerSchedules(program: Command, io: SchedulesIo = defaultIo)
 
   schedules
     .command('create')
-    .description('create a schedule for one target (--target) or every target of a tag (--tag)')
+    .description('create a schedule for one target (--target) or every target of a tag (--tag), on a cron time table (--cron) or after each deploy (--on-deploy)')
     .addOption(new Option('--target <id>', 'the target to scan').conflicts('tag'))
     .addOption(new Option('--tag <tag>', 'scan every target carrying this tag').conflicts('target'))
-    .requiredOption('--cron <expr>', 'five-field cron, e.g. "0 3 * * 1-5"', cronArg)
-    .option('--timezone <tz>', 'IANA time zone the cron is read in', 'UTC')
+    .addOption(new Option('--cron <expr>', 'five-field cron, e.g. "0 3 * * 1-5"').argParser(cronArg).conflicts('onDeploy'))
+    .addOption(new Option('--on-deploy', 'fire after each deploy a pipeline reports (gauntlet deploy, POST /api/ci/deploy) instead of on a cron').conflicts(['cron', 'timezone', 'catchUp']))
+    .option('--timezone <tz>', 'IANA time zone the cron is read in (default UTC)')
     .addOption(new Option('--profile <profile>', 'scan profile').choices(['quick', 'standard', 'deep']).default('standard'))
-    .addOption(new Option('--catch-up <policy>', 'after downtime: skip missed times, or run once').choices(['skip', 'run_once']).default('skip'))
+    .addOption(new Option('--catch-up <policy>', 'after downtime: skip missed times, or run once (default skip)').choices(['skip', 'run_once']))
     .option('--paused', 'create it paused')
     .action(run(async (c, o) => {
       if (!o.target === !o.tag) throw new ScheduleClientError('give --target ID or --tag TAG');
-      return c.call('POST', '/api/schedules', {
-        ...(o.target ? { target_id: o.target } : { tag: o.tag }), cron: o.cron, timezone: o.timezone, profile: o.profile, catch_up: o.catchUp, ...(o.paused && { paused: true }),
-      });
+      if (!o.cron === !o.onDeploy) throw new ScheduleClientError('give --cron EXPR or --on-deploy');
+      const when = o.onDeploy ? { trigger: 'deploy' } : { cron: o.cron, timezone: o.timezone ?? 'UTC', catch_up: o.catchUp ?? 'skip' };
+      return c.call('POST', '/api/schedules', { ...(o.target ? { target_id: o.target } : { tag: o.tag }), ...when, profile: o.profile, ...(o.paused && { paused: true }) });
     }));
 
   schedules.command('get <id>').description('show one schedule').action(run((c, o) => c.call('GET', `/api/schedules/${encodeURIComponent(o.args[0])}`)));
 
   schedules
     .command('update <id>')
-    .description('change the time table, profile or catch-up policy')
+    .description('change the time table, profile or catch-up policy (a deploy schedule: the profile only)')
     .option('--cron <expr>', 'five-field cron', cronArg)
     .option('--timezone <tz>', 'IANA time zone')
     .addOption(new Option('--profile <profile>', 'scan profile').choices(['quick', 'standard', 'deep']))

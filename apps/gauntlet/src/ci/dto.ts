@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsUUID, Max, Min, ValidateIf } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { CleanText } from '../http/clean-text';
+import { SchemaRules } from '../http/openapi';
 import { CI_FAIL_ON, CiFailOn, PROFILES, Profile } from '@gauntlet/domain';
 
 /** query strings carry booleans as text: only "true" and "false" are booleans, anything else stays invalid */
@@ -75,4 +77,53 @@ export class CiResultView {
   @ApiProperty({ type: [String] }) new_finding_ids: string[];
   @ApiProperty() passed: boolean;
   @ApiProperty() report_url: string;
+}
+
+@SchemaRules({ oneOf: [{ required: ['target_id'] }, { required: ['tag'] }] })
+export class CiDeployBody {
+  @ApiPropertyOptional({ format: 'uuid', description: 'the target that was deployed (or give tag)' })
+  @IsOptional() @IsUUID()
+  target_id?: string;
+
+  @ApiPropertyOptional({ maxLength: 50, description: 'every live target carrying this tag was deployed (or give target_id)' })
+  @IsOptional() @IsString() @MinLength(1) @MaxLength(50)
+  tag?: string;
+
+  @ApiPropertyOptional({
+    maxLength: 200, example: 'github-run-8812934-1',
+    description: 'the pipeline\'s id for this deploy (a run id, a commit, a release): the same deploy_id reported again fires nothing more and answers the same scans. Absent: every report is a new deploy',
+  })
+  @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(200)
+  deploy_id?: string;
+
+  @ApiPropertyOptional({ maxLength: 100, example: 'production', description: 'recorded with the firing, for the audit' })
+  @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(100)
+  environment?: string;
+
+  @ApiPropertyOptional({ maxLength: 100, example: '2.4.1', description: 'recorded with the firing, for the audit' })
+  @IsOptional() @IsString() @CleanText() @MinLength(1) @MaxLength(100)
+  version?: string;
+}
+
+export class DeployScanView {
+  @ApiProperty({ format: 'uuid' }) schedule_id: string;
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ format: 'uuid', description: 'derived from (schedule, deploy_id, target): a retry names the same scan' }) scan_id: string;
+}
+
+export class DeploySkippedView {
+  @ApiProperty({ format: 'uuid' }) schedule_id: string;
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ enum: ['previous_scan_running'] }) reason: string;
+}
+
+export class DeployNotStartedView extends DeployScanView {
+  @ApiProperty({ description: 'why the scan write path refused it (the plan\'s monthly quota, the target deleted meanwhile)' }) reason: string;
+}
+
+export class CiDeployView {
+  @ApiProperty({ description: 'the deploy_id given, or the one the service gave this report' }) deploy_id: string;
+  @ApiProperty({ type: [DeployScanView], description: 'the scans the deploy schedules asked for (empty when no active deploy schedule covers what was deployed)' }) scans: DeployScanView[];
+  @ApiProperty({ type: [DeploySkippedView], description: 'targets passed over because their previous scan still runs' }) skipped: DeploySkippedView[];
+  @ApiProperty({ type: [DeployNotStartedView] }) not_started: DeployNotStartedView[];
 }

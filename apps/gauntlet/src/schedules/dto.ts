@@ -1,12 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { CATCH_UP_POLICIES, CatchUpPolicy, PROFILES, Profile } from '@gauntlet/domain';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { CATCH_UP_POLICIES, CatchUpPolicy, PROFILES, Profile, SCHEDULE_TRIGGERS, ScheduleTrigger } from '@gauntlet/domain';
 import { SchemaRules } from '../http/openapi';
 import { PageQuery } from '../http/pagination';
 
 const CRON = { description: 'five-field cron (minute hour day-of-month month day-of-week), read in timezone', example: '0 3 * * 1-5', maxLength: 100 };
 const TIMEZONE = { description: 'IANA time zone the cron is read in', example: 'Europe/Paris', maxLength: 64 };
 const CATCH_UP = { enum: CATCH_UP_POLICIES, description: 'due times passed while no scheduler ran: run once for the latest (run_once) or record them as missed (skip)' };
+const TRIGGER = {
+  enum: SCHEDULE_TRIGGERS,
+  description: 'cron: at each due time of cron in timezone; deploy: after each deploy a pipeline reports with POST /api/ci/deploy (no cron, timezone or catch_up)',
+};
+/** a cron schedule needs its time table; a deploy schedule given any part of one (even null) is refused */
+const isCron = (field: 'cron' | 'timezone' | 'catch_up') => (o: CreateScheduleBody) => o.trigger !== 'deploy' || o[field] !== undefined;
 
 class ScheduleTimingFields {
   @ApiPropertyOptional({ enum: PROFILES, default: 'standard' })
@@ -18,8 +24,22 @@ class ScheduleTimingFields {
   paused?: boolean;
 }
 
-@SchemaRules({ oneOf: [{ required: ['target_id'] }, { required: ['tag'] }] })
+@SchemaRules({
+  allOf: [
+    { oneOf: [{ required: ['target_id'] }, { required: ['tag'] }] },
+    {
+      oneOf: [
+        { description: 'on a cron time table (trigger absent or cron)', properties: { trigger: { enum: ['cron'] } }, required: ['cron', 'timezone', 'catch_up'] },
+        { description: 'after each deploy', properties: { trigger: { enum: ['deploy'] } }, required: ['trigger'], not: { anyOf: [{ required: ['cron'] }, { required: ['timezone'] }, { required: ['catch_up'] }] } },
+      ],
+    },
+  ],
+})
 export class CreateScheduleBody extends ScheduleTimingFields {
+  @ApiPropertyOptional({ ...TRIGGER, default: 'cron' })
+  @IsOptional() @IsIn(SCHEDULE_TRIGGERS)
+  trigger?: ScheduleTrigger;
+
   @ApiPropertyOptional({ format: 'uuid', description: 'the target to scan (or give tag)' })
   @IsOptional() @IsUUID()
   target_id?: string;
@@ -28,20 +48,20 @@ export class CreateScheduleBody extends ScheduleTimingFields {
   @IsOptional() @IsString() @MinLength(1) @MaxLength(50)
   tag?: string;
 
-  @ApiProperty(CRON)
-  @IsString() @MinLength(9) @MaxLength(100)
-  cron: string;
+  @ApiPropertyOptional({ ...CRON, description: `${CRON.description}; required for a cron schedule, refused for a deploy schedule` })
+  @ValidateIf(isCron('cron')) @IsString() @MinLength(9) @MaxLength(100)
+  cron?: string;
 
-  @ApiProperty(TIMEZONE)
-  @IsString() @MinLength(1) @MaxLength(64)
-  timezone: string;
+  @ApiPropertyOptional({ ...TIMEZONE, description: `${TIMEZONE.description}; required for a cron schedule, refused for a deploy schedule` })
+  @ValidateIf(isCron('timezone')) @IsString() @MinLength(1) @MaxLength(64)
+  timezone?: string;
 
-  @ApiProperty(CATCH_UP)
-  @IsIn(CATCH_UP_POLICIES)
-  catch_up: CatchUpPolicy;
+  @ApiPropertyOptional({ ...CATCH_UP, description: `${CATCH_UP.description}; required for a cron schedule, refused for a deploy schedule` })
+  @ValidateIf(isCron('catch_up')) @IsIn(CATCH_UP_POLICIES)
+  catch_up?: CatchUpPolicy;
 }
 
-/** what a schedule scans is fixed at creation: a different target or tag is a different schedule */
+/** what a schedule scans and what fires it are fixed at creation: a different target, tag or trigger is a different schedule */
 export class UpdateScheduleBody extends ScheduleTimingFields {
   @ApiPropertyOptional(CRON)
   @IsOptional() @IsString() @MinLength(9) @MaxLength(100)
@@ -66,24 +86,32 @@ export class SkippedTargetView {
   @ApiProperty({ enum: ['previous_scan_running'] }) reason: string;
 }
 
+export class DeployView {
+  @ApiProperty({ description: 'the pipeline\'s id of the deploy (or the one the service gave it): the same deploy reported again fires nothing more' }) deploy_id: string;
+  @ApiProperty({ nullable: true, type: String }) environment: string | null;
+  @ApiProperty({ nullable: true, type: String }) version: string | null;
+}
+
 export class ScheduleFiringView {
-  @ApiProperty({ format: 'date-time', description: 'the due time this firing stands for' }) due_at: string;
+  @ApiProperty({ format: 'date-time', description: 'the due time this firing stands for (a deploy schedule: when the deploy was reported)' }) due_at: string;
   @ApiProperty({ format: 'date-time' }) fired_at: string;
   @ApiProperty({ description: 'earlier due times this firing covered (catch-up run_once)' }) missed: number;
   @ApiProperty({ type: [PlannedScanView] }) scans: PlannedScanView[];
   @ApiProperty({ type: [SkippedTargetView] }) skipped: SkippedTargetView[];
+  @ApiPropertyOptional({ type: DeployView, description: 'a deploy schedule\'s firing: the deploy it answered' }) deploy?: DeployView;
 }
 
 export class ScheduleView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) target_id: string | null;
   @ApiProperty({ nullable: true, type: String }) tag: string | null;
-  @ApiProperty(CRON) cron: string;
-  @ApiProperty(TIMEZONE) timezone: string;
+  @ApiProperty(TRIGGER) trigger: ScheduleTrigger;
+  @ApiProperty({ ...CRON, nullable: true, type: String, description: `${CRON.description} (null for a deploy schedule)` }) cron: string | null;
+  @ApiProperty({ ...TIMEZONE, nullable: true, type: String, description: `${TIMEZONE.description} (null for a deploy schedule)` }) timezone: string | null;
   @ApiProperty({ enum: PROFILES }) profile: Profile;
-  @ApiProperty(CATCH_UP) catch_up: CatchUpPolicy;
+  @ApiProperty({ ...CATCH_UP, nullable: true, description: `${CATCH_UP.description} (null for a deploy schedule)` }) catch_up: CatchUpPolicy | null;
   @ApiProperty() paused: boolean;
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'the next due time (null while paused)' }) next_run_at: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'the next due time (null while paused, and for a deploy schedule)' }) next_run_at: string | null;
   @ApiProperty({ type: ScheduleFiringView, nullable: true }) last_firing: ScheduleFiringView | null;
   @ApiProperty({ description: 'due times recorded as missed by the skip policy' }) missed_total: number;
   @ApiProperty({ format: 'date-time' }) created_at: string;

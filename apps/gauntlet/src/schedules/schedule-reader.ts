@@ -20,6 +20,11 @@ export class ScheduleReader {
     return this.schedules.find({ account_id, deleted: false, ...(target_id && { target_id }) }, { sort: { field: 'created_at', direction: 'desc' }, limit, after });
   }
 
+  /** the account's live, unpaused deploy schedules: what a reported deploy may fire (each decides again on its stream) */
+  onDeploy(account_id: string): Promise<ScheduleDoc[]> {
+    return this.schedules.find({ account_id, trigger: 'deploy', deleted: false, paused: false }, { limit: 10_000 });
+  }
+
   /** the ids of every live, unpaused schedule, all accounts: what a scheduler looks at each tick */
   async active(): Promise<string[]> {
     const ids: string[] = [];

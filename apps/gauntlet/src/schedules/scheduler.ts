@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
-import { DomainError, scheduleDecider, scheduleDue, ScheduleState, streams, unsettledScans, type PlannedScan } from '@gauntlet/domain';
-import type { AccountDoc, DocumentStore, ScanDoc } from '@gauntlet/read-models';
+import { scheduleDecider, scheduleDue, ScheduleState, streams, unsettledScans } from '@gauntlet/domain';
+import type { AccountDoc, DocumentStore } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { CommandContext } from '../platform/aggregates';
 import type { Clock } from '../platform/clock';
 import type { CommandRunner } from '../platform/command-runner';
-import { requestScan } from '../scans/requesting-scan/request-scan';
 import { TargetReader } from '../targets/target-reader';
+import { previousScanRunning, requestPlannedScan, scheduledScanId } from './firing-scans';
 import { ScheduleReader } from './schedule-reader';
 
 export interface SchedulerOptions {
@@ -33,15 +32,6 @@ export interface TickReport {
   requested: number;
   refused: number;
 }
-
-/** The id of the scan a firing asks for on a target: the same (schedule, due time, target) is always the same scan. */
-export function scheduledScanId(schedule_id: string, due_at: string, target_id: string): string {
-  const h = createHash('sha256').update(`${schedule_id}\n${due_at}\n${target_id}`).digest('hex');
-  // shaped as a version 5 (name-based) UUID so every api route takes it
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-const RUNNING: ScanDoc['status'][] = ['pending', 'running'];
 
 /**
  * The scheduler role: every tick, each active schedule's stream is read (the log's facts, never
@@ -114,7 +104,7 @@ export class Scheduler {
     } else if (due.kind === 'fire') {
       const targets = await this.targetsOf(state);
       const planned = await Promise.all(
-        targets.map(async (target_id) => ({ target_id, scan_id: scheduledScanId(schedule_id, due.due_at, target_id), busy: await this.busy(state.account_id!, target_id) })),
+        targets.map(async (target_id) => ({ target_id, scan_id: scheduledScanId(schedule_id, due.due_at, target_id), busy: await previousScanRunning(this.deps.docs, state.account_id!, target_id) })),
       );
       const decided = await commands.append(scheduleDecider, stream, { type: 'FireSchedule', due_at: due.due_at, missed: due.missed, targets: planned, now }, context(due.due_at));
       // no events: another scheduler decided this due time first (or the schedule was paused
@@ -130,35 +120,19 @@ export class Scheduler {
   /** asks for the latest firing's scans not yet asked for (by whichever scheduler won it, or one that stopped half-way) */
   private async settle(schedule_id: string, state: ScheduleState, report: TickReport, context: (due_at: string) => CommandContext): Promise<void> {
     const firing = state.last_firing;
-    if (!firing) return;
-    const scans = this.deps.docs.collection<ScanDoc>('scans');
-    for (const planned of unsettledScans(state)) {
-      if (await scans.get(planned.scan_id)) continue;
-      try {
-        await this.request(state, firing.due_at, planned, context(firing.due_at));
-        report.requested++;
-      } catch (err) {
-        if (!(err instanceof DomainError)) throw err;
-        // the plan's quota, or a target deleted meanwhile: recorded once, not asked for again
-        await this.deps.commands.append(
-          scheduleDecider, streams.schedule(schedule_id),
-          { type: 'RecordScanNotStarted', due_at: firing.due_at, target_id: planned.target_id, scan_id: planned.scan_id, reason: err.message, now: this.deps.clock.iso() },
-          context(firing.due_at),
-        );
+    const unsettled = unsettledScans(state);
+    if (!firing || !unsettled.length) return;
+    const account = await this.deps.docs.collection<AccountDoc>('accounts').get(state.account_id!);
+    if (!account) return this.deps.log.warn({ schedule_id }, 'the schedule\'s account is not in the read model yet: its scans are asked for next tick');
+    // the latest firing of either kind: a deploy firing whose api request stopped half-way is finished here too
+    for (const planned of unsettled) {
+      const { requested, refused } = await requestPlannedScan(this.deps, state, account.plan, firing.due_at, planned, context(firing.due_at));
+      if (requested) report.requested++;
+      if (refused) {
         report.refused++;
-        this.deps.log.warn({ schedule_id, scan_id: planned.scan_id, reason: err.message }, 'scheduled scan not started');
+        this.deps.log.warn({ schedule_id, scan_id: planned.scan_id, reason: refused }, 'scheduled scan not started');
       }
     }
-  }
-
-  private async request(state: ScheduleState, due_at: string, planned: PlannedScan, context: CommandContext): Promise<void> {
-    const account = await this.deps.docs.collection<AccountDoc>('accounts').get(state.account_id!);
-    if (!account) throw new DomainError('not_found', 'Account not found.');
-    await requestScan(
-      this.deps.commands, this.deps.config,
-      { account_id: state.account_id!, plan: account.plan, target_id: planned.target_id, profile: state.timing!.profile, origin: 'schedule', fail_threshold: null, scan_id: planned.scan_id, scheduled_by: { schedule_id: state.id!, due_at } },
-      this.deps.clock.iso(), context,
-    );
   }
 
   private async targetsOf(state: ScheduleState): Promise<string[]> {
@@ -166,9 +140,4 @@ export class Scheduler {
     return (await this.targets.tagged(state.account_id!, state.selector.tag!)).map((t) => t._id);
   }
 
-  /** a target whose previous scan is still pending or running gets no new one */
-  private async busy(account_id: string, target_id: string): Promise<boolean> {
-    const open = await this.deps.docs.collection<ScanDoc>('scans').find({ account_id, target_id, status: { $in: RUNNING } }, { limit: 1 });
-    return open.length > 0;
-  }
 }

@@ -19,7 +19,10 @@ export class SchedulesController {
   constructor(private readonly commands: CommandBus, private readonly schedules: ScheduleReader) {}
 
   @Post()
-  @ApiOperation({ summary: 'Scan a target, or every target of a tag, on a cron schedule', description: 'Each due time starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs.' })
+  @ApiOperation({
+    summary: 'Scan a target, or every target of a tag, on a cron schedule or after each deploy',
+    description: 'A body with cron is a cron schedule; trigger deploy makes one that fires once per deploy reported with POST /api/ci/deploy. Each due time (or deploy) starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs.',
+  })
   @ApiCreatedResponse({ type: ScheduleView })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateScheduleBody, @Ctx() ctx: CommandContext): Promise<ScheduleView> {
     return this.commands.execute(new CreateSchedule(p.account_id, body, ctx));
@@ -43,7 +46,7 @@ export class SchedulesController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Change the time table, profile or catch-up policy; pause or resume' })
+  @ApiOperation({ summary: 'Change the time table, profile or catch-up policy; pause or resume (a deploy schedule: its profile, pause or resume)' })
   @ApiOkResponse({ type: ScheduleView })
   update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateScheduleBody, @Ctx() ctx: CommandContext): Promise<ScheduleView> {
     return this.commands.execute(new ChangeSchedule(p.account_id, id, body, ctx));

@@ -5,9 +5,9 @@ import { scheduleDecider, scheduleDue, ScheduleEvent, unsettledScans } from './s
 
 const created: ScheduleEvent = {
   type: 'ScheduleCreated', schemaVersion: 1,
-  data: { schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard', catch_up: 'skip', paused: false, created_at: '2026-11-20T12:00:00.000Z' },
+  data: { schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, trigger: 'cron', cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard', catch_up: 'skip', paused: false, created_at: '2026-11-20T12:00:00.000Z' },
 };
-const create = { type: 'CreateSchedule' as const, schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard' as const, catch_up: 'skip' as const, paused: false, now: '2026-11-20T12:00:00.000Z', target: { account_id: 'a1', deleted: false } };
+const create = { type: 'CreateSchedule' as const, schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, trigger: 'cron' as const, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard' as const, catch_up: 'skip' as const, paused: false, now: '2026-11-20T12:00:00.000Z', target: { account_id: 'a1', deleted: false } };
 const fired = (due_at: string, scans = [{ target_id: 't1', scan_id: 'sc1' }]): ScheduleEvent => ({
   type: 'ScheduledScanFired', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', due_at, fired_at: due_at, missed: 0, profile: 'standard', scans, skipped: [] },
 });
@@ -65,6 +65,65 @@ describe('schedule decider', () => {
     spec(scheduleDecider).given([created, fired(due), e]).when(refuse).then([]);
     expect(unsettledScans(fold(scheduleDecider, [created, fired(due)]))).toEqual([{ target_id: 't1', scan_id: 'sc1' }]);
     expect(unsettledScans(fold(scheduleDecider, [created, fired(due), e]))).toEqual([]);
+  });
+});
+
+describe('a schedule that fires after each deploy', () => {
+  const createOnDeploy = { ...create, trigger: 'deploy' as const, cron: null, timezone: null, catch_up: null };
+  const onDeploy: ScheduleEvent = { type: 'ScheduleCreated', schemaVersion: 1, data: { ...created.data, trigger: 'deploy', cron: null, timezone: null, catch_up: null } as never };
+  const deploy = { deploy_id: 'build-812', environment: 'production', version: '2.4.1' };
+  const report = { type: 'FireOnDeploy' as const, deploy, targets: [{ target_id: 't1', scan_id: 'sc1', busy: false }], now: '2026-11-21T09:30:00.000Z' };
+  const firedOnDeploy: ScheduleEvent = {
+    type: 'ScheduledScanFired', schemaVersion: 1,
+    data: { schedule_id: 's1', account_id: 'a1', due_at: report.now, fired_at: report.now, missed: 0, profile: 'standard', scans: [{ target_id: 't1', scan_id: 'sc1' }], skipped: [], deploy },
+  };
+
+  it('is created without a time table, and refuses one', () => {
+    spec(scheduleDecider).given([]).when(createOnDeploy).then([onDeploy]);
+    spec(scheduleDecider).given([]).when({ ...createOnDeploy, cron: '0 3 * * *' } as never).thenFails('invalid', /deploy schedule has no cron/);
+    spec(scheduleDecider).given([]).when({ ...createOnDeploy, trigger: 'nightly' } as never).thenFails('invalid', /trigger must be/);
+  });
+
+  it('a cron schedule recorded before deploy schedules existed (no trigger) is read as a cron schedule', () => {
+    const { trigger: _, ...legacy } = created.data as typeof created.data & { trigger: string };
+    const state = fold(scheduleDecider, [{ ...created, data: legacy } as ScheduleEvent]);
+    expect(state.timing).toEqual({ trigger: 'cron', cron: '0 3 * * *', timezone: 'Europe/Paris', catch_up: 'skip', profile: 'standard' });
+    expect(scheduleDue(state, '2026-11-21T02:00:30.000Z', 60_000)).toMatchObject({ kind: 'fire' });
+  });
+
+  it('changes its profile and pauses, but takes no cron', () => {
+    const [e] = spec(scheduleDecider).given([onDeploy]).when({ type: 'ChangeSchedule', account_id: 'a1', changes: { profile: 'quick' }, now: 'N' }).thenEvents();
+    expect(e).toMatchObject({ type: 'ScheduleChanged', data: { changes: { profile: 'quick' } } });
+    spec(scheduleDecider).given([onDeploy]).when({ type: 'ChangeSchedule', account_id: 'a1', changes: { timezone: 'UTC' }, now: 'N' }).thenFails('invalid', /no cron, timezone or catch_up/);
+  });
+
+  it('fires once per deploy: the same deploy reported again records nothing, another deploy fires again', () => {
+    spec(scheduleDecider).given([onDeploy]).when(report).then([firedOnDeploy]);
+    spec(scheduleDecider).given([onDeploy, firedOnDeploy]).when({ ...report, now: '2026-11-21T09:31:00.000Z' }).then([]);
+    const [again] = spec(scheduleDecider).given([onDeploy, firedOnDeploy]).when({ ...report, deploy: { ...deploy, deploy_id: 'build-813' }, targets: [{ target_id: 't1', scan_id: 'sc2', busy: false }] }).thenEvents();
+    expect(again.data).toMatchObject({ deploy: { deploy_id: 'build-813' }, scans: [{ scan_id: 'sc2' }] });
+    expect(fold(scheduleDecider, [onDeploy, firedOnDeploy]).deploys['build-812']).toEqual({ due_at: report.now, scans: [{ target_id: 't1', scan_id: 'sc1' }], skipped: [] });
+  });
+
+  it('passes over a target still being scanned, and a paused or deleted schedule fires nothing', () => {
+    const [e] = spec(scheduleDecider).given([onDeploy]).when({ ...report, targets: [{ target_id: 't1', scan_id: 'sc1', busy: true }] }).thenEvents();
+    expect(e.data).toMatchObject({ scans: [], skipped: [{ target_id: 't1', reason: 'previous_scan_running' }] });
+    spec(scheduleDecider).given([onDeploy, { type: 'SchedulePaused', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', paused_at: 'x' } }]).when(report).then([]);
+    spec(scheduleDecider).given([onDeploy, { type: 'ScheduleDeleted', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', deleted_at: 'x' } }]).when(report).then([]);
+  });
+
+  it('never fires on a clock, and a cron schedule never fires on a deploy', () => {
+    const state = fold(scheduleDecider, [onDeploy]);
+    expect(scheduleDue(state, '2027-01-01T00:00:00.000Z', 60_000)).toEqual({ kind: 'nothing' });
+    spec(scheduleDecider).given([onDeploy]).when({ type: 'FireSchedule', due_at: due, missed: 0, targets: [], now: due }).then([]);
+    spec(scheduleDecider).given([created]).when(report).thenFails('conflict', /deploy schedule/);
+  });
+
+  it('a planned scan of a deploy firing the write path refused is settled like a cron firing\'s', () => {
+    const state = fold(scheduleDecider, [onDeploy, firedOnDeploy]);
+    expect(unsettledScans(state)).toEqual([{ target_id: 't1', scan_id: 'sc1' }]);
+    const [e] = spec(scheduleDecider).given([onDeploy, firedOnDeploy]).when({ type: 'RecordScanNotStarted', due_at: report.now, target_id: 't1', scan_id: 'sc1', reason: 'quota', now: 'N' }).thenEvents();
+    expect(unsettledScans(fold(scheduleDecider, [onDeploy, firedOnDeploy, e]))).toEqual([]);
   });
 });
 

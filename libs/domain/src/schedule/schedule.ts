@@ -8,13 +8,29 @@ import { cronProblem, dueTimesBetween } from './cron';
 export const CATCH_UP_POLICIES = ['skip', 'run_once'] as const;
 export type CatchUpPolicy = (typeof CATCH_UP_POLICIES)[number];
 
-export interface ScheduleTiming {
+/** What makes a schedule fire: its cron time table, or each deploy a pipeline reports through the CI api. */
+export const SCHEDULE_TRIGGERS = ['cron', 'deploy'] as const;
+export type ScheduleTrigger = (typeof SCHEDULE_TRIGGERS)[number];
+
+export interface CronTiming {
   /** five-field cron, read in `timezone` */
   cron: string;
   /** IANA time zone */
   timezone: string;
-  profile: Profile;
   catch_up: CatchUpPolicy;
+}
+
+/** when a schedule fires and what it scans with: a deploy schedule has no time table at all */
+export type ScheduleTiming = { profile: Profile } & (({ trigger: 'cron' } & CronTiming) | { trigger: 'deploy'; cron: null; timezone: null; catch_up: null });
+
+/** what a change may touch: the profile of any schedule, the time table of a cron schedule */
+export type ScheduleChanges = Partial<CronTiming & { profile: Profile }>;
+
+/** a deploy a pipeline reported: `deploy_id` makes a retry of the same report the same firing */
+export interface DeployFacts {
+  deploy_id: string;
+  environment: string | null;
+  version: string | null;
 }
 
 /** what a schedule scans: one target, or every live target of the account carrying a tag */
@@ -34,13 +50,18 @@ export const SCHEDULE_SKIP_REASONS = ['previous_scan_running'] as const;
 type Owned = { schedule_id: string; account_id: string };
 
 export type ScheduleEvent =
+  /** `trigger` is absent on schedules created before deploy schedules existed: those are cron schedules */
   | DomainEvent<'ScheduleCreated', Owned & ScheduleSelector & ScheduleTiming & { paused: boolean; created_at: string }>
-  | DomainEvent<'ScheduleChanged', Owned & { changes: Partial<ScheduleTiming>; changed_at: string }>
+  | DomainEvent<'ScheduleChanged', Owned & { changes: ScheduleChanges; changed_at: string }>
   | DomainEvent<'SchedulePaused', Owned & { paused_at: string }>
   | DomainEvent<'ScheduleResumed', Owned & { resumed_at: string }>
   | DomainEvent<'ScheduleDeleted', Owned & { deleted_at: string }>
-  /** a due time decided: the scans it asks for, the targets it passed over; `missed` earlier due times it stands for */
-  | DomainEvent<'ScheduledScanFired', Owned & { due_at: string; fired_at: string; missed: number; profile: Profile; scans: PlannedScan[]; skipped: { target_id: string; reason: (typeof SCHEDULE_SKIP_REASONS)[number] }[] }>
+  /**
+   * a due time decided: the scans it asks for, the targets it passed over; `missed` earlier due
+   * times it stands for. A deploy schedule's firing carries the `deploy` it answers, and its
+   * due_at is when the deploy was reported.
+   */
+  | DomainEvent<'ScheduledScanFired', Owned & { due_at: string; fired_at: string; missed: number; profile: Profile; scans: PlannedScan[]; skipped: { target_id: string; reason: (typeof SCHEDULE_SKIP_REASONS)[number] }[]; deploy?: DeployFacts }>
   /** due times passed while nothing ran, skipped by the catch-up policy */
   | DomainEvent<'ScheduledRunsMissed', Owned & { due_at: string; missed: number; recorded_at: string }>
   /** a planned scan the scan write path refused (the plan's quota, the target deleted meanwhile) */
@@ -54,9 +75,11 @@ export interface ScheduledTargetFacts {
 
 export type ScheduleCommand =
   | ({ type: 'CreateSchedule'; schedule_id: string; account_id: string; paused: boolean; target: ScheduledTargetFacts | null; now: string } & ScheduleSelector & ScheduleTiming)
-  | { type: 'ChangeSchedule'; account_id: string; changes: Partial<ScheduleTiming>; paused?: boolean; now: string }
+  | { type: 'ChangeSchedule'; account_id: string; changes: ScheduleChanges; paused?: boolean; now: string }
   | { type: 'DeleteSchedule'; account_id: string; now: string }
   | { type: 'FireSchedule'; due_at: string; missed: number; targets: (PlannedScan & { busy: boolean })[]; now: string }
+  /** a pipeline reported a deploy of targets this (deploy) schedule covers */
+  | { type: 'FireOnDeploy'; deploy: DeployFacts; targets: (PlannedScan & { busy: boolean })[]; now: string }
   | { type: 'RecordRunsMissed'; due_at: string; missed: number; now: string }
   | { type: 'RecordScanNotStarted'; due_at: string; target_id: string; scan_id: string; reason: string; now: string };
 
@@ -71,15 +94,48 @@ export interface ScheduleState {
   anchor: string | null;
   /** the latest firing and which of its scans are settled (requested, or refused): a scheduler that stopped in between finishes it */
   last_firing: { due_at: string; scans: PlannedScan[]; settled: string[] } | null;
+  /** each deploy this schedule fired on, by deploy_id: a report of the same deploy again fires nothing and is answered with these */
+  deploys: Record<string, DeployFiring>;
+}
+
+export interface DeployFiring {
+  due_at: string;
+  scans: PlannedScan[];
+  skipped: { target_id: string; reason: (typeof SCHEDULE_SKIP_REASONS)[number] }[];
 }
 
 const later = (a: string | null, b: string): string => (a && Date.parse(a) > Date.parse(b) ? a : b);
 
-function checkTiming(t: Partial<ScheduleTiming>, current?: ScheduleTiming): void {
-  if (t.profile !== undefined && !PROFILES.includes(t.profile)) throw new DomainError('invalid', `profile must be one of ${PROFILES.join(', ')}.`, { field: 'profile' });
-  if (t.catch_up !== undefined && !CATCH_UP_POLICIES.includes(t.catch_up)) throw new DomainError('invalid', `catch_up must be one of ${CATCH_UP_POLICIES.join(', ')}.`, { field: 'catch_up' });
-  const problem = cronProblem(t.cron ?? current!.cron, t.timezone ?? current!.timezone);
+const DEPLOY_ONLY = 'A deploy schedule has no cron, timezone or catch_up: it fires on each deploy reported through POST /api/ci/deploy.';
+
+/** the timing of a new schedule, or the timing a change gives an existing one (`current`) */
+function checkTiming(t: { [K in keyof ScheduleChanges]?: ScheduleChanges[K] | null } & { trigger?: ScheduleTrigger }, current?: ScheduleTiming): void {
+  const trigger = current?.trigger ?? t.trigger;
+  if (!SCHEDULE_TRIGGERS.includes(trigger!)) throw new DomainError('invalid', `trigger must be one of ${SCHEDULE_TRIGGERS.join(', ')}.`, { field: 'trigger' });
+  if (t.profile !== undefined && !PROFILES.includes(t.profile!)) throw new DomainError('invalid', `profile must be one of ${PROFILES.join(', ')}.`, { field: 'profile' });
+  if (trigger === 'deploy') {
+    const field = (['cron', 'timezone', 'catch_up'] as const).find((k) => t[k] !== undefined && t[k] !== null);
+    if (field) throw new DomainError('invalid', DEPLOY_ONLY, { field });
+    return;
+  }
+  if (t.catch_up !== undefined && !CATCH_UP_POLICIES.includes(t.catch_up!)) throw new DomainError('invalid', `catch_up must be one of ${CATCH_UP_POLICIES.join(', ')}.`, { field: 'catch_up' });
+  const problem = cronProblem((t.cron ?? current?.cron)!, (t.timezone ?? current?.timezone)!);
   if (problem) throw new DomainError('invalid', problem.message, { field: problem.field });
+}
+
+/** the timing a creation records: a cron schedule's time table, or none for a deploy schedule */
+function timingOf(c: ScheduleTiming): ScheduleTiming {
+  return c.trigger === 'deploy'
+    ? { trigger: 'deploy', cron: null, timezone: null, catch_up: null, profile: c.profile }
+    : { trigger: 'cron', cron: c.cron.trim(), timezone: c.timezone, catch_up: c.catch_up, profile: c.profile };
+}
+
+/** the firing of a decision: the targets whose previous scan still runs are passed over */
+function firing(targets: (PlannedScan & { busy: boolean })[]): Pick<DeployFiring, 'scans' | 'skipped'> {
+  return {
+    scans: targets.filter((t) => !t.busy).map(({ target_id, scan_id }) => ({ target_id, scan_id })),
+    skipped: targets.filter((t) => t.busy).map((t) => ({ target_id: t.target_id, reason: 'previous_scan_running' as const })),
+  };
 }
 
 /**
@@ -89,7 +145,7 @@ function checkTiming(t: Partial<ScheduleTiming>, current?: ScheduleTiming): void
  * time taken, and records nothing.
  */
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
-  initialState: () => ({ id: null, account_id: null, selector: { target_id: null, tag: null }, timing: null, paused: false, deleted: false, anchor: null, last_firing: null }),
+  initialState: () => ({ id: null, account_id: null, selector: { target_id: null, tag: null }, timing: null, paused: false, deleted: false, anchor: null, last_firing: null, deploys: {} }),
 
   decide(c, state) {
     if (c.type === 'CreateSchedule') {
@@ -100,20 +156,17 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       // another account's target answers exactly like an absent one
       if (c.target_id !== null && (!c.target || c.target.deleted || c.target.account_id !== c.account_id)) throw new DomainError('not_found', 'Target not found.');
       checkTiming(c);
-      return [event('ScheduleCreated', {
-        schedule_id: c.schedule_id, account_id: c.account_id, target_id: c.target_id, tag, cron: c.cron.trim(), timezone: c.timezone, profile: c.profile,
-        catch_up: c.catch_up, paused: c.paused, created_at: c.now,
-      })];
+      return [event('ScheduleCreated', { schedule_id: c.schedule_id, account_id: c.account_id, target_id: c.target_id, tag, ...timingOf(c), paused: c.paused, created_at: c.now })];
     }
-    const system = c.type === 'FireSchedule' || c.type === 'RecordRunsMissed' || c.type === 'RecordScanNotStarted';
+    const system = c.type === 'FireSchedule' || c.type === 'FireOnDeploy' || c.type === 'RecordRunsMissed' || c.type === 'RecordScanNotStarted';
     if (!state.id || !state.timing || (!system && (state.deleted || state.account_id !== c.account_id))) throw new DomainError('not_found', 'Schedule not found.');
     const owned = { schedule_id: state.id, account_id: state.account_id! };
 
     switch (c.type) {
       case 'ChangeSchedule': {
         const changes = Object.fromEntries(
-          Object.entries(c.changes).filter(([k, v]) => v !== undefined && v !== state.timing![k as keyof ScheduleTiming]),
-        ) as Partial<ScheduleTiming>;
+          Object.entries(c.changes).filter(([k, v]) => v !== undefined && v !== state.timing![k as keyof ScheduleChanges]),
+        ) as ScheduleChanges;
         const out: ScheduleEvent[] = [];
         if (Object.keys(changes).length) {
           checkTiming(changes, state.timing);
@@ -128,13 +181,17 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
 
       case 'FireSchedule': {
         // paused, deleted, or this due time (or a later one) already decided: a late or losing scheduler records nothing
-        if (state.paused || state.deleted || !isUndecided(state, c.due_at)) return [];
-        const scans = c.targets.filter((t) => !t.busy).map(({ target_id, scan_id }) => ({ target_id, scan_id }));
-        const skipped = c.targets.filter((t) => t.busy).map((t) => ({ target_id: t.target_id, reason: 'previous_scan_running' as const }));
-        return [event('ScheduledScanFired', { ...owned, due_at: c.due_at, fired_at: c.now, missed: c.missed, profile: state.timing.profile, scans, skipped })];
+        if (state.timing.trigger !== 'cron' || state.paused || state.deleted || !isUndecided(state, c.due_at)) return [];
+        return [event('ScheduledScanFired', { ...owned, due_at: c.due_at, fired_at: c.now, missed: c.missed, profile: state.timing.profile, ...firing(c.targets) })];
+      }
+      case 'FireOnDeploy': {
+        if (state.timing.trigger !== 'deploy') throw new DomainError('conflict', 'Only a deploy schedule fires on a deploy.');
+        // paused, deleted, or this deploy already fired on (a retried report, a second api process): nothing more
+        if (state.paused || state.deleted || state.deploys[c.deploy.deploy_id]) return [];
+        return [event('ScheduledScanFired', { ...owned, due_at: c.now, fired_at: c.now, missed: 0, profile: state.timing.profile, ...firing(c.targets), deploy: c.deploy })];
       }
       case 'RecordRunsMissed':
-        if (state.paused || state.deleted || !isUndecided(state, c.due_at)) return [];
+        if (state.timing.trigger !== 'cron' || state.paused || state.deleted || !isUndecided(state, c.due_at)) return [];
         return [event('ScheduledRunsMissed', { ...owned, due_at: c.due_at, missed: c.missed, recorded_at: c.now })];
 
       case 'RecordScanNotStarted':
@@ -147,13 +204,12 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
     switch (e.type) {
       case 'ScheduleCreated': {
         const d = e.data;
-        return {
-          ...state, id: d.schedule_id, account_id: d.account_id, selector: { target_id: d.target_id, tag: d.tag },
-          timing: { cron: d.cron, timezone: d.timezone, profile: d.profile, catch_up: d.catch_up }, paused: d.paused, anchor: d.created_at,
-        };
+        // version 1 of the event (before deploy schedules) has no trigger: a cron schedule
+        const timing = timingOf({ ...d, trigger: d.trigger ?? 'cron' } as ScheduleTiming);
+        return { ...state, id: d.schedule_id, account_id: d.account_id, selector: { target_id: d.target_id, tag: d.tag }, timing, paused: d.paused, anchor: d.created_at };
       }
       case 'ScheduleChanged': {
-        const timing = { ...state.timing!, ...e.data.changes };
+        const timing = { ...state.timing!, ...e.data.changes } as ScheduleTiming;
         // a new time table starts now: times the old one had due are not owed by the new one
         const retimed = e.data.changes.cron !== undefined || e.data.changes.timezone !== undefined;
         return { ...state, timing, anchor: retimed ? later(state.anchor, e.data.changed_at) : state.anchor };
@@ -165,8 +221,12 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         return { ...state, paused: false, anchor: later(state.anchor, e.data.resumed_at) };
       case 'ScheduleDeleted':
         return { ...state, deleted: true };
-      case 'ScheduledScanFired':
-        return { ...state, anchor: later(state.anchor, e.data.due_at), last_firing: { due_at: e.data.due_at, scans: e.data.scans, settled: [] } };
+      case 'ScheduledScanFired': {
+        const { due_at, scans, skipped, deploy } = e.data;
+        const last_firing = { due_at, scans, settled: [] };
+        if (deploy) return { ...state, last_firing, deploys: { ...state.deploys, [deploy.deploy_id]: { due_at, scans, skipped } } };
+        return { ...state, anchor: later(state.anchor, due_at), last_firing };
+      }
       case 'ScheduledRunsMissed':
         return { ...state, anchor: later(state.anchor, e.data.due_at) };
       case 'ScheduledScanNotStarted':
@@ -192,7 +252,7 @@ export type ScheduleDue =
  * (run_once) or is recorded as missed (skip). Older undecided times are never each run.
  */
 export function scheduleDue(state: ScheduleState, now: string, graceMs: number): ScheduleDue {
-  if (!state.id || !state.timing || !state.anchor || state.paused || state.deleted) return { kind: 'nothing' };
+  if (!state.id || state.timing?.trigger !== 'cron' || !state.anchor || state.paused || state.deleted) return { kind: 'nothing' };
   const { count, latest, truncated } = dueTimesBetween(state.timing.cron, state.timing.timezone, state.anchor, now);
   if (!latest) return { kind: 'nothing' };
   const missed = count - 1 + (truncated ? 1 : 0);

@@ -144,4 +144,13 @@ describe('schedules projection', () => {
     expect(project<any>(schedulesProjection, [created, fired], 'sc1')).toMatchObject({ next_due_at: '2026-11-22T02:00:00.000Z', last_firing: { due_at: '2026-11-21T02:00:00.000Z', scans: [{ scan_id: 's9' }] } });
     expect(project<any>(schedulesProjection, [created, fired, paused], 'sc1')).toMatchObject({ paused: true, next_due_at: null, updated_at: '2026-11-21T05:00:00.000Z' });
   });
+
+  it('reads a schedule recorded without a trigger as a cron schedule, and shows a deploy schedule\'s firing with its deploy', () => {
+    expect(project<any>(schedulesProjection, [created], 'sc1')).toMatchObject({ trigger: 'cron' });
+    const onDeploy = recorded('schedule-sc2', 0, 'ScheduleCreated', { schedule_id: 'sc2', account_id: 'a1', target_id: null, tag: 'prod', trigger: 'deploy', cron: null, timezone: null, profile: 'quick', catch_up: null, paused: false, created_at: '2026-11-20T12:00:00.000Z' });
+    const deploy = { deploy_id: 'build-9', environment: 'production', version: null };
+    const firedOnDeploy = recorded('schedule-sc2', 1, 'ScheduledScanFired', { schedule_id: 'sc2', account_id: 'a1', due_at: '2026-11-21T09:00:00.000Z', fired_at: '2026-11-21T09:00:00.000Z', missed: 0, profile: 'quick', scans: [{ target_id: 't1', scan_id: 's10' }], skipped: [], deploy });
+    expect(project<any>(schedulesProjection, [onDeploy], 'sc2')).toMatchObject({ trigger: 'deploy', cron: null, timezone: null, catch_up: null, next_due_at: null });
+    expect(project<any>(schedulesProjection, [onDeploy, firedOnDeploy], 'sc2')).toMatchObject({ next_due_at: null, last_firing: { deploy, scans: [{ scan_id: 's10' }] }, state: { deploys: {} } });
+  });
 });

@@ -1,4 +1,4 @@
-// Schedules: when targets (one, or all of a tag) are scanned; create, pause, resume, delete.
+// Schedules: when targets (one, or all of a tag) are scanned, on a cron or after each deploy; create, pause, resume, delete.
 import { api, all } from '../api.js';
 import { h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, pageHeader, loading, fill, timeEl, confirmDialog } from '../dom.js';
 
@@ -15,7 +15,7 @@ const ZONES = (() => {
 })();
 
 export async function page(ctx) {
-  ctx.main.append(pageHeader('Schedules', { sub: 'Scans that start on their own, on a cron time table in your time zone.', back: { href: '/app/fleet', label: 'Fleet' } }));
+  ctx.main.append(pageHeader('Schedules', { sub: 'Scans that start on their own: on a cron time table in your time zone, or after each deploy your pipeline reports.', back: { href: '/app/fleet', label: 'Fleet' } }));
   const status = loading();
   ctx.main.append(status);
   const [schedules, targets] = await Promise.all([all('/api/schedules', 'schedules'), all('/api/targets', 'targets')]);
@@ -31,10 +31,12 @@ export async function page(ctx) {
       h('thead', null, h('tr', null, ['Scans', 'When', 'Profile', 'Next run', 'Last firing', ''].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', null, items.map((s) => h('tr', { dataset: { schedule: s.id } },
         h('th', { scope: 'row' }, s.target_id ? h('a', { href: `/app/targets/${s.target_id}` }, names.get(s.target_id) ?? s.target_id) : h('span', null, 'tag ', h('span', { class: 'tag' }, s.tag))),
-        h('td', null, h('code', null, s.cron), ` ${s.timezone}`, h('br'), h('span', { class: 'sub' }, `after downtime: ${s.catch_up === 'skip' ? 'skip missed runs' : 'run once'}`)),
+        s.trigger === 'deploy'
+          ? h('td', null, 'After each deploy', h('br'), h('span', { class: 'sub' }, 'reported by gauntlet deploy or POST /api/ci/deploy'))
+          : h('td', null, h('code', null, s.cron), ` ${s.timezone}`, h('br'), h('span', { class: 'sub' }, `after downtime: ${s.catch_up === 'skip' ? 'skip missed runs' : 'run once'}`)),
         h('td', null, s.profile),
-        h('td', null, s.paused ? h('span', { class: 'badge status-cancelled' }, 'Paused') : timeEl(s.next_run_at)),
-        h('td', null, s.last_firing ? h('span', null, timeEl(s.last_firing.due_at), ` · ${s.last_firing.scans.length} started`, s.last_firing.skipped.length ? `, ${s.last_firing.skipped.length} skipped (still scanning)` : '') : '—'),
+        h('td', null, s.paused ? h('span', { class: 'badge status-cancelled' }, 'Paused') : s.trigger === 'deploy' ? 'Next deploy' : timeEl(s.next_run_at)),
+        h('td', null, s.last_firing ? h('span', null, timeEl(s.last_firing.due_at), s.last_firing.deploy ? ` · deploy ${s.last_firing.deploy.deploy_id}` : '', ` · ${s.last_firing.scans.length} started`, s.last_firing.skipped.length ? `, ${s.last_firing.skipped.length} skipped (still scanning)` : '') : '—'),
         h('td', { class: 'row-actions' },
           button(s.paused ? 'Resume' : 'Pause', { class: 'btn btn-ghost', on: { click: (e) => toggle(e.currentTarget, s) } }),
           button('Delete', { class: 'btn btn-danger-ghost', on: { click: () => remove(s) } }),
@@ -71,19 +73,33 @@ function createCard(ctx, targets, onCreated) {
     label: 'What to scan', name: 'what', type: 'select', required: true,
     options: [...targets.map((t) => ({ value: `target:${t.id}`, label: t.name })), ...tags.map((t) => ({ value: `tag:${t}`, label: `every target tagged ${t}` }))],
   });
+  const trigger = field({
+    label: 'Fires', name: 'trigger', type: 'select', value: 'cron',
+    options: [{ value: 'cron', label: 'On a cron time table' }, { value: 'deploy', label: 'After each deploy (your pipeline reports it)' }],
+    hint: 'A pipeline reports a deploy with gauntlet deploy --target ID, or POST /api/ci/deploy with an API key.',
+  });
   const cron = field({ label: 'When (cron)', name: 'cron', value: '0 3 * * *', required: true, hint: 'minute hour day-of-month month day-of-week: 0 3 * * 1-5 is 03:00 on weekdays' });
   const zone = field({ label: 'Time zone', name: 'timezone', type: 'select', value: HERE, options: ZONES.map((z) => ({ value: z, label: z })) });
   const profile = field({ label: 'Profile', name: 'profile', type: 'select', value: 'standard', options: ['quick', 'standard', 'deep'].map((p) => ({ value: p, label: p })) });
   const catchUp = field({ label: 'After downtime', name: 'catch_up', type: 'select', value: 'skip', options: [{ value: 'skip', label: 'Skip the runs missed' }, { value: 'run_once', label: 'Run once for them' }] });
   const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create schedule');
-  const form = h('form', { class: 'form', novalidate: true }, formAlert(), what, cron, zone, profile, catchUp, btn);
+  const form = h('form', { class: 'form', novalidate: true }, formAlert(), what, trigger, cron, zone, profile, catchUp, btn);
+  const v = (n) => form.elements.namedItem(n).value;
+  // a deploy schedule has no time table: its fields are hidden, not sent
+  const timeTable = [cron, zone, catchUp];
+  const showTrigger = () => {
+    const onDeploy = v('trigger') === 'deploy';
+    for (const f of timeTable) f.hidden = onDeploy;
+    form.elements.namedItem('cron').required = !onDeploy;
+  };
+  form.elements.namedItem('trigger').addEventListener('change', showTrigger);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     clearErrors(form);
-    const v = (n) => form.elements.namedItem(n).value;
     const [kind, ref] = v('what').split(/:(.*)/s);
+    const when = v('trigger') === 'deploy' ? { trigger: 'deploy' } : { cron: v('cron'), timezone: v('timezone'), catch_up: v('catch_up') };
     try {
-      await busy(btn, () => api.post('/api/schedules', { ...(kind === 'target' ? { target_id: ref } : { tag: ref }), cron: v('cron'), timezone: v('timezone'), profile: v('profile'), catch_up: v('catch_up') }));
+      await busy(btn, () => api.post('/api/schedules', { ...(kind === 'target' ? { target_id: ref } : { tag: ref }), ...when, profile: v('profile') }));
       ctx.toast('Schedule created.');
       await onCreated();
     } catch (err) {

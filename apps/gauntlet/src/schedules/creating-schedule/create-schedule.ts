@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { scheduleDecider, streams, targetDecider } from '@gauntlet/domain';
+import { scheduleDecider, ScheduleTiming, streams, targetDecider } from '@gauntlet/domain';
 import { CommandContext } from '../../platform/aggregates';
 import { Clock } from '../../platform/clock';
 import { CommandRunner } from '../../platform/command-runner';
@@ -20,12 +20,13 @@ export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, Sc
     // the named target as its own stream has it: only the account's live target can be scheduled
     const target = body.target_id ? await this.runner.state(targetDecider, streams.target(body.target_id)) : null;
     const schedule_id = randomUUID();
+    // a body with cron (today's requests) is a cron schedule; the decider refuses a time table on a deploy schedule
+    const timing = { trigger: body.trigger ?? 'cron', cron: body.cron ?? null, timezone: body.timezone ?? null, catch_up: body.catch_up ?? null, profile: body.profile ?? 'standard' } as ScheduleTiming;
     await this.runner.commit(
       scheduleDecider,
       streams.schedule(schedule_id),
       {
-        type: 'CreateSchedule', schedule_id, account_id, target_id: body.target_id ?? null, tag: body.tag ?? null, cron: body.cron, timezone: body.timezone,
-        profile: body.profile ?? 'standard', catch_up: body.catch_up, paused: body.paused ?? false, now: this.clock.iso(),
+        type: 'CreateSchedule', schedule_id, account_id, target_id: body.target_id ?? null, tag: body.tag ?? null, ...timing, paused: body.paused ?? false, now: this.clock.iso(),
         target: target?.id ? { account_id: target.account_id, deleted: target.deleted } : null,
       },
       context,
