@@ -56,7 +56,9 @@ async function send(text) {
   button.disabled = true;
   let answer = '';
   let painting = false;
-  const paint = () => { painting = false; div.textContent = answer; list.scrollTop = list.scrollHeight; };
+  let finished = false;
+  // a frame painted after the final render would put the answer back as plain text
+  const paint = () => { painting = false; if (finished) return; div.textContent = answer; list.scrollTop = list.scrollHeight; };
   try {
     const res = await fetch('/v1/chat/completions', {
       method: 'POST',
@@ -82,6 +84,7 @@ async function send(text) {
         if (delta) { answer += delta; if (!painting) { painting = true; requestAnimationFrame(paint); } }
       }
     }
+    finished = true;
     render(div, answer);
     history.push({ role: 'assistant', content: answer });
   } catch (e) {
