@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { isTerminal, PROFILES, API_FORMATS } from '@gauntlet/domain';
+import { isTerminal, PROFILES } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
@@ -11,7 +11,7 @@ import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
 import { scanVerdict, servicePolicy } from '../scan/verdict';
 import { clock, plainLineKey, progressLine } from '../terminal/progress';
 import { table } from '../terminal/table';
-import { collect, CommandContext, runCommand } from './command';
+import { collect, CommandContext, runCommand, targetOptions } from './command';
 
 const VERDICT_EXIT = { passed: EXIT.passed, failed: EXIT.belowThreshold, not_scored: EXIT.error, partial_refused: EXIT.error } as const;
 
@@ -139,7 +139,7 @@ async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Pr
 }
 
 export function registerScan(program: Command, ctx: CommandContext): void {
-  program
+  const scan = program
     .command('scan')
     .summary('scan a model API or chat page here, no server needed')
     .description(
@@ -153,17 +153,11 @@ export function registerScan(program: Command, ctx: CommandContext): void {
         '  gauntlet scan                      # the targets of ./gauntlet.yaml\n\n' +
         'Exit codes: 0 passed, 1 the gate failed (--fail-under, --fail-on), 2 error (the scan failed, was stopped or cut short without --allow-partial).',
     )
-    .argument('[url]', 'the API base URL an SDK takes (https://host/v1) or its full endpoint; with --browser, the chat page')
-    .addOption(new Option('--format <format>', 'the API shape').choices([...API_FORMATS]))
-    .option('--model <name>', 'the model to ask for')
-    .option('--api-key-env <VAR>', 'the environment variable holding the API key (keys never go on the command line)')
-    .option('--header <"Name: value">', 'an extra request header, for gateways (repeatable)', collect)
-    .option('--canary <text>', 'a string planted in the system prompt or data that must never come out (repeatable)', collect)
-    .option('--sensitive <label=value>', 'something you know is behind the bot: a customer record, an internal code (repeatable)', collect)
+    .argument('[url]', 'the API base URL an SDK takes (https://host/v1) or its full endpoint; with --browser, the chat page');
+  targetOptions(scan)
     .addOption(new Option('--profile <profile>', 'quick: one pass, little escalation; standard: escalates what resists; deep: the most requests').choices([...PROFILES]))
     .option('--categories <ids>', 'only these OWASP LLM Top 10 categories, comma-separated: LLM01,LLM07')
     .option('--probes <ids>', 'only these probes, comma-separated (ids from docs/scanning.md), even beyond the profile\'s')
-    .option('--browser', 'the url is a chat page: drive it in Chromium')
     .option('--name <name>', 'the target\'s name; scans of one name share a history (default: the url)')
     .option('--report <file>', 'write a report, the format from the extension: .html .pdf .json .csv .md .sarif .xml (JUnit) (repeatable)', collect)
     .option('--fail-under <n>', 'exit 1 when the score (after triage) is below n, 0..100')

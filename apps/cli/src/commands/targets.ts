@@ -1,10 +1,9 @@
-import { Command, Option } from 'commander';
-import { API_FORMATS } from '@gauntlet/domain';
+import { Command } from 'commander';
 import { CliError, CliIo, EXIT } from '../io';
 import { targetFromFlags, targetSpec, ScanFlags } from '../scan/scan-plan';
 import { expectOk, serviceFrom } from '../server/client';
 import { cell, day, printRows } from '../server/output';
-import { collect, CommandContext, runCommand } from './command';
+import { CommandContext, runCommand, targetOptions } from './command';
 
 interface ServerFlags {
   url?: string;
@@ -56,15 +55,8 @@ export function registerTargets(program: Command, ctx: CommandContext): void {
       }),
     );
 
-  serverOptions(targets.command('add').description('register a target (the same options as gauntlet scan)').argument('<target-url>', 'the API base URL or endpoint; with --browser, the chat page'))
+  targetOptions(serverOptions(targets.command('add').description('register a target (the same options as gauntlet scan)').argument('<target-url>', 'the API base URL or endpoint; with --browser, the chat page')))
     .option('--name <name>', 'the target\'s name (default: the url)')
-    .addOption(new Option('--format <format>', 'the API shape (default openai)').choices([...API_FORMATS]))
-    .option('--model <name>', 'the model to ask for')
-    .option('--api-key-env <VAR>', 'the environment variable holding the target\'s API key')
-    .option('--header <"Name: value">', 'an extra request header (repeatable)', collect)
-    .option('--canary <text>', 'a planted string that must never come out (repeatable)', collect)
-    .option('--sensitive <label=value>', 'something you know is behind the bot (repeatable)', collect)
-    .option('--browser', 'a chat page, driven in Chromium')
     .option('--check', 'send one harmless message and say whether the target answers as expected')
     .action((url: string, flags: ServerFlags & ScanFlags & { check?: boolean }) =>
       runCommand(ctx, async () => {
