@@ -212,7 +212,7 @@ export class FindingBook {
       const lead = held[0];
       const occurrences = this.ledger.recurrence(lead.value);
       const proof = this.proofAt(s, lead, 'recurrence', occurrences);
-      const exposed = held.map((c) => ({ label: `${c.shape} seen in ${this.ledger.recurrence(c.value)} conversations`, kind: c.kind, source: 'recurrence' as const, full: true }));
+      const exposed = this.recurring(held);
       const detector = lead.kind === 'credential' ? 'secrets' : lead.kind === 'wording' ? 'system-prompt' : 'pii';
       const confidence = Math.max(s.verdict.outcome === 'resisted' ? 0 : s.verdict.confidence, Math.min(0.95, 0.6 + 0.1 * occurrences));
       const shown: Sighting = { ...s, verdict: { ...s.verdict, detector, outcome: lead.kind === 'wording' ? s.verdict.outcome : 'vulnerable', confidence, matched: proof?.text ?? lead.value } };
@@ -231,10 +231,15 @@ export class FindingBook {
       const s = entry.main.sighting;
       const held = s.candidates.filter((c) => c.kind !== 'wording' && this.ledger.held(c.value));
       if (held.length === 0 || entry.main.exposed.some((e) => e.source === 'recurrence' && e.kind !== 'wording')) continue;
-      const exposed = held.map((c) => ({ label: `${c.shape} seen in ${this.ledger.recurrence(c.value)} conversations`, kind: c.kind, source: 'recurrence' as const, full: true }));
+      const exposed = this.recurring(held);
       entry.main = { ...entry.main, exposed: [...entry.main.exposed, ...exposed] };
       this.file(SENSITIVE_DATA, s, exposed, this.proofAt(s, held[0], 'recurrence', this.ledger.recurrence(held[0].value)));
     }
+  }
+
+  /** what values seen to recur expose, as a finding names them */
+  private recurring(held: readonly SeenCandidate[]): Exposed[] {
+    return held.map((c) => ({ label: `${c.shape} seen in ${this.ledger.recurrence(c.value)} conversations`, kind: c.kind, source: 'recurrence', full: true }));
   }
 
   private proofAt(s: Sighting, c: SeenCandidate, kind: 'recurrence', occurrences: number): Proof | undefined {
