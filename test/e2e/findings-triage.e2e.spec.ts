@@ -1,6 +1,6 @@
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { eventually, startReceiver } from '../support/receiver';
-import { client, removeDir, RunningService, signUp, startService } from '../support/service';
+import { client, completedQuickScan, removeDir, RunningService, signUp, startService } from '../support/service';
 
 /**
  * What a security team does with results: one finding per weakness, triage that carries to the
@@ -29,17 +29,6 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
   });
 
   const labTarget = (l: RunningLab) => ({ name: 'Penny', url: `${l.url}/v1/chat/completions`, scan_mode: 'api', api_format: 'openai', canaries: [l.canaries.system, l.canaries.data] });
-  const finished = (api: ReturnType<typeof client>, id: string) =>
-    eventually(async () => {
-      const s = (await api.get(`/api/scans/${id}/status`)).body;
-      return ['completed', 'completed_partial', 'failed', 'cancelled'].includes(s.status) ? s : undefined;
-    }, 120_000, 100);
-  const scanOf = async (api: ReturnType<typeof client>, target_id: string) => {
-    const created = await api.post('/api/scans', { target_id, profile: 'quick' });
-    expect(created.status).toBe(201);
-    expect((await finished(api, created.body.id)).status).toBe('completed');
-    return (await api.get(`/api/scans/${created.body.id}`)).body;
-  };
   const categoriesOf = (scan: any) => new Set(scan.vulnerabilities.map((v: any) => v.category));
 
   it('a second scan of the target says what is new, still open and fixed; triage carries over and the recorded score stays', async () => {
@@ -48,7 +37,7 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     const target = (await api.post('/api/targets', labTarget(before))).body;
     expect((await api.post('/api/webhooks', { url: `${receiver.url}/siem`, event_types: ['scan.completed'], format_type: 'json' })).status).toBe(201);
 
-    const first = await scanOf(api, target.id);
+    const first = await completedQuickScan(api, target.id);
     // one finding per weakness: no (probe, category) twice, fingerprints unique and stable in form
     const pairs = first.vulnerabilities.map((v: any) => `${v.probe_id}|${v.category}`);
     expect(new Set(pairs).size).toBe(pairs.length);
@@ -94,7 +83,7 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
 
     // the target changes: prompt injection fixed, misinformation introduced
     expect((await api.patch(`/api/targets/${target.id}`, { url: `${after.url}/v1/chat/completions`, canaries: [after.canaries.system, after.canaries.data] })).status).toBe(200);
-    const second = await scanOf(api, target.id);
+    const second = await completedQuickScan(api, target.id);
     expect([...categoriesOf(second)]).toEqual(expect.arrayContaining(['LLM07:2025', 'LLM09:2025']));
     expect(categoriesOf(second).has('LLM01:2025')).toBe(false);
     const diff = (await api.get(`/api/scans/${second.id}/diff`)).body;

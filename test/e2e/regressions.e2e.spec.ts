@@ -1,7 +1,7 @@
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { ocsfErrors } from '../../libs/webhooks/src/formats/ocsf/validate';
 import { eventually, startReceiver } from '../support/receiver';
-import { client, removeDir, RunningService, signUp, startService } from '../support/service';
+import { completedQuickScan, removeDir, RunningService, signUp, startService } from '../support/service';
 
 const FORMATS = ['json', 'ocsf', 'cef', 'syslog'] as const;
 
@@ -60,17 +60,6 @@ describe('regressions raise scan.regressed in every format', () => {
     removeDir(svc.dataDir);
   });
 
-  const finished = (api: ReturnType<typeof client>, id: string) =>
-    eventually(async () => {
-      const s = (await api.get(`/api/scans/${id}/status`)).body;
-      return ['completed', 'completed_partial', 'failed', 'cancelled'].includes(s.status) ? s : undefined;
-    }, 120_000, 100);
-  const scanOf = async (api: ReturnType<typeof client>, target_id: string) => {
-    const created = await api.post('/api/scans', { target_id, profile: 'quick' });
-    expect(created.status).toBe(201);
-    expect((await finished(api, created.body.id)).status).toBe('completed');
-    return (await api.get(`/api/scans/${created.body.id}`)).body;
-  };
 
   it('a fix that did not hold and a score drop past the threshold each alert once, in json, OCSF, CEF and syslog', async () => {
     const { api } = await signUp(svc.url);
@@ -80,14 +69,14 @@ describe('regressions raise scan.regressed in every format', () => {
       secrets[f] = hook.body.secret;
     }
     const target = (await api.post('/api/targets', { name: 'Penny', url: `${before.url}/v1/chat/completions`, scan_mode: 'api', api_format: 'openai', canaries: [before.canaries.system, before.canaries.data] })).body;
-    const first = await scanOf(api, target.id);
+    const first = await completedQuickScan(api, target.id);
     const injection = first.vulnerabilities.find((v: any) => v.category === 'LLM01:2025');
     expect(injection).toBeDefined();
     expect((await api.post(`/api/scans/${first.id}/vulnerabilities/${injection.id}/triage`, { state: 'fixed', reason: 'input filter deployed' })).status).toBe(200);
 
     // the "fix" did not hold, and the new release leaks too: the score falls by more than 1 point
     expect((await api.patch(`/api/targets/${target.id}`, { url: `${worse.url}/v1/chat/completions`, canaries: [worse.canaries.system, worse.canaries.data], regression_threshold: 1 })).body.regression_threshold).toBe(1);
-    const second = await scanOf(api, target.id);
+    const second = await completedQuickScan(api, target.id);
     const [s1, s2] = [(await api.get(`/api/scans/${first.id}/score`)).body.overall_score, (await api.get(`/api/scans/${second.id}/score`)).body.overall_score];
     expect(s1 - s2).toBeGreaterThan(1);
 

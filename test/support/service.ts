@@ -5,6 +5,7 @@ import { loadConfig } from '../../apps/gauntlet/src/config/config';
 import { createLogger } from '../../apps/gauntlet/src/platform/logger';
 import { createRuntime, Runtime } from '../../apps/gauntlet/src/runtime';
 import { Role, startRoles } from '../../apps/gauntlet/src/main';
+import { eventually } from './receiver';
 
 export interface RunningService {
   url: string;
@@ -77,4 +78,20 @@ export async function signUp(base: string, email = `user-${Math.random().toStrin
   const login = await anon.post('/api/auth/login', { email, password });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
   return { id: reg.body.id as string, email, token: login.body.access_token as string, api: client(base, { token: login.body.access_token }) };
+}
+
+/** Polls a scan's status until it has ended (any end); answers the last status view. */
+export function scanEnded(api: ReturnType<typeof client>, id: string) {
+  return eventually(async () => {
+    const s = (await api.get(`/api/scans/${id}/status`)).body;
+    return ['completed', 'completed_partial', 'failed', 'cancelled'].includes(s.status) ? s : undefined;
+  }, 120_000, 100);
+}
+
+/** Runs a quick scan of the target, expects it to complete, and answers the scan's detail. */
+export async function completedQuickScan(api: ReturnType<typeof client>, target_id: string) {
+  const created = await api.post('/api/scans', { target_id, profile: 'quick' });
+  expect(created.status).toBe(201);
+  expect((await scanEnded(api, created.body.id)).status).toBe('completed');
+  return (await api.get(`/api/scans/${created.body.id}`)).body;
 }
