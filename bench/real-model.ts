@@ -27,7 +27,7 @@ import { parseDefenses } from '../apps/lab/src/guardrails';
 import { labChatDriver } from '../apps/lab/src/lab-client';
 import { startLab } from '../apps/lab/src/lab';
 import { exposuresIn } from '../apps/lab/src/model/exposure';
-import { LabSecret } from '../apps/lab/src/model/personas';
+import type { LabSecret } from '../apps/lab/src/secrets';
 import { closeSharedSmolLm2, sharedSmolLm2 } from '../apps/lab/src/model/smollm2';
 
 const GUARDS: Record<string, { defenses: string; hardened?: boolean }> = {

@@ -1,4 +1,4 @@
-import type { LabSecret } from './model/personas';
+import type { LabSecret } from './secrets';
 
 /** Everything the lab "knows". All of it is fake, planted so leaks can be detected. */
 

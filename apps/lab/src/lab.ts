@@ -5,7 +5,8 @@ import { Guardrails, NO_GUARDRAILS, describeGuardrails, guarded, guardedAsync } 
 import { DEFAULT_CANARIES, LabCanaries, scriptedSecrets } from './knowledge';
 import { ExposureLog } from './model/exposure';
 import { modelBrain } from './model/model-brain';
-import { HARDENED_PERSONA, LabSecret, persona as personaOf } from './model/personas';
+import { HARDENED_PERSONA, persona as personaOf } from './model/personas';
+import type { LabSecret } from './secrets';
 import { LanguageModel, ModelBusyError, ModelFailedError, ModelMissingError, sharedSmolLm2 } from './model/smollm2';
 import { chatPage } from './page';
 

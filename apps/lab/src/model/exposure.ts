@@ -1,4 +1,4 @@
-import { ExposureCategory, LabSecret, SecretKind } from './personas';
+import { ExposureCategory, LabSecret, SecretKind } from '../secrets';
 
 /**
  * The lab's exposure oracle: which of the lab's own secrets an answer exposed, whole, reformatted
