@@ -1,7 +1,7 @@
 import { spec } from '@gauntlet/testing';
 import { fold } from '../decider';
 import { cronProblem, dueTimesBetween, nextDueAfter } from './cron';
-import { scheduleDecider, scheduleDue, ScheduleEvent, unsettledScans } from './schedule';
+import { DEPLOYS_REMEMBERED, scheduleDecider, scheduleDue, ScheduleEvent, unsettledScans } from './schedule';
 
 const created: ScheduleEvent = {
   type: 'ScheduleCreated', schemaVersion: 1,
@@ -103,6 +103,18 @@ describe('a schedule that fires after each deploy', () => {
     const [again] = spec(scheduleDecider).given([onDeploy, firedOnDeploy]).when({ ...report, deploy: { ...deploy, deploy_id: 'build-813' }, targets: [{ target_id: 't1', scan_id: 'sc2', busy: false }] }).thenEvents();
     expect(again.data).toMatchObject({ deploy: { deploy_id: 'build-813' }, scans: [{ scan_id: 'sc2' }] });
     expect(fold(scheduleDecider, [onDeploy, firedOnDeploy]).deploys['build-812']).toEqual({ due_at: report.now, scans: [{ target_id: 't1', scan_id: 'sc1' }], skipped: [] });
+  });
+
+  it('remembers the last DEPLOYS_REMEMBERED deploys: a retry of a recent one fires nothing, the oldest is forgotten', () => {
+    const fired = (n: number) => ({ ...firedOnDeploy, data: { ...firedOnDeploy.data, deploy: { ...deploy, deploy_id: String(n) } } });
+    const history = [onDeploy, ...Array.from({ length: DEPLOYS_REMEMBERED + 1 }, (_, n) => fired(n))];
+    const state = fold(scheduleDecider, history);
+    expect(Object.keys(state.deploys)).toHaveLength(DEPLOYS_REMEMBERED);
+    expect(state.deploys['0']).toBeUndefined();
+    expect(state.deploy_ids[0]).toBe('1');
+    spec(scheduleDecider).given(history).when({ ...report, deploy: { ...deploy, deploy_id: String(DEPLOYS_REMEMBERED) } }).then([]);
+    const [again] = spec(scheduleDecider).given(history).when({ ...report, deploy: { ...deploy, deploy_id: '0' } }).thenEvents();
+    expect(again.data).toMatchObject({ deploy: { deploy_id: '0' } });
   });
 
   it('passes over a target still being scanned, and a paused or deleted schedule fires nothing', () => {

@@ -94,9 +94,18 @@ export interface ScheduleState {
   anchor: string | null;
   /** the latest firing and which of its scans are settled (requested, or refused): a scheduler that stopped in between finishes it */
   last_firing: { due_at: string; scans: PlannedScan[]; settled: string[] } | null;
-  /** each deploy this schedule fired on, by deploy_id: a report of the same deploy again fires nothing and is answered with these */
+  /**
+   * the latest deploys this schedule fired on, by deploy_id: a report of the same deploy again fires
+   * nothing and is answered with these. Only the last DEPLOYS_REMEMBERED are kept, so a schedule that
+   * has answered years of deploys holds no more than a pipeline's retry could need.
+   */
   deploys: Record<string, DeployFiring>;
+  /** the keys of `deploys`, oldest first (an object's own key order puts numeric ids first) */
+  deploy_ids: string[];
 }
+
+/** deploys a schedule remembers for answering a retried report; an older one reported again fires again */
+export const DEPLOYS_REMEMBERED = 100;
 
 export interface DeployFiring {
   due_at: string;
@@ -145,7 +154,7 @@ function firing(targets: (PlannedScan & { busy: boolean })[]): Pick<DeployFiring
  * time taken, and records nothing.
  */
 export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleState> = {
-  initialState: () => ({ id: null, account_id: null, selector: { target_id: null, tag: null }, timing: null, paused: false, deleted: false, anchor: null, last_firing: null, deploys: {} }),
+  initialState: () => ({ id: null, account_id: null, selector: { target_id: null, tag: null }, timing: null, paused: false, deleted: false, anchor: null, last_firing: null, deploys: {}, deploy_ids: [] }),
 
   decide(c, state) {
     if (c.type === 'CreateSchedule') {
@@ -224,7 +233,7 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       case 'ScheduledScanFired': {
         const { due_at, scans, skipped, deploy } = e.data;
         const last_firing = { due_at, scans, settled: [] };
-        if (deploy) return { ...state, last_firing, deploys: { ...state.deploys, [deploy.deploy_id]: { due_at, scans, skipped } } };
+        if (deploy) return { ...state, last_firing, ...remembered(state, deploy.deploy_id, { due_at, scans, skipped }) };
         return { ...state, anchor: later(state.anchor, due_at), last_firing };
       }
       case 'ScheduledRunsMissed':
@@ -265,4 +274,12 @@ export function scheduleDue(state: ScheduleState, now: string, graceMs: number):
 export function unsettledScans(state: ScheduleState): PlannedScan[] {
   const last = state.last_firing;
   return last ? last.scans.filter((s) => !last.settled.includes(s.scan_id)) : [];
+}
+
+/** `deploys` with one more firing, the oldest forgotten past DEPLOYS_REMEMBERED */
+function remembered(state: ScheduleState, deploy_id: string, firing: DeployFiring): Pick<ScheduleState, 'deploys' | 'deploy_ids'> {
+  const deploy_ids = [...state.deploy_ids.filter((id) => id !== deploy_id), deploy_id];
+  const deploys = { ...state.deploys, [deploy_id]: firing };
+  for (const forgotten of deploy_ids.splice(0, Math.max(0, deploy_ids.length - DEPLOYS_REMEMBERED))) delete deploys[forgotten];
+  return { deploys, deploy_ids };
 }
