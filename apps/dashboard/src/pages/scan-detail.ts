@@ -1,5 +1,5 @@
 import { answer, ApiError, client, type Schemas } from '../api/client';
-import { scanPhases, type ControlStatus, type ProofKind, type ReportFormat, type ScanPhase, type TriageState } from '../api/enums';
+import { scanPhases, turnRoles, type ControlStatus, type ProofKind, type ReportFormat, type ScanPhase, type TriageState } from '../api/enums';
 import type { PageContext } from '../page';
 import { isTerminal, severities, severityBadge, statusBadge } from '../widgets/badges';
 import { categoryBars } from '../widgets/charts';
@@ -427,7 +427,7 @@ function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTriage, s
             h(
               'ol',
               { class: 'turns', 'aria-label': 'Conversation' },
-              (v.evidence?.turns ?? []).map((t, i) => h('li', { class: `turn turn-${['system', 'user', 'assistant'].includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, withProof(t.content, v.evidence?.proof, i)))),
+              (v.evidence?.turns ?? []).map((t, i) => h('li', { class: `turn turn-${turnRoles.includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, withProof(t.content, v.evidence?.proof, i)))),
             ),
             v.evidence?.proof ? proofNote(v.evidence.proof) : v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
             v.variants?.length
