@@ -60,7 +60,7 @@ describe('dashboard in Chromium', () => {
     const deep = await fetch(`${svc.url}/app/targets/some-page`);
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('/app/assets/js/main.js');
-    expect((await fetch(`${svc.url}/app/assets/js/api.js`)).headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${svc.url}/app/assets/js/main.js`)).headers.get('content-type')).toMatch(/javascript/);
     expect((await fetch(`${svc.url}/app/assets/%2e%2e/%2e%2e/%2e%2e/package.json`)).status).not.toBe(200);
     expect((await fetch(`${svc.url}/app/assets/nope.js`)).status).toBe(404);
   });

@@ -21,13 +21,20 @@ export const DASHBOARD_CSP = [
   "object-src 'none'",
 ].join('; ');
 
-/** apps/dashboard, found the same way from the sources (jest) and from dist/ (the build copies it beside). */
+/**
+ * The built dashboard (dist/apps/dashboard: the page and styles copied from apps/dashboard, the
+ * bundle esbuild makes from apps/dashboard/src), found beside this file in dist/ and, from the
+ * sources (jest), in the dist/ that `npm run build` wrote.
+ */
 export function dashboardRoot(from = __dirname): string {
-  const candidates = [resolve(from, '../../../dashboard'), resolve(process.cwd(), 'apps/dashboard')];
-  const found = candidates.find((dir) => existsSync(join(dir, 'index.html')));
-  if (!found) throw new Error(`dashboard files not found (looked in ${candidates.join(', ')})`);
+  const candidates = [resolve(from, '../../../dashboard'), resolve(process.cwd(), 'dist/apps/dashboard')];
+  const found = candidates.find((dir) => existsSync(join(dir, 'index.html')) && existsSync(join(dir, DASHBOARD_BUNDLE)));
+  if (!found) throw new Error(`dashboard bundle not found (looked in ${candidates.join(', ')}): run npm run build`);
   return found;
 }
+
+/** the one script the page loads */
+export const DASHBOARD_BUNDLE = 'assets/js/main.js';
 
 /** where uplot's built files are (its package.json exports only the code, so found from the main file) */
 export function uplotDist(): string {
@@ -46,14 +53,14 @@ function secure(reply: FastifyReply): FastifyReply {
 
 /**
  * Serves the dashboard: `/` and every `/app/...` page route answer the single page (the client
- * routes by path); `/app/assets/...` are its scripts and styles. Must be called before the app listens.
+ * routes by path); `/app/assets/...` are its bundled script and its styles. Must be called before the app listens.
  */
 export async function serveDashboard(fastify: FastifyInstance, root = dashboardRoot()): Promise<void> {
   await fastify.register(fastifyStatic, { root, serve: false, index: false, dotfiles: 'deny', cacheControl: false });
 
-  // the charting library, as its package ships it: one ES module and its stylesheet, nothing else of node_modules
+  // the charting library's stylesheet, as its package ships it (its code is in the bundle), nothing else of node_modules
   const uplot = uplotDist();
-  const VENDOR: Record<string, string> = { 'uPlot.esm.js': 'uPlot.esm.js', 'uPlot.min.css': 'uPlot.min.css' };
+  const VENDOR: Record<string, string> = { 'uPlot.min.css': 'uPlot.min.css' };
   fastify.get('/app/vendor/uplot/:file', (request, reply) => {
     const file = VENDOR[(request.params as { file: string }).file];
     if (!file) return reply.callNotFound();

@@ -1,18 +1,27 @@
-import { api, pager, qs } from '../api.js';
-import { h, field, emptyState, notice, pageHeader, loading, clear, isTerminal } from '../dom.js';
-import { scanTable } from './targets.js';
+import { answer, client, pager } from '../api/client';
+import { scanStatuses, type ScanStatus } from '../api/enums';
+import type { PageContext } from '../page';
+import { isTerminal } from '../widgets/badges';
+import { clear, h } from '../widgets/dom';
+import { emptyState, loading, notice, pageHeader } from '../widgets/feedback';
+import { field } from '../widgets/forms';
+import { scanTable } from '../widgets/scan-table';
 
-const STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'];
-
-export async function list(ctx) {
+export async function list(ctx: PageContext): Promise<void> {
   ctx.main.append(pageHeader('Scans', { sub: 'Every scan of your targets, newest first.' }));
-  const status = field({ label: 'Status', name: 'status', type: 'select', value: ctx.query.get('status') ?? '', options: [{ value: '', label: 'Any status' }, ...STATUSES.map((s) => ({ value: s, label: s.replace('_', ' ') }))] });
+  const wanted = (ctx.query.get('status') || undefined) as ScanStatus | undefined;
+  const status = field({ label: 'Status', name: 'status', type: 'select', value: ctx.query.get('status') ?? '', options: [{ value: '', label: 'Any status' }, ...scanStatuses.map((s) => ({ value: s, label: s.replace('_', ' ') }))] });
   const filters = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter scans' }, status);
-  status.querySelector('select').addEventListener('change', (e) => ctx.navigate(`/app/scans${qs({ status: e.target.value })}`));
+  const select = status.querySelector('select')!;
+  select.addEventListener('change', () => ctx.navigate(select.value ? `/app/scans?${new URLSearchParams({ status: select.value })}` : '/app/scans'));
   const body = h('div', null, loading());
   ctx.main.append(filters, body);
 
-  const scans = pager('/api/scans', 'scans', { status: ctx.query.get('status'), limit: 25 });
+  const read = (limit: number, cursor?: string) => answer(client.GET('/api/scans', { params: { query: { status: wanted, limit, cursor } } }));
+  const scans = pager(async (cursor) => {
+    const page = await read(25, cursor);
+    return { items: page.scans, next: page.next_cursor };
+  });
   const rows = scans.items;
   const more = h('button', { type: 'button', class: 'btn' }, 'Load more');
   const load = async () => {
@@ -30,17 +39,17 @@ export async function list(ctx) {
     body.append(scanTable(rows));
     if (scans.cursor) body.append(h('p', { class: 'more' }, more));
   };
-  more.addEventListener('click', () => load().catch((err) => body.append(notice('error', err.message))));
+  more.addEventListener('click', () => load().catch((err: Error) => body.append(notice('error', err.message))));
   await load();
 
   // running scans move on their own: refresh the visible page while any is unfinished
   const timer = setInterval(async () => {
     if (!rows.some((s) => !isTerminal(s.status)) || document.hidden) return;
     try {
-      const fresh = await api.get(`/api/scans${qs({ status: ctx.query.get('status'), limit: Math.max(25, rows.length) })}`);
+      const fresh = await read(Math.max(25, rows.length));
       if (!ctx.alive()) return;
       rows.splice(0, rows.length, ...fresh.scans);
-      scans.cursor = fresh.next_cursor;
+      scans.cursor = fresh.next_cursor ?? null;
       clear(body).append(scanTable(rows));
       if (scans.cursor) body.append(h('p', { class: 'more' }, more));
     } catch {

@@ -1,27 +1,41 @@
-import { api, all } from '../api.js';
-import {
-  h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, confirmDialog,
-  timeEl, statusBadge, gradeClass, isTerminal, clear, urlText, gradeText,
-} from '../dom.js';
-import { trendChart } from '../trend.js';
+import { all, answer, ApiError, client, type Schemas } from '../api/client';
+import { apiFormatLabels, apiFormats, scanProfiles, type ScanMode, type ScanProfile } from '../api/enums';
+import type { PageContext } from '../page';
+import { clear, h } from '../widgets/dom';
+import { confirmDialog, emptyState, loading, notice, pageHeader } from '../widgets/feedback';
+import { busy, button, clearErrors, control, field, formAlert, InputProblem, showErrors, type FormProblem } from '../widgets/forms';
+import { timeEl, urlText } from '../widgets/format';
+import { scanTable } from '../widgets/scan-table';
+import { trendChart } from '../widgets/trend';
 
-const MODE_LABEL = { browser: 'Web chatbot (browser)', api: 'Model API' };
-const FORMAT_LABEL = {
-  openai: 'OpenAI-compatible (chat completions)', 'openai-responses': 'OpenAI Responses API', anthropic: 'Anthropic Messages', 'azure-openai': 'Azure OpenAI',
-  gemini: 'Google Gemini', ollama: 'Ollama (native API)', http: 'Custom HTTP JSON',
+type Target = Schemas['TargetView'];
+type TargetCheck = Schemas['TargetCheckView'];
+/** what the form sends: a registration, or (editing) the fields that changed */
+type TargetBody = Schemas['UpdateTargetBody'] & { check?: boolean };
+
+const MODE_LABEL: Readonly<Record<ScanMode, string>> = { browser: 'Web chatbot (browser)', api: 'Model API' };
+const PROFILE_LABEL: Readonly<Record<ScanProfile, string>> = {
+  quick: 'Quick: a few probes per category',
+  standard: 'Standard: the full probe set',
+  deep: 'Deep: every probe with amplification',
 };
 
 /** a check just run from the form, shown once by the target page it leads to */
-let pendingCheck = null;
+let pendingCheck: { id: string; result: TargetCheck } | null = null;
 
-const modeText = (t) => (t.scan_mode === 'api' ? `API · ${FORMAT_LABEL[t.api_format] ?? t.api_format ?? '—'}` : 'Browser');
+const modeText = (t: Target) => (t.scan_mode === 'api' ? `API · ${(t.api_format && apiFormatLabels[t.api_format]) ?? t.api_format ?? '—'}` : 'Browser');
 
-export async function list(ctx) {
+const allTargets = () => all(async (cursor, limit) => {
+  const page = await answer(client.GET('/api/targets', { params: { query: { limit, cursor } } }));
+  return { items: page.targets, next: page.next_cursor };
+});
+
+export async function list(ctx: PageContext): Promise<void> {
   const newBtn = h('a', { class: 'btn btn-primary', href: '/app/targets/new' }, 'New target');
   ctx.main.append(pageHeader('Targets', { sub: 'The chatbots and model APIs Gauntlet attacks.', actions: newBtn }));
   const body = h('div', null, loading());
   ctx.main.append(body);
-  const targets = await all('/api/targets', 'targets');
+  const targets = await allTargets();
   if (!ctx.alive()) return;
   clear(body);
   if (targets.length === 0) {
@@ -65,9 +79,9 @@ export async function list(ctx) {
 
 // ---------- create / edit ----------
 
-function targetForm(ctx, target) {
+function targetForm(ctx: PageContext, target: Target | null): HTMLFormElement {
   const editing = Boolean(target);
-  const t = target ?? {};
+  const t: Partial<Target> = target ?? {};
   const submit = h('button', { type: 'submit', class: 'btn btn-primary' }, editing ? 'Save changes' : 'Create target');
   // a check needs the target saved: this saves it, checks it, and the target page shows the result
   const testBtn = h('button', { type: 'button', class: 'btn' }, 'Save and test connection');
@@ -80,7 +94,7 @@ function targetForm(ctx, target) {
   });
   const format = field({
     label: 'API format', name: 'api_format', type: 'select', required: true, value: t.api_format ?? 'openai',
-    options: Object.entries(FORMAT_LABEL).map(([value, label]) => ({ value, label })),
+    options: apiFormats.map((value) => ({ value, label: apiFormatLabels[value] })),
   });
   const apiKey = field({
     label: 'Target API key', name: 'api_key', type: 'password', autocomplete: 'off',
@@ -144,8 +158,8 @@ function targetForm(ctx, target) {
     h('div', { class: 'actions form-actions' }, submit, testBtn, cancel),
   );
 
-  const modeSel = mode.querySelector('select');
-  const formatSel = format.querySelector('select');
+  const modeSel = mode.querySelector('select')!;
+  const formatSel = format.querySelector('select')!;
   const sync = () => {
     const isApi = modeSel.value === 'api';
     format.hidden = !isApi;
@@ -160,25 +174,26 @@ function targetForm(ctx, target) {
   formatSel.addEventListener('change', sync);
   sync();
 
-  const save = async (btn, check) => {
+  const save = async (btn: HTMLButtonElement, check: boolean) => {
     clearErrors(form);
-    let body;
+    let body: TargetBody;
     try {
       body = collect(form, t, editing);
     } catch (err) {
-      return showErrors(form, err);
+      return showErrors(form, err as FormProblem);
     }
     try {
-      const saved = await busy(btn, async () => {
-        if (!editing) return api.post('/api/targets', check ? { ...body, check: true } : body);
-        const patched = Object.keys(body).length ? await api.patch(`/api/targets/${t.id}`, body) : t;
-        return check ? { ...patched, check: await api.post(`/api/targets/${t.id}/check`, {}) } : patched;
+      const saved: Target & { check?: TargetCheck } = await busy(btn, async () => {
+        if (!target) return answer(client.POST('/api/targets', { body: check ? { ...body, check: true } : body }));
+        const id = { params: { path: { id: target.id } } };
+        const patched = Object.keys(body).length ? await answer(client.PATCH('/api/targets/{id}', { ...id, body })) : target;
+        return check ? { ...patched, check: await answer(client.POST('/api/targets/{id}/check', id)) } : patched;
       });
       if (saved.check) pendingCheck = { id: saved.id, result: saved.check };
       ctx.toast(editing ? `Target “${saved.name}” saved.` : `Target “${saved.name}” created.`);
       ctx.navigate(`/app/targets/${saved.id}`);
     } catch (err) {
-      showErrors(form, err);
+      showErrors(form, err as FormProblem);
     }
   };
   form.addEventListener('submit', (e) => {
@@ -190,17 +205,18 @@ function targetForm(ctx, target) {
 }
 
 /** the request body from the form: what the contract takes, nothing empty, only changes when editing */
-function collect(form, before, editing) {
-  const v = (name) => form.elements.namedItem(name)?.value.trim() ?? '';
+function collect(form: HTMLFormElement, before: Partial<Target>, editing: boolean): TargetBody {
+  const raw = (name: string) => control<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(form, name)?.value ?? '';
+  const v = (name: string) => raw(name).trim();
   const isApi = v('scan_mode') === 'api';
-  const body = { name: v('name'), url: v('url'), scan_mode: v('scan_mode') };
+  const body: TargetBody = { name: v('name'), url: v('url'), scan_mode: v('scan_mode') as ScanMode };
   if (isApi) {
-    body.api_format = v('api_format');
-    if (v('api_key')) body.api_key = form.elements.namedItem('api_key').value;
+    body.api_format = v('api_format') as TargetBody['api_format'];
+    if (v('api_key')) body.api_key = raw('api_key');
     if (v('model')) body.model = v('model');
     else if (editing && before.model) body.model = null;
-    if (body.api_format === 'http') body.http = { body_template: form.elements.namedItem('http.body_template').value, response_path: v('http.response_path') };
-    const lines = form.elements.namedItem('headers').value.split('\n').map((l) => l.trim()).filter(Boolean);
+    if (body.api_format === 'http') body.http = { body_template: raw('http.body_template'), response_path: v('http.response_path') };
+    const lines = raw('headers').split('\n').map((l) => l.trim()).filter(Boolean);
     if (lines.length) body.headers = parseHeaders(lines);
     body.stream = v('stream') === 'true';
   } else {
@@ -211,10 +227,10 @@ function collect(form, before, editing) {
   const rps = v('max_requests_per_second');
   if (rps) body.max_requests_per_second = Number(rps);
   else if (editing && before.max_requests_per_second != null) body.max_requests_per_second = null;
-  const canaries = form.elements.namedItem('canaries').value.split('\n').map((c) => c.trim()).filter(Boolean);
+  const canaries = raw('canaries').split('\n').map((c) => c.trim()).filter(Boolean);
   if (canaries.length || (editing && before.canaries?.length)) body.canaries = canaries;
   // write-only: sent only when typed, so an edit that leaves the box empty keeps the stored values
-  const sensitive = form.elements.namedItem('sensitive').value.split('\n').map((l) => l.trim()).filter(Boolean);
+  const sensitive = raw('sensitive').split('\n').map((l) => l.trim()).filter(Boolean);
   if (sensitive.length) body.sensitive = parseSensitive(sensitive);
   const tags = v('tags').split(',').map((x) => x.trim()).filter(Boolean);
   if (tags.length || (editing && before.tags?.length)) body.tags = tags;
@@ -223,61 +239,53 @@ function collect(form, before, editing) {
   else if (editing && before.regression_threshold != null) body.regression_threshold = null;
   if (!editing) return body;
   // PATCH sends what changed; the server ignores equal values anyway, this keeps the log honest
-  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || k === 'headers' || k === 'sensitive' || JSON.stringify(val) !== JSON.stringify(before[k] ?? (k === 'stream' ? false : undefined))));
+  const was = before as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(body).filter(([k, val]) => k === 'api_key' || k === 'headers' || k === 'sensitive' || JSON.stringify(val) !== JSON.stringify(was[k] ?? (k === 'stream' ? false : undefined))));
 }
 
 /** what the sensitive box shows when values are stored: their labels, never the values */
-function editingSensitive(t) {
+function editingSensitive(t: Partial<Target>): string {
   return t.sensitive?.length ? `Stored: ${t.sensitive.map((x) => x.label).join(', ')}` : 'customer IBAN: DE44 5001 0517 5407 3249 31';
 }
 
 /** “label: value” lines as sensitive values; a line without a colon is a field error */
-function parseSensitive(lines) {
+function parseSensitive(lines: string[]): { label: string; value: string }[] {
   return lines.map((line) => {
     const at = line.indexOf(':');
-    if (at <= 0) {
-      const err = new Error('Each sensitive value is “label: value”.');
-      err.errors = [{ field: 'sensitive', message: `a line has no “label: value”` }];
-      throw err;
-    }
+    if (at <= 0) throw new InputProblem('Each sensitive value is “label: value”.', [{ field: 'sensitive', message: `a line has no “label: value”` }]);
     return { label: line.slice(0, at).trim(), value: line.slice(at + 1).trim() };
   });
 }
 
 /** “Name: value” lines as the headers object; a line without a colon is a field error */
-function parseHeaders(lines) {
-  const out = {};
+function parseHeaders(lines: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
   for (const line of lines) {
     const at = line.indexOf(':');
-    if (at <= 0) {
-      const err = new Error('Each header line is “Name: value”.');
-      err.errors = [{ field: 'headers', message: `“${line.slice(0, 40)}” has no “Name: value”` }];
-      throw err;
-    }
+    if (at <= 0) throw new InputProblem('Each header line is “Name: value”.', [{ field: 'headers', message: `“${line.slice(0, 40)}” has no “Name: value”` }]);
     out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return out;
 }
 
-export function create(ctx) {
+export function create(ctx: PageContext): void {
   ctx.main.append(pageHeader('New target', { sub: 'What should Gauntlet attack?', back: { href: '/app/targets', label: 'Targets' } }), targetForm(ctx, null));
 }
 
-export async function edit(ctx) {
-  const target = await api.get(`/api/targets/${encodeURIComponent(ctx.params.id)}`);
+export async function edit(ctx: PageContext): Promise<void> {
+  const target = await answer(client.GET('/api/targets/{id}', { params: { path: { id: ctx.params.id } } }));
   if (!ctx.alive()) return;
   ctx.main.append(pageHeader(`Edit ${target.name}`, { back: { href: `/app/targets/${target.id}`, label: target.name } }), targetForm(ctx, target));
 }
 
 // ---------- detail: settings, start a scan, history ----------
 
-export async function detail(ctx) {
-  const id = ctx.params.id;
-  let target;
+export async function detail(ctx: PageContext): Promise<void> {
+  let target: Target;
   try {
-    target = await api.get(`/api/targets/${encodeURIComponent(id)}`);
+    target = await answer(client.GET('/api/targets/{id}', { params: { path: { id: ctx.params.id } } }));
   } catch (err) {
-    if (err.status === 404 || err.status === 400) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 400)) {
       ctx.main.append(pageHeader('Target not found', { back: { href: '/app/targets', label: 'Targets' } }), notice('info', 'This target does not exist or was deleted. Its past scans are still listed under Scans.', h('a', { href: '/app/scans' }, 'See all scans')));
       return;
     }
@@ -291,11 +299,11 @@ export async function detail(ctx) {
         const ok = await confirmDialog({ title: `Delete ${target.name}?`, text: 'The target is removed; its past scans and reports stay available under Scans.', confirm: 'Delete target', danger: true });
         if (!ok) return;
         try {
-          await api.del(`/api/targets/${target.id}`);
+          await answer(client.DELETE('/api/targets/{id}', { params: { path: { id: target.id } } }));
           ctx.toast(`Target “${target.name}” deleted.`);
           ctx.navigate('/app/targets');
         } catch (err) {
-          ctx.toast(err.message, 'error');
+          ctx.toast((err as Error).message, 'error');
         }
       },
     },
@@ -309,10 +317,10 @@ export async function detail(ctx) {
   layout.append(h('div', { class: 'col-main' }, startScanCard(ctx, target), connectionCard(ctx, target), historyCard(ctx, target)), h('aside', { class: 'col-side' }, settingsCard(target)));
 }
 
-function startScanCard(ctx, target) {
+function startScanCard(ctx: PageContext, target: Target): HTMLElement {
   const profile = field({
     label: 'Profile', name: 'profile', type: 'select', value: 'standard',
-    options: [{ value: 'quick', label: 'Quick: a few probes per category' }, { value: 'standard', label: 'Standard: the full probe set' }, { value: 'deep', label: 'Deep: every probe with amplification' }],
+    options: scanProfiles.map((value) => ({ value, label: PROFILE_LABEL[value] })),
   });
   const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Start scan');
   const form = h('form', { class: 'form inline-form', novalidate: true }, formAlert(), profile, btn);
@@ -320,29 +328,30 @@ function startScanCard(ctx, target) {
     e.preventDefault();
     clearErrors(form);
     try {
-      const scan = await busy(btn, () => api.post('/api/scans', { target_id: target.id, profile: form.elements.namedItem('profile').value }));
+      const body = { target_id: target.id, profile: control<HTMLSelectElement>(form, 'profile').value as ScanProfile };
+      const scan = await busy(btn, () => answer(client.POST('/api/scans', { body })));
       ctx.toast('Scan started.');
       ctx.navigate(`/app/scans/${scan.id}`);
     } catch (err) {
-      showErrors(form, err);
+      showErrors(form, err as FormProblem);
     }
   });
   return h('section', { class: 'card', 'aria-labelledby': 'start-title' }, h('h2', { id: 'start-title' }, 'Start a scan'), form);
 }
 
 /** “Test connection”: one harmless message, and what to change when it fails */
-function connectionCard(ctx, target) {
+function connectionCard(ctx: PageContext, target: Target): HTMLElement {
   const result = h('div', { class: 'conn-result', role: 'status', 'aria-live': 'polite' });
-  const btn = button('Test connection', {
+  const btn: HTMLButtonElement = button('Test connection', {
     class: 'btn',
     on: {
       click: async () => {
         clear(result).append(loading(target.scan_mode === 'browser' ? 'Opening the chat page…' : 'Sending one message…'));
         try {
-          const check = await busy(btn, () => api.post(`/api/targets/${target.id}/check`, {}));
+          const check = await busy(btn, () => answer(client.POST('/api/targets/{id}/check', { params: { path: { id: target.id } } })));
           if (ctx.alive()) clear(result).append(checkView(check));
         } catch (err) {
-          clear(result).append(notice('error', err.message));
+          clear(result).append(notice('error', (err as Error).message));
         }
       },
     },
@@ -361,7 +370,7 @@ function connectionCard(ctx, target) {
 }
 
 /** a check's result: what happened, what to change, what was called, and the page when there is one */
-function checkView(c) {
+function checkView(c: TargetCheck): HTMLDivElement {
   const facts = [`${c.latency_ms} ms`, c.status === null ? null : `HTTP ${c.status}`].filter(Boolean).join(' · ');
   return h(
     'div',
@@ -374,8 +383,8 @@ function checkView(c) {
   );
 }
 
-function settingsCard(t) {
-  const row = (k, v) => [h('dt', null, k), h('dd', null, v === null || v === undefined || v === '' ? '—' : v)];
+function settingsCard(t: Target): HTMLElement {
+  const row = (k: string, v: Parameters<typeof h>[2]) => [h('dt', null, k), h('dd', null, v === null || v === undefined || v === '' ? '—' : v)];
   return h(
     'section',
     { class: 'card', 'aria-labelledby': 'settings-title' },
@@ -403,62 +412,30 @@ function settingsCard(t) {
   );
 }
 
-function historyCard(ctx, target) {
+function historyCard(ctx: PageContext, target: Target): HTMLElement {
   const body = h('div', null, loading('Loading scan history…'));
   const card = h('section', { class: 'card', 'aria-labelledby': 'history-title' }, h('h2', { id: 'history-title' }, 'Scan history'), body);
-  (async () => {
+  void (async () => {
     try {
-      const scans = await all('/api/scans', 'scans', { target_id: target.id }, 5);
+      const scans = await all(async (cursor, limit) => {
+        const page = await answer(client.GET('/api/scans', { params: { query: { target_id: target.id, limit, cursor } } }));
+        return { items: page.scans, next: page.next_cursor };
+      }, 5);
       if (!ctx.alive()) return;
       clear(body);
       if (!scans.length) {
         body.append(emptyState('No scans yet', 'Start a scan above: its score will be charted here after it finishes.'));
         return;
       }
-      const { points } = await api.get(`/api/fleet/${encodeURIComponent(target.id)}/trend`);
+      const { points } = await answer(client.GET('/api/fleet/{target_id}/trend', { params: { path: { target_id: target.id } } }));
       if (!ctx.alive()) return;
       if (points.length) body.append(trendChart(points));
       else body.append(h('p', { class: 'hint' }, 'The score chart appears once a scan has finished.'));
       body.append(scanTable(scans, { showTarget: false }));
     } catch (err) {
-      clear(body).append(notice('error', err.message));
+      clear(body).append(notice('error', (err as Error).message));
     }
   })();
   return card;
-}
-
-/** the scans table shared by the target page and the Scans page */
-export function scanTable(scans, { showTarget = true } = {}) {
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h(
-      'table',
-      { class: 'table' },
-      h('caption', { class: 'visually-hidden' }, 'Scans'),
-      h(
-        'thead',
-        null,
-        h('tr', null, h('th', { scope: 'col' }, 'Started'), showTarget ? h('th', { scope: 'col' }, 'Target') : null, h('th', { scope: 'col' }, 'Profile'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Progress'), h('th', { scope: 'col' }, 'Findings'), h('th', { scope: 'col' }, 'Score')),
-      ),
-      h(
-        'tbody',
-        null,
-        scans.map((s) =>
-          h(
-            'tr',
-            { dataset: { scanId: s.id } },
-            h('th', { scope: 'row' }, h('a', { href: `/app/scans/${s.id}` }, timeEl(s.created_at))),
-            showTarget ? h('td', null, s.target_name) : null,
-            h('td', null, s.profile),
-            h('td', null, statusBadge(s.status), s.reason && (s.status === 'failed' || s.status === 'completed_partial' || s.status === 'cancelled') ? h('p', { class: 'reason-line', title: s.reason }, s.reason) : null),
-            h('td', null, `${s.progress ?? 0}%${s.phase && !isTerminal(s.status) ? ` · ${s.phase}` : ''}`),
-            h('td', null, String(s.findings_so_far ?? 0)),
-            h('td', null, typeof s.security_score === 'number' ? h('span', { class: `grade-pill ${gradeClass(s.security_grade)}` }, `${s.security_score} · ${gradeText(s.security_grade, s)}`) : '—'),
-          ),
-        ),
-      ),
-    ),
-  );
 }
 

@@ -1,17 +1,25 @@
 // The shell: routes /app/... paths to pages, keeps the account in the header, signs out on 401.
-import { api, session, whenUnauthorized } from './api.js';
-import { h, clear } from './dom.js';
-import * as auth from './pages/auth.js';
-import * as targets from './pages/targets.js';
-import * as scans from './pages/scans.js';
-import * as scanDetail from './pages/scan-detail.js';
-import * as keys from './pages/api-keys.js';
-import * as webhooks from './pages/webhooks.js';
-import * as monitor from './pages/monitor.js';
-import * as fleet from './pages/fleet.js';
-import * as schedules from './pages/schedules.js';
+import { answer, client, session, whenUnauthorized, type Schemas } from './api/client';
+import type { Page, PageContext } from './page';
+import * as keys from './pages/api-keys';
+import * as auth from './pages/auth';
+import * as fleet from './pages/fleet';
+import * as monitor from './pages/monitor';
+import * as scanDetail from './pages/scan-detail';
+import * as scans from './pages/scans';
+import * as schedules from './pages/schedules';
+import * as targets from './pages/targets';
+import * as webhooks from './pages/webhooks';
+import { clear, h } from './widgets/dom';
 
-const routes = [
+interface Route {
+  path: string;
+  page: Page;
+  public?: boolean;
+  nav?: string;
+}
+
+const routes: Route[] = [
   { path: '/app/signin', page: auth.signIn, public: true },
   { path: '/app/register', page: auth.register, public: true },
   { path: '/app/fleet', page: fleet.page, nav: 'fleet' },
@@ -29,53 +37,57 @@ const routes = [
   { path: '/app/monitor/:id', page: monitor.page, nav: 'monitor' },
 ];
 
-function match(pathname) {
+function match(pathname: string): { route: Route; params: Record<string, string> } | null {
   const parts = pathname.replace(/\/+$/, '').split('/');
   for (const r of routes) {
     const rp = r.path.split('/');
     if (rp.length !== parts.length) continue;
-    const params = {};
+    const params: Record<string, string> = {};
     if (rp.every((seg, i) => (seg.startsWith(':') ? ((params[seg.slice(1)] = decodeURIComponent(parts[i])), true) : seg === parts[i]))) return { route: r, params };
   }
   return null;
 }
 
-const main = document.getElementById('main');
-const shell = document.getElementById('shell');
-let account = null;
-let leaving = [];
+/** an element of index.html, which is served with the script and always has it */
+const byId = <E extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as E;
+
+const main = byId('main');
+const shell = byId('shell');
+let account: Schemas['MeView'] | null = null;
+let leaving: (() => void)[] = [];
 let renderSeq = 0;
 
-export function toast(text, kind = 'info') {
-  const region = document.getElementById('toasts');
+export function toast(text: string, kind: 'info' | 'error' = 'info'): void {
+  const region = byId('toasts');
   const t = h('div', { class: `toast toast-${kind}` }, text);
   region.append(t);
   // a few at a time, briefly: they confirm, the page itself shows the result
-  while (region.children.length > 3) region.firstElementChild.remove();
+  while (region.children.length > 3) region.firstElementChild?.remove();
   setTimeout(() => t.remove(), 4500);
 }
 
-export function navigate(path, { replace = false } = {}) {
+export function navigate(path: string, { replace = false } = {}): void {
   if (replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  render();
+  void render();
 }
 
-async function loadAccount() {
-  account = await api.get('/api/account');
-  document.getElementById('account-email').textContent = account.email;
-  const plan = document.getElementById('account-plan');
-  plan.textContent = `${account.plan} plan`;
-  plan.className = `plan-badge plan-${String(account.plan).replace(/[^a-z]/g, '')}`;
+async function loadAccount(): Promise<void> {
+  const me = await answer(client.GET('/api/account'));
+  account = me;
+  byId('account-email').textContent = me.email;
+  const plan = byId('account-plan');
+  plan.textContent = `${me.plan} plan`;
+  plan.className = `plan-badge plan-${String(me.plan).replace(/[^a-z]/g, '')}`;
 }
 
-function setSignedIn(on) {
+function setSignedIn(on: boolean): void {
   shell.dataset.signedIn = String(on);
-  document.getElementById('account').hidden = !on;
-  document.getElementById('sidebar').hidden = !on;
+  byId('account').hidden = !on;
+  byId('sidebar').hidden = !on;
 }
 
-function signOut(message) {
+function signOut(message?: string): void {
   session.clear();
   account = null;
   setSignedIn(false);
@@ -85,7 +97,7 @@ function signOut(message) {
 
 whenUnauthorized(() => signOut('Your session has ended. Sign in again to continue.'));
 
-async function render() {
+async function render(): Promise<void> {
   const seq = ++renderSeq;
   for (const fn of leaving) fn();
   leaving = [];
@@ -102,7 +114,7 @@ async function render() {
       await loadAccount();
     } catch (err) {
       if (session.token) {
-        clear(main).append(h('h1', null, 'Gauntlet'), h('p', { class: 'notice notice-error', role: 'alert' }, `Your account could not be loaded: ${err.message}`));
+        clear(main).append(h('h1', null, 'Gauntlet'), h('p', { class: 'notice notice-error', role: 'alert' }, `Your account could not be loaded: ${(err as Error).message}`));
         return;
       }
       return; // a 401 already signed out
@@ -110,7 +122,7 @@ async function render() {
   }
   if (seq !== renderSeq) return;
   setSignedIn(Boolean(session.token));
-  for (const a of document.querySelectorAll('[data-nav]')) {
+  for (const a of document.querySelectorAll<HTMLElement>('[data-nav]')) {
     if (a.dataset.nav === found?.route.nav) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
@@ -120,7 +132,7 @@ async function render() {
     main.append(h('h1', null, 'Page not found'), h('p', null, 'There is no page at this address. ', h('a', { href: '/app/targets' }, 'Go to your targets.')));
     return focusHeading();
   }
-  const ctx = {
+  const ctx: PageContext = {
     main,
     params: found.params,
     query: new URLSearchParams(location.search),
@@ -128,7 +140,6 @@ async function render() {
     navigate,
     toast,
     onLeave: (fn) => leaving.push(fn),
-    /** true while this page is still the one on screen (async work checks it before touching the DOM) */
     alive: () => seq === renderSeq,
     signedIn: async (token) => {
       session.set(token);
@@ -140,16 +151,17 @@ async function render() {
     await found.route.page(ctx);
   } catch (err) {
     if (seq !== renderSeq) return;
-    main.append(h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, err.message ?? String(err)), h('p', null, h('a', { href: location.pathname }, 'Reload this page'))));
+    main.append(h('div', { class: 'notice notice-error', role: 'alert' }, h('p', null, (err as Error).message ?? String(err)), h('p', null, h('a', { href: location.pathname }, 'Reload this page'))));
   }
   if (seq === renderSeq) focusHeading();
 }
 
-function focusHeading() {
+function focusHeading(): void {
   const h1 = main.querySelector('h1');
   document.title = h1 ? `${h1.textContent} · Gauntlet` : 'Gauntlet';
   // moves screen readers and keyboard users to the new page, as a full load would
-  if (document.activeElement === document.body || main.contains(document.activeElement) || document.activeElement?.closest('nav,header')) {
+  const active = document.activeElement;
+  if (active === document.body || main.contains(active) || active?.closest('nav,header')) {
     if (h1) {
       h1.setAttribute('tabindex', '-1');
       h1.focus({ preventScroll: true });
@@ -158,14 +170,14 @@ function focusHeading() {
 }
 
 document.addEventListener('click', (e) => {
-  const a = e.target.closest?.('a[href]');
+  const a = (e.target as Element | null)?.closest?.<HTMLAnchorElement>('a[href]');
   if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey || a.target || a.hasAttribute('download')) return;
   const url = new URL(a.href, location.href);
   if (url.origin !== location.origin || !(url.pathname === '/' || url.pathname.startsWith('/app'))) return;
   e.preventDefault();
   navigate(url.pathname + url.search);
 });
-window.addEventListener('popstate', render);
-document.getElementById('sign-out').addEventListener('click', () => signOut('You are signed out.'));
+window.addEventListener('popstate', () => void render());
+byId('sign-out').addEventListener('click', () => signOut('You are signed out.'));
 
-render();
+void render();

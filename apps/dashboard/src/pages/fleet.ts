@@ -1,14 +1,21 @@
 // Home: every target with its last grade, the change since the scan before, open findings after
 // triage, regressions and the next scheduled run; sortable (buttons in the column headers, with
 // aria-sort) and filterable (tag, name), both kept in the address so a view can be shared.
-import { api } from '../api.js';
-import { h, fill, emptyState, pageHeader, loading, timeEl, gradeClass, SEVERITIES } from '../dom.js';
+import { answer, client, type Schemas } from '../api/client';
+import type { PageContext } from '../page';
+import { severities } from '../widgets/badges';
+import { fill, h } from '../widgets/dom';
+import { emptyState, loading, pageHeader } from '../widgets/feedback';
+import { gradeClass, timeEl } from '../widgets/format';
 
-const openTotal = (o) => SEVERITIES.reduce((n, s) => n + (o?.[s] ?? 0), 0);
+type FleetTarget = Schemas['FleetTargetView'];
+type Counts = Schemas['SeverityCountsView'];
+
+const openTotal = (o: Counts | undefined) => severities.reduce((n, s) => n + (o?.[s] ?? 0), 0);
 /** severity-weighted, so 1 critical sorts above 3 lows */
-const openWeight = (o) => (o.critical * 1e6) + (o.high * 1e4) + (o.medium * 1e2) + o.low;
+const openWeight = (o: Counts) => (o.critical * 1e6) + (o.high * 1e4) + (o.medium * 1e2) + o.low;
 
-export const COLUMNS = [
+const COLUMNS: { key: string; label: string; value: (t: FleetTarget) => string | number }[] = [
   { key: 'name', label: 'Target', value: (t) => t.name.toLowerCase() },
   { key: 'grade', label: 'Last grade', value: (t) => t.last_scan?.score ?? -1 },
   { key: 'change', label: 'Change', value: (t) => t.change ?? 0 },
@@ -16,13 +23,13 @@ export const COLUMNS = [
   { key: 'next', label: 'Next run', value: (t) => t.next_run_at ?? '9999' },
 ];
 
-export async function page(ctx) {
+export async function page(ctx: PageContext): Promise<void> {
   const params = ctx.query;
   const state = { sort: params.get('sort') ?? 'open', dir: params.get('dir') === 'asc' ? 'asc' : 'desc', tag: params.get('tag') ?? '', q: params.get('q') ?? '' };
   ctx.main.append(pageHeader('Fleet', { sub: 'Every target, where it stands and when it is scanned next.', actions: [h('a', { class: 'btn', href: '/app/schedules' }, 'Schedules'), h('a', { class: 'btn btn-primary', href: '/app/targets/new' }, 'Add target')] }));
   const status = loading('Loading the fleet…');
   ctx.main.append(status);
-  const fleet = await api.get('/api/fleet');
+  const fleet = await answer(client.GET('/api/fleet'));
   if (!ctx.alive()) return;
   status.remove();
   const targets = fleet.targets;
@@ -60,27 +67,30 @@ export async function page(ctx) {
     }), h('th', { scope: 'col' }, 'Tags'));
     fill(table, h('caption', { class: 'visually-hidden' }, 'Targets: sort with the column header buttons'), h('thead', null, header), h('tbody', null, shown.map(row)));
     const url = new URL(location.href);
-    for (const [k, v] of Object.entries({ sort: state.sort, dir: state.dir, tag: state.tag, q: state.q })) v ? url.searchParams.set(k, v) : url.searchParams.delete(k);
+    for (const [k, v] of Object.entries({ sort: state.sort, dir: state.dir, tag: state.tag, q: state.q })) {
+      if (v) url.searchParams.set(k, v);
+      else url.searchParams.delete(k);
+    }
     history.replaceState(null, '', url.pathname + url.search);
   };
-  const setSort = (key) => {
+  const setSort = (key: string) => {
     state.dir = state.sort === key && state.dir === 'desc' ? 'asc' : 'desc';
     state.sort = key;
     render();
-    table.querySelector(`th[aria-sort]:not([aria-sort="none"]) button`)?.focus();
+    table.querySelector<HTMLElement>(`th[aria-sort]:not([aria-sort="none"]) button`)?.focus();
   };
   tagSelect.addEventListener('change', () => ((state.tag = tagSelect.value), render()));
   search.addEventListener('input', () => ((state.q = search.value.trim()), render()));
   render();
 }
 
-function row(t) {
+function row(t: FleetTarget): HTMLTableRowElement {
   const last = t.last_scan;
   const grade = last
     ? h('span', null, h('span', { class: `grade ${gradeClass(last.grade)}` }, last.grade), ` ${last.score}`, last.partial ? h('span', { class: 'badge status-completed_partial' }, 'partial') : null)
     : h('span', { class: 'muted' }, t.scanning ? 'Scanning…' : 'Not scanned');
   const change = t.change === null ? h('span', { class: 'muted' }, '—') : h('span', { class: t.change < 0 ? 'change-down' : t.change > 0 ? 'change-up' : 'muted' }, t.change > 0 ? `+${t.change}` : String(t.change), h('span', { class: 'visually-hidden' }, ` points since the scan before (${t.previous_score})`));
-  const open = h('span', { class: 'open-counts' }, SEVERITIES.map((s) => h('span', { class: `badge sev-${s}`, title: s }, `${t.open_findings[s]}`, h('span', { class: 'visually-hidden' }, ` ${s}`))));
+  const open = h('span', { class: 'open-counts' }, severities.map((s) => h('span', { class: `badge sev-${s}`, title: s }, `${t.open_findings[s]}`, h('span', { class: 'visually-hidden' }, ` ${s}`))));
   const regressed = t.regressions.length
     ? h('span', { class: 'badge badge-regressed', title: t.regressions.map((r) => (r.reason === 'found_again' ? 'a weakness triaged fixed was found again' : `score fell from ${r.previous_score} to ${r.score}`)).join('; ') }, 'Regressed')
     : null;

@@ -1,29 +1,36 @@
-import { api, isMissing } from '../api.js';
-import {
-  h, fill, button, notice, pageHeader, loading, clear, confirmDialog, timeEl, statusBadge, severityBadge, gradeClass, isTerminal, SEVERITIES, emptyState, gradeText,
-} from '../dom.js';
-import { categoryBars } from '../charts.js';
+import { answer, ApiError, client, type Schemas } from '../api/client';
+import { scanPhases, turnRoles, type ControlStatus, type ProofKind, type ReportFormat, type ScanPhase, type TriageState } from '../api/enums';
+import type { PageContext } from '../page';
+import { isTerminal, severities, severityBadge, statusBadge } from '../widgets/badges';
+import { categoryBars } from '../widgets/charts';
+import { clear, fill, h, type Child } from '../widgets/dom';
+import { confirmDialog, emptyState, loading, notice, pageHeader } from '../widgets/feedback';
+import { button } from '../widgets/forms';
+import { gradeClass, gradeText, timeEl } from '../widgets/format';
 
-const PHASES = ['queued', 'recon', 'probe', 'amplify', 'analyze', 'report', 'done'];
-const PHASE_LABEL = { queued: 'Queued', recon: 'Recon', probe: 'Probe', amplify: 'Amplify', analyze: 'Analyze', report: 'Report', done: 'Done' };
-const FORMATS = [
-  { id: 'json', label: 'JSON' },
-  { id: 'pdf', label: 'PDF' },
-  { id: 'html', label: 'HTML' },
-  { id: 'csv', label: 'CSV' },
-  { id: 'markdown', label: 'Markdown' },
-];
+type Scan = Schemas['ScanDetailView'];
+type Status = Schemas['ScanStatusView'];
+type Finding = Schemas['VulnerabilityView'];
+type Proof = Schemas['ProofView'];
+// the service sends each control's basis (findings or practice); the OpenAPI document does not declare it yet
+type Control = Schemas['ControlEvidenceView'] & { basis?: 'findings' | 'practice' };
+
+const PHASE_LABEL: Readonly<Record<ScanPhase, string>> = { queued: 'Queued', recon: 'Recon', probe: 'Probe', amplify: 'Amplify', analyze: 'Analyze', report: 'Report', done: 'Done' };
+/** in the order the buttons show */
+const REPORT_LABEL: Readonly<Record<ReportFormat, string>> = { json: 'JSON', pdf: 'PDF', html: 'HTML', csv: 'CSV', markdown: 'Markdown' };
 // every 2 s: a tab polling a running scan spends 30 of the 120 requests a minute the api allows
 // one IP (api-spec.md section 8), and leaves room for the rest of the dashboard and other tabs
 const POLL_MS = 2000;
 
-export async function detail(ctx) {
-  const id = ctx.params.id;
-  let scan;
+const status = (err: unknown) => (err instanceof ApiError ? err.status : undefined);
+const readScan = (id: string) => answer(client.GET('/api/scans/{id}', { params: { path: { id } } }));
+
+export async function detail(ctx: PageContext): Promise<void> {
+  let scan: Scan;
   try {
-    scan = await api.get(`/api/scans/${encodeURIComponent(id)}`);
+    scan = await readScan(ctx.params.id);
   } catch (err) {
-    if (err.status === 404 || err.status === 400) {
+    if (status(err) === 404 || status(err) === 400) {
       ctx.main.append(pageHeader('Scan not found', { back: { href: '/app/scans', label: 'Scans' } }), notice('info', 'This scan does not exist or belongs to another account.', h('a', { href: '/app/scans' }, 'See your scans')));
       return;
     }
@@ -35,10 +42,10 @@ export async function detail(ctx) {
   cancelBtn.addEventListener('click', async () => {
     if (!(await confirmDialog({ title: 'Cancel this scan?', text: 'Probing stops; what was found so far is kept.', confirm: 'Cancel scan', danger: true }))) return;
     try {
-      await api.post(`/api/scans/${scan.id}/cancel`);
+      await answer(client.POST('/api/scans/{id}/cancel', { params: { path: { id: scan.id } } }));
       ctx.toast('Scan cancelled.');
     } catch (err) {
-      ctx.toast(err.message, 'error');
+      ctx.toast((err as Error).message, 'error');
     }
   });
   const header = pageHeader(`Scan of ${scan.target_name}`, {
@@ -51,21 +58,21 @@ export async function detail(ctx) {
   ctx.main.append(header, progress.el, results);
 
   let shownFindings = -1;
-  let shownPhase = null;
+  let shownPhase: string | null = null;
   let finished = false;
-  const apply = async (s) => {
+  const apply = async (s: Status) => {
     progress.update(s);
     cancelBtn.hidden = isTerminal(s.status);
     if (isTerminal(s.status) && !finished) {
       finished = true;
-      scan = await api.get(`/api/scans/${scan.id}`);
+      scan = await readScan(scan.id);
       if (!ctx.alive()) return;
       renderResults(ctx, results, scan);
     } else if (!isTerminal(s.status) && (s.findings_so_far !== shownFindings || s.phase !== shownPhase)) {
       // weaknesses are counted as they are proven and written as findings at analyze: fetch the list when either moved
       shownFindings = s.findings_so_far;
       shownPhase = s.phase;
-      if (s.findings_so_far > 0) scan = await api.get(`/api/scans/${scan.id}`);
+      if (s.findings_so_far > 0) scan = await readScan(scan.id);
       if (!ctx.alive()) return;
       renderLive(results, scan);
     }
@@ -73,25 +80,25 @@ export async function detail(ctx) {
   await apply(scan);
 
   if (!isTerminal(scan.status)) {
-    let timer = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const tick = async () => {
       if (stopped) return;
       try {
         if (!document.hidden) {
-          const status = await api.get(`/api/scans/${scan.id}/status`);
+          const now = await answer(client.GET('/api/scans/{id}/status', { params: { path: { id: scan.id } } }));
           if (!ctx.alive()) return;
-          await apply(status);
-          if (isTerminal(status.status)) return;
+          await apply(now);
+          if (isTerminal(now.status)) return;
         }
       } catch (err) {
         if (!ctx.alive()) return;
         // over the rate limit: wait as long as the service asks, quietly, then go on polling
-        if (err.status === 429 && err.retryAfterSeconds) {
+        if (err instanceof ApiError && err.status === 429 && err.retryAfterSeconds) {
           timer = setTimeout(tick, err.retryAfterSeconds * 1000);
           return;
         }
-        progress.error(err.message);
+        progress.error((err as Error).message);
       }
       timer = setTimeout(tick, POLL_MS);
     };
@@ -128,16 +135,16 @@ function progressCard() {
   let last = '';
   return {
     el,
-    update(s) {
+    update(s: Status) {
       err.textContent = '';
       clear(status).append(statusBadge(s.status));
       bar.value = s.progress ?? 0;
       pct.textContent = `${s.progress ?? 0}%`;
       findings.textContent = String(s.findings_so_far ?? 0);
       findingsLabel.textContent = isTerminal(s.status) ? 'Findings: ' : 'Findings so far: ';
-      const at = PHASES.indexOf(s.phase);
+      const at = scanPhases.indexOf(s.phase);
       clear(steps).append(
-        ...PHASES.map((p, i) =>
+        ...scanPhases.map((p, i) =>
           h('li', { class: i < at || s.phase === 'done' ? 'phase done' : i === at ? 'phase current' : 'phase', 'aria-current': i === at && s.phase !== 'done' ? 'step' : null }, PHASE_LABEL[p]),
         ),
       );
@@ -149,13 +156,13 @@ function progressCard() {
       if (said !== last) live.textContent = said;
       last = said;
     },
-    error(message) {
+    error(message: string) {
       err.textContent = `Could not refresh the progress: ${message} Retrying…`;
     },
   };
 }
 
-function renderLive(results, scan) {
+function renderLive(results: HTMLElement, scan: Scan): void {
   clear(results).append(
     h(
       'section',
@@ -171,7 +178,7 @@ function renderLive(results, scan) {
 }
 
 /** weaknesses proven while the scan runs: their evidence, severity and variants are written when it analyses them */
-function provenList(proven) {
+function provenList(proven: Schemas['ProvenWeaknessView'][]): HTMLDivElement {
   return h(
     'div',
     { class: 'proven' },
@@ -180,7 +187,7 @@ function provenList(proven) {
   );
 }
 
-function renderResults(ctx, results, scan) {
+function renderResults(ctx: PageContext, results: HTMLElement, scan: Scan): void {
   clear(results);
   const scoreSlot = h('section', { class: 'card', 'aria-labelledby': 'score-title' }, h('h2', { id: 'score-title' }, 'Security score'), loading('Loading the score…'));
   const reportSlot = reportsCard(ctx, scan);
@@ -193,21 +200,21 @@ function renderResults(ctx, results, scan) {
   );
   const compliance = h('section', { class: 'card', 'aria-labelledby': 'compliance-title' }, h('h2', { id: 'compliance-title' }, 'Compliance evidence'), loading('Loading compliance evidence…'));
   results.append(h('div', { class: 'two-col' }, h('div', { class: 'col-main' }, scoreSlot), h('aside', { class: 'col-side' }, reportSlot)), findings, compliance);
-  loadScore(ctx, scoreSlot, scan);
-  loadCompliance(ctx, compliance, scan);
+  void loadScore(ctx, scoreSlot, scan);
+  void loadCompliance(ctx, compliance, scan);
 }
 
-function severityCounts(counts) {
+function severityCounts(counts: Partial<Record<string, number>> | undefined): HTMLUListElement {
   return h(
     'ul',
     { class: 'sev-counts', 'aria-label': 'Findings by severity' },
-    SEVERITIES.map((s) => h('li', { class: `sev-count sev-${s}` }, h('span', { class: 'n' }, String(counts?.[s] ?? 0)), h('span', { class: 'l' }, s))),
+    severities.map((s) => h('li', { class: `sev-count sev-${s}` }, h('span', { class: 'n' }, String(counts?.[s] ?? 0)), h('span', { class: 'l' }, s))),
   );
 }
 
-async function loadScore(ctx, slot, scan) {
+async function loadScore(ctx: PageContext, slot: Element, scan: Scan): Promise<void> {
   const heading = slot.querySelector('h2');
-  const done = (...nodes) => {
+  const done = (...nodes: Child[]) => {
     if (!ctx.alive()) return;
     fill(slot, heading, ...nodes);
   };
@@ -215,7 +222,7 @@ async function loadScore(ctx, slot, scan) {
     return done(notice('info', scan.status === 'failed' ? `This scan failed${scan.reason ? `: ${scan.reason}` : ''}. Failed scans have no score; fix the target settings and scan again.` : `This scan was cancelled${scan.cancelled_by_name ? ` by ${scan.cancelled_by_name}` : ''}, so it has no score. Start a new scan from the target page.`), severityCounts(scan.severity_counts));
   }
   try {
-    const score = await api.get(`/api/scans/${scan.id}/score`);
+    const score = await answer(client.GET('/api/scans/{id}/score', { params: { path: { id: scan.id } } }));
     done(
       h(
         'div',
@@ -245,15 +252,13 @@ async function loadScore(ctx, slot, scan) {
       score.scoring_version ? h('p', { class: 'hint' }, `Scoring version ${score.scoring_version}.`) : null,
     );
   } catch (err) {
-    const fallback = typeof scan.security_score === 'number' ? h('div', { class: 'score-head' }, h('div', { class: `score-big ${gradeClass(scan.security_grade)}` }, h('span', { class: 'score-n' }, String(scan.security_score)), h('span', { class: 'score-of' }, '/100')), h('div', { class: `grade ${gradeClass(scan.security_grade)}` }, scan.security_grade)) : null;
-    if (err.status === 409) done(notice('info', 'The score is available when the scan has finished.'), severityCounts(scan.severity_counts));
-    else if (isMissing(err)) done(fallback, severityCounts(scan.severity_counts), notice('info', 'The per-category breakdown is not available from this server yet.'));
-    else done(notice('error', `The score could not be loaded: ${err.message}`), severityCounts(scan.severity_counts));
+    if (status(err) === 409) done(notice('info', 'The score is available when the scan has finished.'), severityCounts(scan.severity_counts));
+    else done(notice('error', `The score could not be loaded: ${(err as Error).message}`), severityCounts(scan.severity_counts));
   }
 }
 
 /** a reference is shown as a link only when it is an http(s) URL: never a javascript: href from data */
-function referenceNode(ref) {
+function referenceNode(ref: string): Child {
   try {
     const u = new URL(ref);
     if (u.protocol === 'https:' || u.protocol === 'http:') return h('a', { href: u.href, rel: 'noopener noreferrer', target: '_blank' }, ref);
@@ -264,30 +269,30 @@ function referenceNode(ref) {
 }
 
 /** what the scan sent the target, by phase: escalation against a resisting target shows in amplify */
-function requestsLine(requests) {
-  const phases = Object.entries(requests.by_phase ?? {}).map(([phase, n]) => `${PHASE_LABEL[phase] ?? phase} ${n}`);
+function requestsLine(requests: Schemas['RequestsView']): string {
+  const phases = Object.entries(requests.by_phase ?? {}).map(([phase, n]) => `${PHASE_LABEL[phase as ScanPhase] ?? phase} ${n}`);
   return `${requests.total} requests sent to the target${phases.length ? ` (${phases.join(', ')})` : ''}.`;
 }
 
-const TRIAGE_LABEL = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
-const SORTS = {
-  severity: { label: 'Severity', cmp: (a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.found_at.localeCompare(b.found_at) },
+const TRIAGE_LABEL: Readonly<Record<TriageState, string>> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
+const bySeverity = (a: Finding, b: Finding) => severities.indexOf(a.severity) - severities.indexOf(b.severity);
+const SORTS: Record<string, { label: string; cmp: (a: Finding, b: Finding) => number }> = {
+  severity: { label: 'Severity', cmp: (a, b) => bySeverity(a, b) || a.found_at.localeCompare(b.found_at) },
   found: { label: 'Found first', cmp: (a, b) => a.found_at.localeCompare(b.found_at) },
-  category: { label: 'Category', cmp: (a, b) => a.category.localeCompare(b.category) || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) },
+  category: { label: 'Category', cmp: (a, b) => a.category.localeCompare(b.category) || bySeverity(a, b) },
   variants: { label: 'Most ways in', cmp: (a, b) => (b.variants?.length ?? 0) - (a.variants?.length ?? 0) },
   title: { label: 'Title', cmp: (a, b) => a.title.localeCompare(b.title) },
 };
-const triageState = (v) => v.triage?.state ?? 'open';
+const triageState = (v: Finding): TriageState => v.triage?.state ?? 'open';
 
 /**
  * A finished scan's findings: filters (severity, category, triage state, new since the last scan),
  * search, sort, each finding grouped with its variants, triage actions, and the diff.
  */
-function findingsExplorer(ctx, scan) {
+function findingsExplorer(ctx: PageContext, scan: Scan): HTMLDivElement {
   let vulns = scan.vulnerabilities;
-  let isNew = new Set();
-  let diff = null;
-  const select = (name, label, options) =>
+  let isNew = new Set<string>();
+  const select = (name: string, label: string, options: [string, string][]) =>
     h('label', { class: 'filter' }, h('span', null, label), h('select', { name, 'data-filter': name }, options.map(([value, text]) => h('option', { value }, text))));
   const categories = [...new Set(vulns.map((v) => v.category))].sort();
   const search = h('input', { type: 'search', name: 'q', placeholder: 'Search title, probe, evidence…', 'aria-label': 'Search findings', 'data-filter': 'q' });
@@ -296,10 +301,10 @@ function findingsExplorer(ctx, scan) {
     'form',
     { class: 'findings-toolbar', role: 'search', 'aria-label': 'Filter findings', on: { submit: (e) => e.preventDefault() } },
     search,
-    select('severity', 'Severity', [['', 'All'], ...SEVERITIES.map((s) => [s, s])]),
-    select('category', 'Category', [['', 'All'], ...categories.map((c) => [c, c])]),
+    select('severity', 'Severity', [['', 'All'], ...severities.map((s): [string, string] => [s, s])]),
+    select('category', 'Category', [['', 'All'], ...categories.map((c): [string, string] => [c, c])]),
     select('triage', 'Triage', [['', 'All'], ...Object.entries(TRIAGE_LABEL)]),
-    select('sort', 'Sort', Object.entries(SORTS).map(([k, v]) => [k, v.label])),
+    select('sort', 'Sort', Object.entries(SORTS).map(([k, v]): [string, string] => [k, v.label])),
     h('label', { class: 'filter filter-check' }, newOnly, h('span', null, 'New since last scan')),
   );
   const count = h('p', { class: 'hint', role: 'status', id: 'findings-shown' });
@@ -307,7 +312,7 @@ function findingsExplorer(ctx, scan) {
   const diffLine = h('div', { class: 'diff', id: 'scan-diff' }, loading('Comparing with the last scan…'));
 
   const render = () => {
-    const f = Object.fromEntries(new FormData(toolbar));
+    const f = Object.fromEntries(new FormData(toolbar)) as Record<string, string | undefined>;
     const q = String(f.q ?? '').trim().toLowerCase();
     const shown = vulns
       .filter((v) => !f.severity || v.severity === f.severity)
@@ -321,22 +326,20 @@ function findingsExplorer(ctx, scan) {
   };
   async function onTriage() {
     // triage applies to the fingerprint on the target: reload the list and the score after triage
-    const fresh = await api.get(`/api/scans/${scan.id}`);
+    const fresh = await readScan(scan.id);
     if (!ctx.alive()) return;
     vulns = fresh.vulnerabilities;
     render();
     const slot = document.querySelector('section[aria-labelledby="score-title"]');
-    if (slot) loadScore(ctx, slot, fresh);
+    if (slot) void loadScore(ctx, slot, fresh);
   }
   toolbar.addEventListener('input', render);
   toolbar.addEventListener('change', render);
   render();
 
-  api
-    .get(`/api/scans/${scan.id}/diff`)
+  answer(client.GET('/api/scans/{id}/diff', { params: { path: { id: scan.id } } }))
     .then((d) => {
       if (!ctx.alive()) return;
-      diff = d;
       isNew = new Set(d.new);
       const byPrint = d.fixed.length ? h('ul', { class: 'plain fixed' }, d.fixed.map((fp) => h('li', { class: 'mono' }, fp))) : null;
       fill(
@@ -348,12 +351,12 @@ function findingsExplorer(ctx, scan) {
       );
       render();
     })
-    .catch((err) => ctx.alive() && fill(diffLine, h('p', { class: 'hint' }, `No comparison with the last scan: ${err.message}`)));
+    .catch((err: Error) => ctx.alive() && fill(diffLine, h('p', { class: 'hint' }, `No comparison with the last scan: ${err.message}`)));
 
   return h('div', { class: 'findings-explorer' }, diffLine, toolbar, count, list);
 }
 
-function triageForm(v, scanId, onTriage) {
+function triageForm(v: Finding, scanId: string, onTriage: () => Promise<void>): HTMLFormElement {
   const state = h('select', { name: 'state', 'aria-label': 'Triage state' }, Object.entries(TRIAGE_LABEL).map(([value, text]) => h('option', { value, selected: triageState(v) === value }, text)));
   const reason = h('input', { name: 'reason', required: true, maxlength: 2000, placeholder: 'Why (kept with the decision)', 'aria-label': 'Reason' });
   const expires = h('input', { name: 'expires_at', type: 'date', 'aria-label': 'Accepted until', hidden: triageState(v) !== 'accepted_risk' });
@@ -363,15 +366,15 @@ function triageForm(v, scanId, onTriage) {
   const form = h('form', { class: 'triage-form', 'aria-label': 'Triage this finding' }, state, reason, expires, save, status);
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const body = { state: state.value, reason: reason.value };
+    const body: Schemas['TriageBody'] = { state: state.value as TriageState, reason: reason.value };
     if (state.value === 'accepted_risk' && expires.value) body.expires_at = new Date(`${expires.value}T23:59:59Z`).toISOString();
     save.disabled = true;
     try {
-      await api.post(`/api/scans/${scanId}/vulnerabilities/${encodeURIComponent(v.id)}/triage`, body);
+      await answer(client.POST('/api/scans/{id}/vulnerabilities/{vulnerability_id}/triage', { params: { path: { id: scanId, vulnerability_id: v.id } }, body }));
       status.textContent = 'Saved: it applies to this weakness in this and later scans of the target.';
       await onTriage();
     } catch (err) {
-      status.textContent = err.message;
+      status.textContent = (err as Error).message;
     } finally {
       save.disabled = false;
     }
@@ -379,7 +382,7 @@ function triageForm(v, scanId, onTriage) {
   return form;
 }
 
-function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
+function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTriage, scanId }: { isNew?: Set<string>; onTriage?: () => Promise<void>; scanId?: string } = {}): HTMLUListElement {
   return h(
     'ul',
     { class: 'findings' },
@@ -407,7 +410,7 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
             v.triage
               ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by_name ?? v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
               : null,
-            onTriage ? triageForm(v, scanId, onTriage) : null,
+            onTriage && scanId ? triageForm(v, scanId, onTriage) : null,
             v.how ? h('p', { class: 'finding-how' }, h('strong', null, 'How it got through: '), v.how) : null,
             h('p', null, v.description),
             h(
@@ -424,7 +427,7 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
             h(
               'ol',
               { class: 'turns', 'aria-label': 'Conversation' },
-              (v.evidence?.turns ?? []).map((t, i) => h('li', { class: `turn turn-${['system', 'user', 'assistant'].includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, withProof(t.content, v.evidence?.proof, i)))),
+              (v.evidence?.turns ?? []).map((t, i) => h('li', { class: `turn turn-${turnRoles.includes(t.role) ? t.role : 'other'}` }, h('span', { class: 'turn-role' }, t.role === 'user' ? 'Gauntlet (attacker)' : t.role === 'assistant' ? 'Target' : t.role), h('pre', { class: 'turn-content' }, withProof(t.content, v.evidence?.proof, i)))),
             ),
             v.evidence?.proof ? proofNote(v.evidence.proof) : v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
             v.variants?.length
@@ -444,12 +447,12 @@ function findingsList(vulns, { isNew = new Set(), onTriage, scanId } = {}) {
 }
 
 /** a turn's text with the proof's span marked, when the proof is in this turn as written */
-function withProof(content, proof, index) {
+function withProof(content: string, proof: Proof | undefined, index: number): Child {
   if (!proof || proof.turn !== index || proof.read_as || content.slice(proof.start, proof.end) !== proof.text) return content;
   return [content.slice(0, proof.start), h('mark', { class: 'proof-span' }, proof.text), content.slice(proof.end)];
 }
 
-const PROOF_MATCHED = {
+const PROOF_MATCHED: Readonly<Record<ProofKind, (m: Partial<Schemas['ProofMatchView']>) => string>> = {
   canary: (m) => `the target's canary${m.label ? ` “${m.label}”` : ''}`,
   sensitive: (m) => `the sensitive value “${m.label}”`,
   recurrence: (m) => `a value that came back in ${m.occurrences ?? 2} independent conversations`,
@@ -459,24 +462,25 @@ const PROOF_MATCHED = {
 };
 
 /** what proves the finding, read in seconds: the quoted span and what it matched */
-function proofNote(p) {
+function proofNote(p: Proof): HTMLParagraphElement {
   const where = `turn ${p.turn + 1}${p.read_as ? (p.read_as === 'rendered page' ? ', as the page rendered it' : `, read as ${p.read_as}`) : ''}`;
-  return h('p', { class: 'matched proof' }, h('strong', null, 'Proof '), `(${where}): `, h('mark', { class: 'proof-span' }, p.text), `, ${(PROOF_MATCHED[p.matched?.kind] ?? PROOF_MATCHED.obedience)(p.matched ?? {})}`);
+  const matched = p.matched ?? {};
+  return h('p', { class: 'matched proof' }, h('strong', null, 'Proof '), `(${where}): `, h('mark', { class: 'proof-span' }, p.text), `, ${(PROOF_MATCHED[matched.kind as ProofKind] ?? PROOF_MATCHED.obedience)(matched)}`);
 }
 
-const FRAMEWORK_LABEL = { owasp_llm_top10: 'OWASP Top 10 for LLM Applications', nist_ai_rmf: 'NIST AI RMF 1.0', soc2_cc7: 'SOC 2 CC7 System Operations' };
-const CONTROL_STATUS = { pass: 'Pass', fail: 'Fail', not_tested: 'Not tested' };
+const FRAMEWORK_LABEL: Readonly<Record<keyof Schemas['FrameworksView'], string>> = { owasp_llm_top10: 'OWASP Top 10 for LLM Applications', nist_ai_rmf: 'NIST AI RMF 1.0', soc2_cc7: 'SOC 2 CC7 System Operations' };
+const CONTROL_STATUS: Readonly<Record<ControlStatus, string>> = { pass: 'Pass', fail: 'Fail', not_tested: 'Not tested' };
 // a practice (GOVERN, MAP, MANAGE...) is evidenced by a scan, never passed by one
-const controlLabel = (c) => (c.basis === 'practice' ? 'Practice' : CONTROL_STATUS[c.status] ?? c.status);
-const controlClass = (c) => (c.basis === 'practice' ? 'ctl-practice' : `ctl-${c.status}`);
+const controlLabel = (c: Control) => (c.basis === 'practice' ? 'Practice' : CONTROL_STATUS[c.status] ?? c.status);
+const controlClass = (c: Control) => (c.basis === 'practice' ? 'ctl-practice' : `ctl-${c.status}`);
 
-async function loadCompliance(ctx, slot, scan) {
+async function loadCompliance(ctx: PageContext, slot: Element, scan: Scan): Promise<void> {
   const heading = slot.querySelector('h2');
-  const done = (...nodes) => ctx.alive() && fill(slot, heading, ...nodes);
-  if (scan.status === 'failed' || scan.status === 'cancelled') return done(notice('info', 'Compliance evidence is produced for completed scans only.'));
+  const done = (...nodes: Child[]) => ctx.alive() && fill(slot, heading, ...nodes);
+  if (scan.status === 'failed' || scan.status === 'cancelled') return void done(notice('info', 'Compliance evidence is produced for completed scans only.'));
   try {
-    const ev = await api.get(`/api/scans/${scan.id}/compliance-evidence`);
-    const frameworks = Object.entries(ev.frameworks ?? {});
+    const ev = await answer(client.GET('/api/scans/{id}/compliance-evidence', { params: { path: { id: scan.id } } }));
+    const frameworks = Object.entries(ev.frameworks ?? {}) as [keyof Schemas['FrameworksView'], { edition?: string; controls: Control[] }][];
     done(
       ...frameworks.map(([key, fw]) =>
         h(
@@ -504,19 +508,18 @@ async function loadCompliance(ctx, slot, scan) {
       ev.integrity ? h('p', { class: 'hint' }, `Integrity: ${ev.integrity.event_count} events, chain SHA-256 `, h('code', { class: 'wrap' }, ev.integrity.chain_sha256), '. Replay ', h('code', null, `GET /api/scans/${scan.id}/events`), ' to verify.') : null,
     );
   } catch (err) {
-    if (err.status === 409) done(notice('info', 'Compliance evidence is available when the scan has finished.'));
-    else if (isMissing(err)) done(notice('info', 'Compliance evidence is not available from this server yet. The findings above list each OWASP category.'));
-    else done(notice('error', `Compliance evidence could not be loaded: ${err.message}`));
+    if (status(err) === 409) done(notice('info', 'Compliance evidence is available when the scan has finished.'));
+    else done(notice('error', `Compliance evidence could not be loaded: ${(err as Error).message}`));
   }
 }
 
-function reportsCard(ctx, scan) {
+function reportsCard(ctx: PageContext, scan: Scan): HTMLElement {
   const plan = ctx.account?.plan ?? 'free';
-  const allowed = (f) => plan !== 'free' || f === 'json';
-  const status = h('p', { class: 'hint', role: 'status' });
-  const buttons = FORMATS.map((f) => {
-    const b = button(f.label, { class: 'btn btn-small', disabled: !allowed(f.id), 'aria-describedby': allowed(f.id) ? null : 'report-plan-note' });
-    b.addEventListener('click', () => download(scan, f, b, status));
+  const allowed = (f: ReportFormat) => plan !== 'free' || f === 'json';
+  const note = h('p', { class: 'hint', role: 'status' });
+  const buttons = (Object.keys(REPORT_LABEL) as ReportFormat[]).map((f) => {
+    const b = button(REPORT_LABEL[f], { class: 'btn btn-small', disabled: !allowed(f), 'aria-describedby': allowed(f) ? null : 'report-plan-note' });
+    b.addEventListener('click', () => void download(scan, f, b, note));
     return b;
   });
   return h(
@@ -525,27 +528,28 @@ function reportsCard(ctx, scan) {
     h('h2', { id: 'reports-title' }, 'Reports'),
     h('div', { class: 'report-buttons' }, buttons),
     plan === 'free' ? h('p', { class: 'hint', id: 'report-plan-note' }, 'The free plan downloads JSON. PDF, HTML, CSV and Markdown come with Pro.') : null,
-    status,
+    note,
   );
 }
 
-async function download(scan, format, btn, status) {
+async function download(scan: Scan, format: ReportFormat, btn: HTMLButtonElement, note: HTMLElement): Promise<void> {
+  const label = REPORT_LABEL[format];
   btn.disabled = true;
-  status.textContent = `Preparing the ${format.label} report…`;
+  note.textContent = `Preparing the ${label} report…`;
   try {
-    const res = await api.raw('GET', `/api/scans/${scan.id}/report?format=${format.id}`);
-    const blob = await res.blob();
-    const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `gauntlet-${scan.id}.${format.id === 'markdown' ? 'md' : format.id}`;
+    const call = client.GET('/api/scans/{id}/report', { params: { path: { id: scan.id }, query: { format } }, parseAs: 'blob' });
+    const blob = await answer(call);
+    const { response } = await call;
+    const name = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `gauntlet-${scan.id}.${format === 'markdown' ? 'md' : format}`;
     const url = URL.createObjectURL(blob);
     const a = h('a', { href: url, download: name, hidden: true });
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
-    status.textContent = `${format.label} report downloaded (${name}).`;
+    note.textContent = `${label} report downloaded (${name}).`;
   } catch (err) {
-    status.textContent =
-      err.status === 403 ? `${format.label} reports are not part of your plan.` : err.status === 409 ? 'Reports are available when the scan has finished.' : isMissing(err) ? 'Reports are not available from this server yet.' : `The report could not be downloaded: ${err.message}`;
+    note.textContent = status(err) === 403 ? `${label} reports are not part of your plan.` : status(err) === 409 ? 'Reports are available when the scan has finished.' : `The report could not be downloaded: ${(err as Error).message}`;
   } finally {
     btn.disabled = false;
   }

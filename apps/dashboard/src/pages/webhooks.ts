@@ -1,48 +1,33 @@
-import { api, isMissing } from '../api.js';
-import {
-  h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal, nextId,
-} from '../dom.js';
+import { answer, client, type Schemas } from '../api/client';
+import type { WebhookEvent, WebhookFormat } from '../api/enums';
+import type { PageContext } from '../page';
+import { clear, h } from '../widgets/dom';
+import { confirmDialog, emptyState, loading, notice, pageHeader, secretReveal } from '../widgets/feedback';
+import { busy, button, checkboxGroup, clearErrors, field, formAlert, showErrors, type FormProblem } from '../widgets/forms';
+import { timeEl } from '../widgets/format';
+import { WEBHOOK_FORMAT_OPTIONS } from '../widgets/webhook-formats';
 
-export const EVENT_TYPES = [
-  { id: 'scan.started', label: 'scan.started: a scan begins' },
-  { id: 'scan.completed', label: 'scan.completed: a scan finishes' },
-  { id: 'scan.completed_partial', label: 'scan.completed_partial: finished with incomplete results' },
-  { id: 'scan.failed', label: 'scan.failed: a scan hits a fatal error' },
-  { id: 'vulnerability.critical', label: 'vulnerability.critical: a critical finding, as it is found' },
-  { id: 'scan.regressed', label: 'scan.regressed: a fixed weakness found again, or the score fell past the target\'s threshold' },
-];
-export const FORMAT_TYPES = [
-  { value: 'json', label: 'JSON (the Gauntlet envelope)' },
-  { value: 'ocsf', label: 'OCSF 1.8 (JSON)' },
-  { value: 'cef', label: 'CEF (ArcSight)' },
-  { value: 'syslog', label: 'Syslog (RFC 5424)' },
-];
+type Webhook = Schemas['WebhookView'];
+type Delivery = Schemas['DeliveryView'];
 
-const UNAVAILABLE = 'Webhooks are not available on this server yet. Once the service is updated, this page lets you add endpoints, rotate secrets, send tests and read the delivery log.';
+const EVENT_LABEL: Readonly<Record<WebhookEvent, string>> = {
+  'scan.started': 'scan.started: a scan begins',
+  'scan.completed': 'scan.completed: a scan finishes',
+  'scan.completed_partial': 'scan.completed_partial: finished with incomplete results',
+  'scan.failed': 'scan.failed: a scan hits a fatal error',
+  'vulnerability.critical': 'vulnerability.critical: a critical finding, as it is found',
+  'scan.regressed': 'scan.regressed: a fixed weakness found again, or the score fell past the target\'s threshold',
+};
+const EVENT_TYPES = Object.entries(EVENT_LABEL).map(([id, label]) => ({ id, label }));
 
-/** a checkbox group that receives the server's errors for `name` like any other field */
-function checkboxGroup(legend, name, items, checked = []) {
-  const errId = nextId('err');
-  return h(
-    'fieldset',
-    { class: 'field fieldset checks', dataset: { field: name }, 'aria-describedby': errId },
-    h('legend', null, legend),
-    items.map((it) => {
-      const id = nextId('cb');
-      return h('div', { class: 'check' }, h('input', { type: 'checkbox', id, name, value: it.id, checked: checked.includes(it.id) }), h('label', { for: id }, it.label));
-    }),
-    h('p', { class: 'field-error', id: errId }),
-  );
-}
-
-function webhookForm(ctx, onCreated) {
+function webhookForm(onCreated: (created: Schemas['CreatedWebhookView']) => Promise<void>): HTMLFormElement {
   const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Add webhook');
   const form = h(
     'form',
     { class: 'form', novalidate: true },
     formAlert(),
     field({ label: 'Endpoint URL', name: 'url', type: 'url', required: true, placeholder: 'https://hooks.example.com/gauntlet', hint: 'Receives a signed POST for each event. Redirects are not followed.' }),
-    field({ label: 'Format', name: 'format_type', type: 'select', value: 'json', options: FORMAT_TYPES }),
+    field({ label: 'Format', name: 'format_type', type: 'select', value: 'json', options: WEBHOOK_FORMAT_OPTIONS }),
     checkboxGroup('Events', 'event_types', EVENT_TYPES, ['scan.completed', 'scan.failed', 'vulnerability.critical']),
     h('div', { class: 'actions form-actions' }, btn),
   );
@@ -51,20 +36,18 @@ function webhookForm(ctx, onCreated) {
     clearErrors(form);
     const data = new FormData(form);
     try {
-      const created = await busy(btn, () => api.post('/api/webhooks', { url: String(data.get('url')).trim(), format_type: data.get('format_type'), event_types: data.getAll('event_types') }));
+      const body = { url: String(data.get('url')).trim(), format_type: data.get('format_type') as WebhookFormat, event_types: data.getAll('event_types') as WebhookEvent[] };
+      const created = await busy(btn, () => answer(client.POST('/api/webhooks', { body })));
       form.reset();
-      onCreated(created);
+      await onCreated(created);
     } catch (err) {
-      if (isMissing(err)) showErrors(form, { message: UNAVAILABLE, errors: [] });
-      else showErrors(form, err);
+      showErrors(form, err as FormProblem);
     }
   });
   return form;
 }
 
-const listOf = (body, key) => (Array.isArray(body) ? body : body?.[key] ?? []);
-
-export async function list(ctx) {
+export async function list(ctx: PageContext): Promise<void> {
   ctx.main.append(pageHeader('Webhooks', { sub: 'Send signed scan events to your own endpoint or SIEM (JSON, OCSF, CEF, syslog).' }));
   const listEl = h('div', null, loading());
   const reveal = h('div', { class: 'reveal-slot' });
@@ -72,13 +55,12 @@ export async function list(ctx) {
   ctx.main.append(h('div', { class: 'two-col' }, h('div', { class: 'col-main' }, h('section', { class: 'card', 'aria-labelledby': 'hooks-title' }, h('h2', { id: 'hooks-title' }, 'Endpoints'), listEl)), h('aside', { class: 'col-side' }, formCard)));
 
   const refresh = async () => {
-    let hooks;
+    let hooks: Webhook[];
     try {
-      hooks = listOf(await api.get('/api/webhooks'), 'webhooks');
+      hooks = (await answer(client.GET('/api/webhooks'))).webhooks;
     } catch (err) {
       if (!ctx.alive()) return;
-      clear(listEl).append(notice(isMissing(err) ? 'info' : 'error', isMissing(err) ? UNAVAILABLE : err.message));
-      if (isMissing(err)) formCard.hidden = true;
+      clear(listEl).append(notice('error', (err as Error).message));
       return;
     }
     if (!ctx.alive()) return;
@@ -94,7 +76,7 @@ export async function list(ctx) {
       ))),
     );
   };
-  formCard.append(webhookForm(ctx, async (created) => {
+  formCard.append(webhookForm(async (created) => {
     clear(reveal).append(secretReveal('Signing secret', created.secret, ctx.toast), h('p', { class: 'hint' }, 'Verify X-Service-Signature (sha256= HMAC of the raw body) or the Standard Webhooks headers with this secret.'));
     reveal.querySelector('button')?.focus();
     ctx.toast('Webhook added.');
@@ -104,27 +86,27 @@ export async function list(ctx) {
 }
 
 /** the test ping is sent while the request waits, so the toast can tell the endpoint's answer */
-function testButton(ctx, w, after = async () => undefined) {
+function testButton(ctx: PageContext, w: Webhook, after: () => Promise<unknown> = async () => undefined): HTMLButtonElement {
   return button('Send test', {
     class: 'btn btn-small',
     'aria-label': `Send a test event to ${w.url}`,
     on: {
       click: async (e) => {
         try {
-          const delivery = await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/test`));
+          const delivery = await busy(e.currentTarget as HTMLButtonElement, () => answer(client.POST('/api/webhooks/{id}/test', { params: { path: { id: w.id } } })));
           const attempt = delivery?.attempts?.at(-1);
           if (delivery?.status === 'succeeded') ctx.toast(`Test event delivered: the endpoint answered ${attempt?.status}.`);
           else ctx.toast(`Test event not delivered: ${attempt?.error ?? `the endpoint answered ${attempt?.status ?? 'nothing'}`}.`, 'error');
           await after();
         } catch (err) {
-          ctx.toast(err.message, 'error');
+          ctx.toast((err as Error).message, 'error');
         }
       },
     },
   });
 }
 
-function deleteButton(ctx, w, after) {
+function deleteButton(ctx: PageContext, w: Webhook, after: () => unknown): HTMLButtonElement {
   return button('Delete', {
     class: 'btn btn-small btn-danger-ghost',
     'aria-label': `Delete webhook ${w.url}`,
@@ -132,23 +114,24 @@ function deleteButton(ctx, w, after) {
       click: async () => {
         if (!(await confirmDialog({ title: 'Delete this webhook?', text: `${w.url} will receive no more events.`, confirm: 'Delete webhook', danger: true }))) return;
         try {
-          await api.del(`/api/webhooks/${w.id}`);
+          await answer(client.DELETE('/api/webhooks/{id}', { params: { path: { id: w.id } } }));
           ctx.toast('Webhook deleted.');
           await after();
         } catch (err) {
-          ctx.toast(err.message, 'error');
+          ctx.toast((err as Error).message, 'error');
         }
       },
     },
   });
 }
 
-export async function detail(ctx) {
-  let w;
+export async function detail(ctx: PageContext): Promise<void> {
+  let w: Webhook;
   try {
-    w = await api.get(`/api/webhooks/${encodeURIComponent(ctx.params.id)}`);
+    w = await answer(client.GET('/api/webhooks/{id}', { params: { path: { id: ctx.params.id } } }));
   } catch (err) {
-    ctx.main.append(pageHeader('Webhook', { back: { href: '/app/webhooks', label: 'Webhooks' } }), notice(isMissing(err) ? 'info' : 'error', err.status === 404 ? 'This webhook does not exist, was deleted, or webhooks are not available on this server yet.' : err.message, h('a', { href: '/app/webhooks' }, 'Back to webhooks')));
+    const missing = (err as { status?: number }).status === 404;
+    ctx.main.append(pageHeader('Webhook', { back: { href: '/app/webhooks', label: 'Webhooks' } }), notice(missing ? 'info' : 'error', missing ? 'This webhook does not exist or was deleted.' : (err as Error).message, h('a', { href: '/app/webhooks' }, 'Back to webhooks')));
     return;
   }
   if (!ctx.alive()) return;
@@ -158,14 +141,14 @@ export async function detail(ctx) {
     on: {
       click: async (e) => {
         // the event's currentTarget is null once the handler has awaited anything
-        const self = e.currentTarget;
+        const self = e.currentTarget as HTMLButtonElement;
         if (!(await confirmDialog({ title: 'Rotate the signing secret?', text: 'A new secret is issued and shown once. Update your receiver to accept it.', confirm: 'Rotate secret' }))) return;
         try {
-          const r = await busy(self, () => api.post(`/api/webhooks/${w.id}/rotate-secret`));
+          const r = await busy(self, () => answer(client.POST('/api/webhooks/{id}/rotate-secret', { params: { path: { id: w.id } } })));
           clear(reveal).append(secretReveal('New signing secret', r.secret, ctx.toast));
           reveal.querySelector('button')?.focus();
         } catch (err) {
-          ctx.toast(err.message, 'error');
+          ctx.toast((err as Error).message, 'error');
         }
       },
     },
@@ -185,18 +168,18 @@ export async function detail(ctx) {
   ctx.main.append(h('section', { class: 'card', 'aria-labelledby': 'log-title' }, h('div', { class: 'card-head' }, h('h2', { id: 'log-title' }, 'Delivery log'), refreshBtn), logEl));
   const refresh = async () => {
     try {
-      const deliveries = listOf(await api.get(`/api/webhooks/${w.id}/deliveries`), 'deliveries');
+      const { deliveries } = await answer(client.GET('/api/webhooks/{id}/deliveries', { params: { path: { id: w.id } } }));
       if (!ctx.alive()) return;
       clear(logEl).append(deliveries.length ? deliveryTable(ctx, w, deliveries, refresh) : emptyState('No deliveries yet', 'Send a test event, or run a scan: each event and every attempt to deliver it shows up here.'));
     } catch (err) {
-      clear(logEl).append(notice(isMissing(err) ? 'info' : 'error', isMissing(err) ? 'The delivery log is not available from this server yet.' : err.message));
+      clear(logEl).append(notice('error', (err as Error).message));
     }
   };
   refreshBtn.addEventListener('click', refresh);
   await refresh();
 }
 
-function deliveryTable(ctx, w, deliveries, refresh) {
+function deliveryTable(ctx: PageContext, w: Webhook, deliveries: Delivery[], refresh: () => Promise<void>): HTMLUListElement {
   return h(
     'ul',
     { class: 'deliveries' },
@@ -207,11 +190,11 @@ function deliveryTable(ctx, w, deliveries, refresh) {
         on: {
           click: async (e) => {
             try {
-              await busy(e.currentTarget, () => api.post(`/api/webhooks/${w.id}/deliveries/${d.id}/redeliver`));
+              await busy(e.currentTarget as HTMLButtonElement, () => answer(client.POST('/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { params: { path: { id: w.id, delivery_id: d.id } } })));
               ctx.toast('Redelivery queued.');
               await refresh();
             } catch (err) {
-              ctx.toast(err.message, 'error');
+              ctx.toast((err as Error).message, 'error');
             }
           },
         },

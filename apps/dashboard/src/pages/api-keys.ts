@@ -1,7 +1,11 @@
-import { api } from '../api.js';
-import { h, field, formAlert, showErrors, clearErrors, busy, button, emptyState, notice, pageHeader, loading, clear, confirmDialog, timeEl, secretReveal } from '../dom.js';
+import { answer, client, type Schemas } from '../api/client';
+import type { PageContext } from '../page';
+import { clear, h } from '../widgets/dom';
+import { confirmDialog, emptyState, loading, notice, pageHeader, secretReveal } from '../widgets/feedback';
+import { busy, button, clearErrors, control, field, formAlert, showErrors, type FormProblem } from '../widgets/forms';
+import { timeEl } from '../widgets/format';
 
-export async function page(ctx) {
+export async function page(ctx: PageContext): Promise<void> {
   ctx.main.append(pageHeader('API keys', { sub: 'Keys let CI pipelines and scripts call Gauntlet with the X-API-Key header (CI scans, webhooks, agent monitor).' }));
   const reveal = h('div', { class: 'reveal-slot' });
   const btn = h('button', { type: 'submit', class: 'btn btn-primary' }, 'Create key');
@@ -10,7 +14,7 @@ export async function page(ctx) {
   ctx.main.append(h('section', { class: 'card', 'aria-labelledby': 'new-key-title' }, h('h2', { id: 'new-key-title' }, 'Create a key'), form, reveal), h('section', { class: 'card', 'aria-labelledby': 'keys-title' }, h('h2', { id: 'keys-title' }, 'Active keys'), listEl));
 
   const refresh = async () => {
-    const { api_keys: keys } = await api.get('/api/api-keys');
+    const { api_keys: keys } = await answer(client.GET('/api/api-keys'));
     if (!ctx.alive()) return;
     clear(listEl);
     if (!keys.length) {
@@ -31,19 +35,19 @@ export async function page(ctx) {
     e.preventDefault();
     clearErrors(form);
     try {
-      const created = await busy(btn, () => api.post('/api/api-keys', { name: form.elements.namedItem('name').value.trim() }));
+      const created = await busy(btn, () => answer(client.POST('/api/api-keys', { body: { name: control(form, 'name').value.trim() } })));
       form.reset();
       clear(reveal).append(secretReveal('API key', created.key, ctx.toast, 'Store it now (for example in your CI secrets). Gauntlet keeps only a hash and cannot show it again.'));
       reveal.querySelector('button')?.focus();
       await refresh();
     } catch (err) {
-      showErrors(form, err);
+      showErrors(form, err as FormProblem);
     }
   });
-  await refresh().catch((err) => clear(listEl).append(notice('error', err.message)));
+  await refresh().catch((err: Error) => clear(listEl).append(notice('error', err.message)));
 }
 
-function revokeButton(ctx, k, refresh) {
+function revokeButton(ctx: PageContext, k: Schemas['ApiKeyView'], refresh: () => Promise<void>): HTMLButtonElement {
   return button('Revoke', {
     class: 'btn btn-small btn-danger-ghost',
     'aria-label': `Revoke ${k.name}`,
@@ -51,11 +55,11 @@ function revokeButton(ctx, k, refresh) {
       click: async () => {
         if (!(await confirmDialog({ title: `Revoke “${k.name}”?`, text: 'Anything using this key stops working at once. This cannot be undone.', confirm: 'Revoke key', danger: true }))) return;
         try {
-          await api.del(`/api/api-keys/${k.id}`);
+          await answer(client.DELETE('/api/api-keys/{id}', { params: { path: { id: k.id } } }));
           ctx.toast(`Key “${k.name}” revoked.`);
           await refresh();
         } catch (err) {
-          ctx.toast(err.message, 'error');
+          ctx.toast((err as Error).message, 'error');
         }
       },
     },
