@@ -1333,6 +1333,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             status: "pass" | "fail" | "not_tested";
+            /**
+             * @description findings: the scan passes or fails it; practice: an organisational practice no scan can pass (its status stays not_tested), of which the scan is evidence
+             * @enum {string}
+             */
+            basis: "findings" | "practice";
             /** @description ids of the vulnerabilities that make this control fail */
             findings: string[];
             probes_run: number;

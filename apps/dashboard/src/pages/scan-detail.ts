@@ -12,8 +12,7 @@ type Scan = Schemas['ScanDetailView'];
 type Status = Schemas['ScanStatusView'];
 type Finding = Schemas['VulnerabilityView'];
 type Proof = Schemas['ProofView'];
-// the service sends each control's basis (findings or practice); the OpenAPI document does not declare it yet
-type Control = Schemas['ControlEvidenceView'] & { basis?: 'findings' | 'practice' };
+type Control = Schemas['ControlEvidenceView'];
 
 const PHASE_LABEL: Readonly<Record<ScanPhase, string>> = { queued: 'Queued', recon: 'Recon', probe: 'Probe', amplify: 'Amplify', analyze: 'Analyze', report: 'Report', done: 'Done' };
 /** in the order the buttons show */

@@ -59,6 +59,8 @@ class ControlEvidenceView {
   @ApiProperty() id: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: ['pass', 'fail', 'not_tested'] }) status: string;
+  @ApiProperty({ enum: ['findings', 'practice'], description: 'findings: the scan passes or fails it; practice: an organisational practice no scan can pass (its status stays not_tested), of which the scan is evidence' })
+  basis: 'findings' | 'practice';
   @ApiProperty({ type: [String], description: 'ids of the vulnerabilities that make this control fail' }) findings: string[];
   @ApiProperty() probes_run: number;
   @ApiPropertyOptional({ type: [String] }) aliases?: string[];
