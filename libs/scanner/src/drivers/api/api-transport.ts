@@ -22,8 +22,6 @@ export interface ApiDriverOptions {
   maxAnswerBytes?: number;
 }
 
-export type { TargetAnswer };
-
 export interface TargetRequest {
   url: string;
   headers: Record<string, string>;
