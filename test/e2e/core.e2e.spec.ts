@@ -272,6 +272,12 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
     expect(Object.keys(doc.components.schemas.TargetCheckView.properties)).toEqual(expect.arrayContaining(['ok', 'endpoint', 'status', 'latency_ms', 'diagnosis', 'hint', 'screenshot']));
     expect(doc.components.schemas.TargetView.properties).toHaveProperty('endpoint');
     expect(doc.components.schemas.RegisterTargetBody.properties.api_format.enum).toEqual(['openai', 'anthropic', 'http', 'azure-openai', 'ollama', 'gemini', 'openai-responses']);
+    // each format's short label beside its value, from the format registry, for the dashboard's forms
+    for (const schema of ['RegisterTargetBody', 'UpdateTargetBody', 'TargetView']) {
+      expect(doc.components.schemas[schema].properties.api_format['x-enum-descriptions']).toEqual([
+        'OpenAI chat completions', 'Anthropic Messages', 'custom HTTP JSON', 'Azure OpenAI', 'Ollama', 'Gemini generateContent', 'OpenAI Responses',
+      ]);
+    }
     expect(doc.components.schemas.ScanStatusView.properties).toHaveProperty('reason');
     expect(doc.components.securitySchemes).toHaveProperty('bearer');
     expect(doc.components.securitySchemes).toHaveProperty('api_key');

@@ -6,6 +6,8 @@ export * from './account/email-reservation';
 export * from './account/plans';
 export * from './account/scan-quota';
 export * from './target/target';
+export * from './target/formats';
+export * from './target/target-errors';
 export * from './target/endpoint';
 export * from './target/headers';
 export * from './target/diagnosis';

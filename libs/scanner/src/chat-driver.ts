@@ -30,28 +30,9 @@ export interface Conversation {
   close(): Promise<void>;
 }
 
-/** What went wrong, as data, so a preflight can say what to change without parsing messages. */
-export type { TargetFailure };
-
 /**
- * The target did not answer (connection refused, timed out, 5xx after retries, browser
- * crashed). The engine uses it to end a scan `failed` (never answered) or
- * `completed_partial` (stopped answering after probing began).
+ * What went wrong, as data, so a preflight can say what to change without parsing messages; and
+ * the two errors drivers raise (the domain holds them: the API formats' readers raise them too).
  */
-export class TargetUnavailableError extends Error {
-  /** chat pages, when asked for: what the page looked like when it failed */
-  screenshot?: Buffer;
-  constructor(message: string, readonly cause?: unknown, readonly failure?: TargetFailure) {
-    super(message);
-    this.name = 'TargetUnavailableError';
-  }
-}
-
-/** The target answered, but not in a form the driver can read (misconfigured format/selectors). */
-export class TargetProtocolError extends Error {
-  screenshot?: Buffer;
-  constructor(message: string, readonly failure?: TargetFailure) {
-    super(message);
-    this.name = 'TargetProtocolError';
-  }
-}
+export type { TargetFailure };
+export { TargetProtocolError, TargetUnavailableError } from '@gauntlet/domain';

@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_FORMATS } from '@gauntlet/domain';
 import { loadConfig, schemaPath } from './gauntlet-config';
 
 describe('gauntlet.yaml', () => {
@@ -95,5 +96,11 @@ describe('gauntlet.yaml', () => {
   it('ships a schema that is valid JSON Schema', () => {
     const ajv = new Ajv({ strict: true, strictTypes: false, allowUnionTypes: true });
     expect(() => ajv.compile(JSON.parse(readFileSync(schemaPath(), 'utf8')))).not.toThrow();
+  });
+
+  it('ships a schema whose target formats are the API formats the service speaks', () => {
+    // the file is read by editors too, so it states the list; the format registry is the source
+    const schema = JSON.parse(readFileSync(schemaPath(), 'utf8'));
+    expect([...schema.definitions.target.properties.format.enum].sort()).toEqual([...API_FORMATS].sort());
   });
 });

@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested,
 } from 'class-validator';
-import { API_FORMATS, ApiFormat, customHeadersProblem, HEADER_NAME_PATTERN, HeaderPairs, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
+import { API_FORMAT_SPECS, API_FORMATS, ApiFormat, customHeadersProblem, HEADER_NAME_PATTERN, HeaderPairs, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
 import { AsPairs, Clearable } from '../http/validation';
@@ -31,11 +31,16 @@ const IsTags = () =>
     },
   });
 
-const FORMATS_DESCRIPTION =
-  'required when scan_mode is api. openai: chat completions (url: base URL such as https://host/v1, or the full endpoint); ' +
-  'anthropic: Messages API (.../v1 or .../v1/messages); azure-openai: a deployment URL (key in api-key, api-version added when absent); ' +
-  'ollama: native /api/chat (url: the server, model required); gemini: generateContent (url: .../v1beta, model required unless in the URL); ' +
-  'openai-responses: the Responses API (.../v1 or .../v1/responses); http: any JSON endpoint described by http {body_template, response_path}';
+/**
+ * api_format in the document, from the format registry (libs/domain target/formats): the enum,
+ * each format's one line in the description, and its short label in `x-enum-descriptions` (an
+ * array parallel to `enum`), which the dashboard shows in its forms.
+ */
+const API_FORMAT_SCHEMA = {
+  enum: API_FORMATS,
+  'x-enum-descriptions': API_FORMAT_SPECS.map((f) => f.label),
+} as ApiPropertyOptions;
+const FORMATS_DESCRIPTION = `required when scan_mode is api. ${API_FORMAT_SPECS.map((f) => `${f.name}: ${f.description}`).join('; ')}`;
 
 export class BrowserSelectorsBody {
   @ApiPropertyOptional({ description: 'CSS selector of the chat input', maxLength: 500 })
@@ -172,7 +177,7 @@ export class RegisterTargetBody extends TargetFields {
   @IsIn(SCAN_MODES)
   scan_mode: ScanMode;
 
-  @ApiPropertyOptional({ enum: API_FORMATS, description: FORMATS_DESCRIPTION })
+  @ApiPropertyOptional({ ...API_FORMAT_SCHEMA, description: FORMATS_DESCRIPTION })
   @IsOptional() @IsIn(API_FORMATS)
   api_format?: ApiFormat;
 
@@ -196,7 +201,7 @@ export class UpdateTargetBody extends TargetFields {
   @IsOptional() @IsIn(SCAN_MODES)
   scan_mode?: ScanMode;
 
-  @ApiPropertyOptional({ enum: API_FORMATS })
+  @ApiPropertyOptional(API_FORMAT_SCHEMA)
   @IsOptional() @IsIn(API_FORMATS)
   api_format?: ApiFormat;
 }
@@ -207,7 +212,7 @@ export class TargetView {
   @ApiProperty({ description: 'as typed' }) url: string;
   @ApiProperty({ description: 'what is actually called: the full API endpoint that url means for api_format, or the chat page' }) endpoint: string;
   @ApiProperty({ enum: SCAN_MODES }) scan_mode: ScanMode;
-  @ApiProperty({ enum: API_FORMATS, nullable: true }) api_format: ApiFormat | null;
+  @ApiProperty({ ...API_FORMAT_SCHEMA, nullable: true }) api_format: ApiFormat | null;
   @ApiProperty({ description: 'an API key is stored (it is never returned)' }) has_api_key: boolean;
   @ApiProperty({ nullable: true, type: String }) model: string | null;
   @ApiProperty({ type: [String] }) canaries: string[];

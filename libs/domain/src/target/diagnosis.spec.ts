@@ -1,4 +1,5 @@
-import { CheckSubject, diagnose, TargetFailure } from './diagnosis';
+import { CheckSubject, diagnose } from './diagnosis';
+import type { TargetFailure } from './target-errors';
 
 const api: CheckSubject = { scan_mode: 'api', api_format: 'openai', url: 'https://h.example/v1', endpoint: 'https://h.example/v1/chat/completions', has_api_key: true };
 const failed = (failure: TargetFailure, subject: CheckSubject = api) => diagnose(subject, { kind: 'failed', failure, message: 'driver words' }, 12);

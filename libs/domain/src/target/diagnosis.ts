@@ -1,25 +1,7 @@
-import type { ApiFormat, ScanMode } from './target';
+import { apiFormat, ApiFormat, isApiFormat, keyPlacementText } from './formats';
+import type { ScanMode } from './target';
+import type { PageStep, TargetFailure } from './target-errors';
 
-/**
- * What went wrong talking to a target, as data (drivers attach it to their errors). `looksLike`
- * is the API format, or `html` for a web page, that an unreadable answer resembled.
- */
-export type TargetFailure =
-  | { kind: 'refused'; detail: string }
-  | { kind: 'http'; status: number; contentType: string }
-  | { kind: 'timeout'; ms: number }
-  | { kind: 'network'; code: string }
-  | { kind: 'tls'; code: string }
-  | { kind: 'unreadable'; contentType: string; looksLike: string | null; status?: number }
-  | { kind: 'streamed-error'; detail: string }
-  | { kind: 'page'; step: PageStep; install?: string }
-  | { kind: 'settings'; field: string };
-
-/**
- * Where in driving a chat page it failed. `settle`: the page kept the browser busy past a
- * deadline (a frame that never loads, a script that never ends, endless dialogs or reloads).
- */
-export type PageStep = 'launch' | 'load' | 'input' | 'send' | 'answer' | 'settle';
 
 /** One attempt at a harmless message, as the check saw it. */
 export type CheckOutcome = { kind: 'answered'; answer: string } | { kind: 'failed'; failure: TargetFailure | null; message: string };
@@ -40,37 +22,8 @@ export interface Diagnosis {
   hint: string | null;
 }
 
-const FORMAT_NAME: Record<ApiFormat, string> = {
-  openai: 'OpenAI chat completions',
-  anthropic: 'Anthropic Messages',
-  http: 'custom HTTP JSON',
-  'azure-openai': 'Azure OpenAI',
-  ollama: 'Ollama',
-  gemini: 'Gemini generateContent',
-  'openai-responses': 'OpenAI Responses',
-};
-
-/** where each format sends the key, for a hint that names the header */
-const KEY_HEADER: Record<ApiFormat, string> = {
-  openai: 'Authorization: Bearer',
-  anthropic: 'x-api-key',
-  http: 'Authorization: Bearer',
-  'azure-openai': 'api-key',
-  ollama: 'Authorization: Bearer',
-  gemini: 'x-goog-api-key',
-  'openai-responses': 'Authorization: Bearer',
-};
-
-/** what the URL of each format looks like, for a hint after a 404 */
-const URL_SHAPE: Record<ApiFormat, string> = {
-  openai: 'the base URL the OpenAI SDKs take (https://host/v1) or the full endpoint (.../v1/chat/completions)',
-  anthropic: 'https://host/v1 or the full endpoint .../v1/messages',
-  http: 'the full endpoint the body template is POSTed to',
-  'azure-openai': 'the deployment URL, https://{resource}.openai.azure.com/openai/deployments/{deployment}',
-  ollama: 'the server address, e.g. http://host:11434 (the model must be pulled: `ollama pull <model>`)',
-  gemini: 'https://generativelanguage.googleapis.com/v1beta with model set',
-  'openai-responses': 'https://host/v1 or the full endpoint .../v1/responses',
-};
+/** how a diagnosis names a format: its label (formats/) */
+const label = (format: ApiFormat) => apiFormat(format).label;
 
 /**
  * Says in one sentence what a check found and, when something should change, what. `alternative`
@@ -83,10 +36,10 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
       return {
         ok: false,
         diagnosis: `${what} answered, but with an empty message.`,
-        hint: subject.api_format === 'http' ? 'Check http.response_path: it may point at an empty field.' : 'Check model: a model that is loading or unknown to the server may answer nothing.',
+        hint: (subject.api_format && apiFormat(subject.api_format).hints?.emptyAnswer) || 'Check model: a model that is loading or unknown to the server may answer nothing.',
       };
     }
-    const how = subject.scan_mode === 'browser' ? 'found the chat input, sent a message and read the answer' : `answered as ${FORMAT_NAME[subject.api_format!]}`;
+    const how = subject.scan_mode === 'browser' ? 'found the chat input, sent a message and read the answer' : `answered as ${label(subject.api_format!)}`;
     return { ok: true, diagnosis: `${what} ${how} in ${latencyMs} ms.`, hint: null };
   }
   const f = outcome.failure;
@@ -126,21 +79,21 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
           ? { ok: false, diagnosis: 'The page loaded, but not in a way Gauntlet could read.', hint: null }
           : {
               ok: false,
-              diagnosis: `${what} answered with a web page (HTML), not ${format ? FORMAT_NAME[format] : 'an API'} JSON.`,
-              hint: `If this address is a chat page, register it with scan_mode browser. If it is an API, the path is probably wrong: url should be ${format ? URL_SHAPE[format] : 'the API endpoint'}.`,
+              diagnosis: `${what} answered with a web page (HTML), not ${format ? label(format) : 'an API'} JSON.`,
+              hint: `If this address is a chat page, register it with scan_mode browser. If it is an API, the path is probably wrong: url should be ${format ? apiFormat(format).urlShape : 'the API endpoint'}.`,
             };
       }
-      if (f.looksLike && f.looksLike !== format && f.looksLike in FORMAT_NAME) {
+      if (f.looksLike && f.looksLike !== format && isApiFormat(f.looksLike)) {
         return {
           ok: false,
-          diagnosis: `${what} answered in the ${FORMAT_NAME[f.looksLike as ApiFormat]} format, not ${format ? FORMAT_NAME[format] : 'the one configured'}.`,
+          diagnosis: `${what} answered in the ${label(f.looksLike)} format, not ${format ? label(format) : 'the one configured'}.`,
           hint: `Set api_format to ${f.looksLike}.`,
         };
       }
       return {
         ok: false,
-        diagnosis: `${what} answered, but not in a form the ${format ? FORMAT_NAME[format] : ''} driver reads (content-type ${f.contentType || 'none'}).`,
-        hint: format === 'http' ? 'Check http.response_path against what the endpoint answers.' : 'Check api_format: the answer looks like another API, or like a gateway error page.',
+        diagnosis: `${what} answered, but not in a form the ${format ? label(format) : ''} driver reads (content-type ${f.contentType || 'none'}).`,
+        hint: (format && apiFormat(format).hints?.unreadable) || 'Check api_format: the answer looks like another API, or like a gateway error page.',
       };
     case 'streamed-error':
       return { ok: false, diagnosis: `${what} answered with an error: ${f.detail.slice(0, 200)}`, hint: 'Check model and the account behind api_key; the message above is the target\'s own.' };
@@ -160,7 +113,7 @@ function httpDiagnosis(subject: CheckSubject, status: number, alternative: strin
       diagnosis: `The target refused the credentials (HTTP ${status}).`,
       hint: !subject.has_api_key
         ? 'No api_key is stored for this target: add the key it expects.'
-        : `Check api_key: it is sent as ${format ? KEY_HEADER[format] : 'configured'}. A gateway in front may want its own key in headers.`,
+        : `Check api_key: it is sent as ${format ? keyPlacementText(apiFormat(format).key) : 'configured'}. A gateway in front may want its own key in headers.`,
     };
   }
   if (status === 404 || status === 405) {
@@ -169,9 +122,9 @@ function httpDiagnosis(subject: CheckSubject, status: number, alternative: strin
       diagnosis: `Nothing answers chat requests at ${where} (HTTP ${status}).`,
       hint: alternative
         ? `${alternative.split('?')[0]} answers: set url to it.`
-        : format === 'ollama' && status === 404
-          ? 'Ollama answers 404 for a model it does not have: pull it (`ollama pull <model>`) or check model; url is the server address.'
-          : `Check the path: url should be ${format ? URL_SHAPE[format] : 'the address of the API'}.`,
+        : format && status === 404 && apiFormat(format).hints?.notFound
+          ? apiFormat(format).hints!.notFound!
+          : `Check the path: url should be ${format ? apiFormat(format).urlShape : 'the address of the API'}.`,
     };
   }
   if (status === 400 || status === 422) {

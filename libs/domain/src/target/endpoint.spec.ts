@@ -1,4 +1,5 @@
-import { apiEndpoint, AZURE_OPENAI_API_VERSION, endpointProblem, EndpointInput } from './endpoint';
+import { apiEndpoint, endpointProblem, EndpointInput } from './endpoint';
+import { AZURE_OPENAI_API_VERSION } from './formats';
 
 const called = (api_format: EndpointInput['api_format'], url: string, model: string | null = null, stream = false) => apiEndpoint({ api_format, url, model, stream });
 

@@ -1,23 +1,16 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { endpointProblem } from './endpoint';
+import type { ApiFormat, HttpFormat } from './formats';
 import { normalizeTags, tagsProblem } from './tags';
 
 export const SCAN_MODES = ['browser', 'api'] as const;
 export type ScanMode = (typeof SCAN_MODES)[number];
-export const API_FORMATS = ['openai', 'anthropic', 'http', 'azure-openai', 'ollama', 'gemini', 'openai-responses'] as const;
-export type ApiFormat = (typeof API_FORMATS)[number];
 
 export interface BrowserSelectors {
   input_selector?: string;
   send_selector?: string;
   response_selector?: string;
-}
-export interface HttpFormat {
-  /** JSON text with `{{prompt}}` (and optionally `{{messages}}`) placeholders */
-  body_template: string;
-  /** dot path to the answer in the response JSON, e.g. `choices.0.message.content` */
-  response_path: string;
 }
 
 /** A value its owner knows is behind the bot (a customer record, an internal code, a key prefix, the system prompt). */

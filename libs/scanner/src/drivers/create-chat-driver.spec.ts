@@ -1,10 +1,5 @@
 import { TargetProtocolError } from '../chat-driver';
-import { AnthropicChatDriver } from './api/anthropic-chat-driver';
-import { HttpJsonChatDriver } from './api/http-json-chat-driver';
-import { GeminiChatDriver } from './api/gemini-chat-driver';
-import { OllamaChatDriver } from './api/ollama-chat-driver';
-import { AzureOpenAiChatDriver, OpenAiChatDriver } from './api/openai-chat-driver';
-import { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
+import { ApiFormatChatDriver } from './api/api-format-driver';
 import { BrowserChatDriver } from './browser/browser-chat-driver';
 import { ChatTarget, createChatDriver, targetEndpoint } from './create-chat-driver';
 
@@ -26,8 +21,9 @@ describe('createChatDriver', () => {
       createChatDriver({ ...target, api_format: 'ollama' }, options),
       createChatDriver({ ...target, api_format: 'gemini' }, options),
     ];
-    expect(drivers.map((d) => d.constructor)).toEqual([
-      OpenAiChatDriver, AnthropicChatDriver, HttpJsonChatDriver, BrowserChatDriver, AzureOpenAiChatDriver, OpenAiResponsesChatDriver, OllamaChatDriver, GeminiChatDriver,
+    // every API is the one driver speaking the format the target names
+    expect(drivers.map((d) => (d instanceof ApiFormatChatDriver ? d.format.name : d.constructor))).toEqual([
+      'openai', 'anthropic', 'http', BrowserChatDriver, 'azure-openai', 'openai-responses', 'ollama', 'gemini',
     ]);
     await Promise.all(drivers.map((d) => d.close()));
   });
@@ -40,5 +36,6 @@ describe('createChatDriver', () => {
   it('refuses an api target it cannot speak to', () => {
     expect(() => createChatDriver({ ...target, api_format: null }, options)).toThrow(TargetProtocolError);
     expect(() => createChatDriver({ ...target, api_format: 'http', http: null }, options)).toThrow(/body_template/);
+    expect(() => createChatDriver({ ...target, api_format: 'ollama', model: null }, options)).toThrow('api_format ollama needs model');
   });
 });

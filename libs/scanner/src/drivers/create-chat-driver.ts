@@ -1,12 +1,7 @@
-import { apiEndpoint, ApiFormat, BrowserSelectors, HttpFormat, ScanMode } from '@gauntlet/domain';
+import { apiEndpoint, ApiFormat, apiFormat, BrowserSelectors, HttpFormat, isApiFormat, ScanMode } from '@gauntlet/domain';
 import { ChatDriver, TargetProtocolError } from '../chat-driver';
-import { AnthropicChatDriver } from './api/anthropic-chat-driver';
+import { ApiFormatChatDriver } from './api/api-format-driver';
 import { ApiDriverOptions } from './api/api-transport';
-import { GeminiChatDriver } from './api/gemini-chat-driver';
-import { HttpJsonChatDriver } from './api/http-json-chat-driver';
-import { OllamaChatDriver } from './api/ollama-chat-driver';
-import { AzureOpenAiChatDriver, OpenAiChatDriver } from './api/openai-chat-driver';
-import { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
 import { RetryPolicy } from './api/retry-policy';
 import { BrowserChatDriver } from './browser/browser-chat-driver';
 
@@ -65,26 +60,10 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
       { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs },
     );
   }
-  const url = targetEndpoint(target);
-  const { api_key, model, stream = false } = target;
-  switch (target.api_format) {
-    case 'openai':
-      return new OpenAiChatDriver({ url, api_key, model, stream }, api);
-    case 'azure-openai':
-      return new AzureOpenAiChatDriver({ url, api_key, model, stream }, api);
-    case 'openai-responses':
-      return new OpenAiResponsesChatDriver({ url, api_key, model, stream }, api);
-    case 'anthropic':
-      return new AnthropicChatDriver({ url, api_key, model, stream }, api);
-    case 'ollama':
-      if (!model) throw new TargetProtocolError('api_format ollama needs model');
-      return new OllamaChatDriver({ url, api_key, model, stream }, api);
-    case 'gemini':
-      return new GeminiChatDriver({ url, api_key }, api);
-    case 'http':
-      if (!target.http) throw new TargetProtocolError('api_format http needs http {body_template, response_path}');
-      return new HttpJsonChatDriver({ url, api_key, ...target.http }, api);
-    default:
-      throw new TargetProtocolError(`api_format ${String(target.api_format)} is not supported for api targets`);
-  }
+  if (!isApiFormat(target.api_format)) throw new TargetProtocolError(`api_format ${String(target.api_format)} is not supported for api targets`);
+  const format = apiFormat(target.api_format);
+  const settings = { model: target.model, stream: target.stream ?? false, http: target.http };
+  const problem = format.settingsProblem?.(settings);
+  if (problem) throw new TargetProtocolError(problem);
+  return new ApiFormatChatDriver(format, { url: targetEndpoint(target), api_key: target.api_key, ...settings }, api);
 }

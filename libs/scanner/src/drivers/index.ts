@@ -1,15 +1,8 @@
 export * from './create-chat-driver';
-export { AzureOpenAiChatDriver, OpenAiChatDriver, readOpenAiAnswer } from './api/openai-chat-driver';
-export { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
-export { OllamaChatDriver } from './api/ollama-chat-driver';
-export { GeminiChatDriver } from './api/gemini-chat-driver';
+export { ApiFormatChatDriver } from './api/api-format-driver';
+export type { ApiFormatTarget } from './api/api-format-driver';
 export { PacingPolicy } from './api/pacing-policy';
 export type { PacingOptions, PacingOutcome } from './api/pacing-policy';
-export type { OpenAiChatTarget } from './api/openai-chat-driver';
-export { AnthropicChatDriver, ANTHROPIC_VERSION } from './api/anthropic-chat-driver';
-export type { AnthropicChatTarget } from './api/anthropic-chat-driver';
-export { HttpJsonChatDriver } from './api/http-json-chat-driver';
-export type { HttpJsonChatTarget } from './api/http-json-chat-driver';
 export type { ApiDriverOptions } from './api/api-transport';
 export { DEFAULT_RETRY_POLICY } from './api/retry-policy';
 export type { RetryPolicy } from './api/retry-policy';

@@ -1,4 +1,4 @@
-import { apiEndpoint, CheckOutcome, diagnose, Diagnosis } from '@gauntlet/domain';
+import { apiEndpoint, apiFormat, CheckOutcome, diagnose, Diagnosis } from '@gauntlet/domain';
 import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { within } from '../drivers/browser/browser-chat-driver';
 import { ChatDriverOptions, ChatTarget, createChatDriver, targetEndpoint } from '../drivers/create-chat-driver';
@@ -131,7 +131,9 @@ async function once(target: ChatTarget, options: CheckOptions, timeoutMs: number
  * or at the server's root. Only those that change the endpoint called are tried.
  */
 export function alternativeUrls(target: Pick<ChatTarget, 'api_format' | 'url' | 'model' | 'stream'>): string[] {
-  if (!target.api_format || target.api_format === 'http' || target.api_format === 'gemini' || target.api_format === 'azure-openai') return [];
+  // the tail its endpoints end with (formats/): a format without one names its whole URL
+  const tail = target.api_format ? apiFormat(target.api_format).alternativeTail : undefined;
+  if (!tail) return [];
   let url: URL;
   try {
     url = new URL(target.url);
@@ -139,7 +141,6 @@ export function alternativeUrls(target: Pick<ChatTarget, 'api_format' | 'url' | 
     return [];
   }
   const path = url.pathname.replace(/\/+$/, '');
-  const tail = { openai: /\/chat\/completions$/, anthropic: /\/messages$/, 'openai-responses': /\/responses$/, ollama: /\/api(\/chat)?$/ }[target.api_format];
   const base = path.replace(tail, '');
   const candidates = [...(base.endsWith('/v1') ? [] : [`${base}/v1`]), base.replace(/\/v1$/, ''), ''].map((p) => {
     const u = new URL(url);

@@ -1,6 +1,6 @@
 import { ChatDriver, Conversation } from '../../chat-driver';
 import { ApiDriverOptions, ApiTransport } from './api-transport';
-import { ChatTurn } from './json-template';
+import type { ChatTurn } from '@gauntlet/domain';
 
 /** sends the whole conversation so far (ending with the new user turn) and returns the answer */
 export type CompleteTurns = (turns: ChatTurn[], signal?: AbortSignal) => Promise<string>;

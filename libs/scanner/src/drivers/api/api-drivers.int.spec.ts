@@ -1,10 +1,9 @@
 import { ServerResponse } from 'node:http';
 import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { createChatDriver } from '../create-chat-driver';
-import { AnthropicChatDriver } from './anthropic-chat-driver';
+import { apiFormat } from '@gauntlet/domain';
+import { ApiFormatChatDriver } from './api-format-driver';
 import { ApiDriverOptions } from './api-transport';
-import { HttpJsonChatDriver } from './http-json-chat-driver';
-import { OpenAiChatDriver } from './openai-chat-driver';
 import { FAST as fast, fakeApi, json, KEY } from './testing/fake-api';
 
 describe('API chat drivers against a local fake target', () => {
@@ -13,7 +12,7 @@ describe('API chat drivers against a local fake target', () => {
   const { state } = api;
   const track = api.track;
   const openai = (options: Partial<ApiDriverOptions> = {}, target: { stream?: boolean; api_key?: string | null } = {}) =>
-    track(new OpenAiChatDriver({ url: `${state.base}/v1/chat/completions`, api_key: KEY, model: 'gpt-test', ...target }, { ...fast, ...options }));
+    track(new ApiFormatChatDriver(apiFormat('openai'), { url: `${state.base}/v1/chat/completions`, api_key: KEY, model: 'gpt-test', ...target }, { ...fast, ...options }));
   const completion = (content: string) => ({ choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] });
   const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (err: unknown) => err as Error);
 
@@ -105,7 +104,7 @@ describe('API chat drivers against a local fake target', () => {
     });
 
     it('reports a target that is not listening as unavailable', async () => {
-      const driver = track(new OpenAiChatDriver({ url: 'http://127.0.0.1:9/v1/chat/completions', api_key: KEY }, fast));
+      const driver = track(new ApiFormatChatDriver(apiFormat('openai'), { url: 'http://127.0.0.1:9/v1/chat/completions', api_key: KEY }, fast));
       const err = await failure(driver.openConversation().then((c) => c.send('hi')));
       expect(err).toBeInstanceOf(TargetUnavailableError);
       expect(err.message).toMatch(/network error \(ECONNREFUSED\)/);
@@ -178,7 +177,7 @@ describe('API chat drivers against a local fake target', () => {
 
   describe('AnthropicChatDriver', () => {
     const anthropic = (stream = false) =>
-      track(new AnthropicChatDriver({ url: `${state.base}/v1/messages`, api_key: KEY, model: 'claude-test', stream }, fast));
+      track(new ApiFormatChatDriver(apiFormat('anthropic'), { url: `${state.base}/v1/messages`, api_key: KEY, model: 'claude-test', stream }, fast));
 
     it('posts a Messages API request with x-api-key and anthropic-version, and reads content blocks', async () => {
       state.handler = (r, res) =>
@@ -245,7 +244,7 @@ describe('API chat drivers against a local fake target', () => {
 
   describe('HttpJsonChatDriver', () => {
     const http = (body_template: string, response_path: string) =>
-      track(new HttpJsonChatDriver({ url: `${state.base}/api/chat?tenant=a`, api_key: KEY, body_template, response_path }, fast));
+      track(new ApiFormatChatDriver(apiFormat('http'), { url: `${state.base}/api/chat?tenant=a`, api_key: KEY, http: { body_template, response_path } }, fast));
 
     it('fills {{prompt}} escaped inside a JSON string and reads the answer at response_path', async () => {
       state.handler = (r, res) => json(res, 200, { data: { replies: [{ text: `you said: ${r.body.input.question}` }] } });

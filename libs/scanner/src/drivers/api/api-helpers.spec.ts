@@ -1,8 +1,5 @@
-import { TargetProtocolError } from '../../chat-driver';
-import { answerAtPath, fillBodyTemplate } from './json-template';
 import { RequestPacer } from './request-pacer';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry-policy';
-import { readServerSentEvents, ServerSentEvent } from './server-sent-events';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');
@@ -30,46 +27,6 @@ describe('retryDelay', () => {
     expect(retryDelay(1, policy, 2_000, () => 0.5)).toBe(2_000);
     expect(retryDelay(1, policy, 3_600_000)).toBe(5_000);
     expect(retryDelay(1, policy, 0)).toBe(0);
-  });
-});
-
-describe('readServerSentEvents', () => {
-  async function events(...chunks: Array<string | Uint8Array>): Promise<ServerSentEvent[]> {
-    const out: ServerSentEvent[] = [];
-    for await (const e of readServerSentEvents((async function* () { yield* chunks; })())) out.push(e);
-    return out;
-  }
-  it('reads events cut anywhere, with any line ending, comments and multi-line data', async () => {
-    expect(await events(': comment\n', 'event: a\r', '\ndata: one\r\ndata:two\r\n', '\r\ndata: {"x":', '1}\n\n', 'data: last')).toEqual([
-      { event: 'a', data: 'one\ntwo' },
-      { event: 'message', data: '{"x":1}' },
-      { event: 'message', data: 'last' },
-    ]);
-  });
-  it('keeps a UTF-8 character split across chunks whole', async () => {
-    const bytes = new TextEncoder().encode('data: ☃\n\n');
-    expect(await events(bytes.slice(0, 8), bytes.slice(8))).toEqual([{ event: 'message', data: '☃' }]);
-  });
-});
-
-describe('fillBodyTemplate and answerAtPath', () => {
-  it('escapes the prompt for a JSON string and inserts the history as an array', () => {
-    const turns = [{ role: 'user' as const, content: 'say "hi"\n' }];
-    expect(JSON.parse(fillBodyTemplate('{"q": "{{prompt}}", "all": {{messages}}}', turns))).toEqual({ q: 'say "hi"\n', all: turns });
-  });
-  it('fills a bare {{prompt}} standing for a value as a whole JSON string', () => {
-    const turns = [{ role: 'user' as const, content: 'say "hi"' }];
-    expect(JSON.parse(fillBodyTemplate('{"input": {{prompt}}, "list": [{{prompt}}], "q": "Q: {{prompt}}"}', turns))).toEqual({ input: 'say "hi"', list: ['say "hi"'], q: 'Q: say "hi"' });
-  });
-  it('refuses a template that does not give JSON', () => {
-    expect(() => fillBodyTemplate('q={{prompt}}', [{ role: 'user', content: 'x' }])).toThrow(TargetProtocolError);
-  });
-  it('follows dot paths through objects and arrays', () => {
-    const answer = { choices: [{ message: { content: 'text' } }], n: 3, nested: { a: 1 } };
-    expect(answerAtPath(answer, 'choices.0.message.content')).toBe('text');
-    expect(answerAtPath(answer, 'n')).toBe('3');
-    expect(answerAtPath(answer, 'nested')).toBe('{"a":1}');
-    expect(() => answerAtPath(answer, 'choices.1.message')).toThrow(/response_path "choices.1.message"/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { withCustomHeaders } from '@gauntlet/domain';
+import { TargetAnswer, withCustomHeaders } from '@gauntlet/domain';
 import { checkOutboundUrl, guardedDispatcher, isOutboundRefusal } from '@gauntlet/outbound';
 import { Dispatcher, request } from 'undici';
 import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
@@ -20,14 +20,6 @@ export interface ApiDriverOptions {
   headers?: Record<string, string> | null;
   /** an answer body larger than this is refused (default 4 MiB) */
   maxAnswerBytes?: number;
-}
-
-/** A 2xx answer handed to the driver's reader. */
-export interface TargetAnswer {
-  headers: Record<string, string | string[] | undefined>;
-  contentType: string;
-  /** the body, cut off with a TargetProtocolError past maxAnswerBytes */
-  chunks: AsyncIterable<Buffer>;
 }
 
 export interface TargetRequest {
@@ -166,49 +158,6 @@ export class ApiTransport {
       yield chunk;
     }
   }
-}
-
-/** reads a whole answer as text */
-export async function answerText(answer: TargetAnswer): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const chunk of answer.chunks) parts.push(chunk);
-  return Buffer.concat(parts).toString('utf8');
-}
-
-/** reads a whole answer as JSON, or says the target did not answer JSON (a web page, most often) */
-export async function answerJson(answer: TargetAnswer): Promise<unknown> {
-  const text = await answerText(answer);
-  try {
-    return JSON.parse(text);
-  } catch {
-    const html = answer.contentType.includes('html') || /^\s*<(!doctype|html|head|body)/i.test(text);
-    throw new TargetProtocolError(`the answer is not JSON (content-type ${answer.contentType || 'none'})`, {
-      kind: 'unreadable', contentType: answer.contentType, looksLike: html ? 'html' : null,
-    });
-  }
-}
-
-/**
- * A JSON answer the driver cannot read, with the API it looks like instead (from the fields
- * each API answers with), so the preflight can name the api_format to choose.
- */
-export function unreadable(message: string, answer: TargetAnswer, json: unknown): TargetProtocolError {
-  return new TargetProtocolError(message, { kind: 'unreadable', contentType: answer.contentType, looksLike: looksLike(json) });
-}
-
-export function looksLike(json: unknown): string | null {
-  const j = json as Record<string, any> | null;
-  if (!j || typeof j !== 'object') return null;
-  if (Array.isArray(j.choices)) return 'openai';
-  if (j.type === 'message' && Array.isArray(j.content)) return 'anthropic';
-  if (Array.isArray(j.candidates) || j.promptFeedback) return 'gemini';
-  if (j.object === 'response' || Array.isArray(j.output)) return 'openai-responses';
-  if (j.message && typeof j.message === 'object' && 'content' in j.message && 'done' in j) return 'ollama';
-  return null;
-}
-
-export function isEventStream(answer: TargetAnswer): boolean {
-  return answer.contentType.startsWith('text/event-stream');
 }
 
 /** the endpoint without query string (which may carry a key) for messages */

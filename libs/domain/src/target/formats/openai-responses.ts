@@ -1,41 +1,32 @@
-import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
-import { ApiChatDriver } from './api-conversation';
-import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer, unreadable } from './api-transport';
-import { ChatTurn } from './json-template';
+import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
+import { ApiFormatSpec, completePath, TargetAnswer } from './api-format';
+import { answerJson, isEventStream, UnrecognisedAnswer } from './answers';
 import { readServerSentEvents } from './server-sent-events';
-
-export interface OpenAiResponsesTarget {
-  /** e.g. https://api.openai.com/v1/responses */
-  url: string;
-  api_key?: string | null;
-  model?: string | null;
-  stream?: boolean;
-}
 
 /**
  * OpenAI's Responses API. The history goes as `input` messages and nothing is stored on the
  * server (`store: false`): each conversation stays ours, as with chat completions.
  */
-export class OpenAiResponsesChatDriver extends ApiChatDriver {
-  constructor(private readonly target: OpenAiResponsesTarget, options: ApiDriverOptions) {
-    super(options);
-  }
-
-  protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
-    const { url, api_key, model, stream = false } = this.target;
-    const body = JSON.stringify({ ...(model ? { model } : {}), input: turns, stream, store: false });
-    const headers: Record<string, string> = api_key ? { authorization: `Bearer ${api_key}` } : {};
-    return this.transport.post({ url, headers, body, secrets: [api_key] }, readResponsesAnswer, signal);
-  }
-}
+export const openaiResponses: ApiFormatSpec<'openai-responses'> = {
+  name: 'openai-responses',
+  label: 'OpenAI Responses',
+  description: 'the Responses API (.../v1 or .../v1/responses)',
+  urlShape: 'https://host/v1 or the full endpoint .../v1/responses',
+  key: { header: 'authorization', scheme: 'Bearer' },
+  endpoint: (typed) => completePath(typed, '/responses', '/v1/responses'),
+  alternativeTail: /\/responses$/,
+  recognises: (json) => json.object === 'response' || Array.isArray(json.output),
+  request: (turns, { model, stream }) => ({ body: JSON.stringify({ ...(model ? { model } : {}), input: turns, stream, store: false }) }),
+  read: readResponsesAnswer,
+};
 
 type OutputItem = { type?: string; content?: Array<{ type?: string; text?: unknown; refusal?: unknown }> };
 
-export async function readResponsesAnswer(answer: TargetAnswer): Promise<string> {
+async function readResponsesAnswer(answer: TargetAnswer): Promise<string> {
   if (!isEventStream(answer)) {
     const json = (await answerJson(answer)) as { output?: OutputItem[]; error?: { message?: string } | null };
     if (json?.error) throw new TargetProtocolError(`the target answered an error: ${String(json.error.message ?? 'unknown')}`, { kind: 'streamed-error', detail: String(json.error.message) });
-    if (!Array.isArray(json?.output)) throw unreadable('the answer has no output items: is this an OpenAI Responses endpoint?', answer, json);
+    if (!Array.isArray(json?.output)) throw new UnrecognisedAnswer('the answer has no output items: is this an OpenAI Responses endpoint?', json);
     return outputText(json.output);
   }
   let text = '';

@@ -1,32 +1,45 @@
-import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
-import { ApiChatDriver } from './api-conversation';
-import { answerJson, ApiDriverOptions, isEventStream, TargetAnswer, unreadable } from './api-transport';
-import { ChatTurn } from './json-template';
+import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
+import { ApiFormatSpec, TargetAnswer, TypedUrl } from './api-format';
+import { answerJson, isEventStream, UnrecognisedAnswer } from './answers';
 import { readServerSentEvents } from './server-sent-events';
-
-export interface GeminiChatTarget {
-  /** the model's method, e.g. .../v1beta/models/gemini-2.0-flash:generateContent (or :streamGenerateContent?alt=sse) */
-  url: string;
-  api_key?: string | null;
-}
 
 /**
  * Google's Gemini API (`models/{model}:generateContent`): the conversation as `contents` with
  * roles user and model, the key in `x-goog-api-key` (never in the query string, where logs and
  * proxies would keep it). Streaming is the `streamGenerateContent` method with `alt=sse`; the
- * endpoint says which (endpoint.ts).
+ * endpoint says which, and names the model (the body does not).
  */
-export class GeminiChatDriver extends ApiChatDriver {
-  constructor(private readonly target: GeminiChatTarget, options: ApiDriverOptions) {
-    super(options);
-  }
+export const gemini: ApiFormatSpec<'gemini'> = {
+  name: 'gemini',
+  label: 'Gemini generateContent',
+  description: 'generateContent (url: .../v1beta, model required unless in the URL)',
+  urlShape: 'https://generativelanguage.googleapis.com/v1beta with model set',
+  key: { header: 'x-goog-api-key' },
+  endpoint,
+  endpointProblem: ({ path, model }) =>
+    !model && !/\/models\/[^/:]+/.test(path)
+      ? { field: 'model', message: 'api_format gemini needs model (e.g. gemini-2.0-flash) or a URL naming it (.../v1beta/models/{model}:generateContent).' }
+      : null,
+  recognises: (json) => Array.isArray(json.candidates) || !!json.promptFeedback,
+  request: (turns) => ({
+    body: JSON.stringify({ contents: turns.map((t) => ({ role: t.role === 'assistant' ? 'model' : 'user', parts: [{ text: t.content }] })) }),
+  }),
+  read: readGeminiAnswer,
+};
 
-  protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
-    const { url, api_key } = this.target;
-    const contents = turns.map((t) => ({ role: t.role === 'assistant' ? 'model' : 'user', parts: [{ text: t.content }] }));
-    const headers: Record<string, string> = api_key ? { 'x-goog-api-key': api_key } : {};
-    return this.transport.post({ url, headers, body: JSON.stringify({ contents }), secrets: [api_key] }, readGeminiAnswer, signal);
+function endpoint({ url, path, model, stream }: TypedUrl): string {
+  const method = stream ? 'streamGenerateContent' : 'generateContent';
+  const named = path.match(/^(.*\/models\/[^/:]+)(:[A-Za-z]+)?$/);
+  if (named) url.pathname = `${named[1]}:${method}`;
+  else {
+    // a bare host gets the version the API documents its REST examples with
+    const base = path === '' ? '/v1beta' : path;
+    const name = (model ?? '').replace(/^models\//, '');
+    url.pathname = `${base}/models/${encodeURIComponent(name)}:${method}`;
   }
+  // a streamed generateContent answers one JSON array unless asked for server-sent events
+  if (stream && !url.searchParams.has('alt')) url.searchParams.set('alt', 'sse');
+  return url.toString();
 }
 
 type GenerateContentResponse = {
@@ -35,13 +48,13 @@ type GenerateContentResponse = {
   error?: { code?: number; message?: string; status?: string };
 };
 
-export async function readGeminiAnswer(answer: TargetAnswer): Promise<string> {
+async function readGeminiAnswer(answer: TargetAnswer): Promise<string> {
   if (!isEventStream(answer)) {
     const json = (await answerJson(answer)) as GenerateContentResponse | GenerateContentResponse[];
     // streamGenerateContent without alt=sse answers one JSON array of the chunks
     const chunks = Array.isArray(json) ? json : [json];
     if (!chunks.every((c) => c && (Array.isArray(c.candidates) || c.promptFeedback || c.error))) {
-      throw unreadable('the answer has no candidates: is this a Gemini generateContent endpoint?', answer, json);
+      throw new UnrecognisedAnswer('the answer has no candidates: is this a Gemini generateContent endpoint?', json);
     }
     return chunks.map(chunkText).join('');
   }

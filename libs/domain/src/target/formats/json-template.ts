@@ -1,4 +1,4 @@
-import { TargetProtocolError } from '../../chat-driver';
+import { TargetProtocolError } from '../target-errors';
 
 export interface ChatTurn {
   role: 'user' | 'assistant';

@@ -1,0 +1,32 @@
+import { ApiFormatSpec, FormatSettings, keyHeaders, readAnswer } from '@gauntlet/domain';
+import type { ChatTurn } from '@gauntlet/domain';
+import { ApiChatDriver } from './api-conversation';
+import { ApiDriverOptions } from './api-transport';
+
+/** A target as the API driver calls it: the endpoint (not the URL typed), the key, the format's settings. */
+export interface ApiFormatTarget extends Partial<FormatSettings> {
+  /** the full endpoint (endpoint.ts derives it from what was typed) */
+  url: string;
+  api_key?: string | null;
+}
+
+/**
+ * The one driver for every model API: the format (libs/domain target/formats/) says what to
+ * send and how the answer reads; this sends it through the transport (outbound guard, pacing,
+ * retries) with the key where the format puts it.
+ */
+export class ApiFormatChatDriver extends ApiChatDriver {
+  private readonly settings: FormatSettings;
+
+  constructor(readonly format: ApiFormatSpec, private readonly target: ApiFormatTarget, options: ApiDriverOptions) {
+    super(options);
+    this.settings = { model: target.model ?? null, stream: target.stream ?? false, http: target.http ?? null };
+  }
+
+  protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
+    const { url, api_key } = this.target;
+    const request = this.format.request(turns, this.settings);
+    const headers = { ...request.headers, ...keyHeaders(this.format.key, api_key) };
+    return this.transport.post({ url, headers, body: request.body, secrets: [api_key] }, (answer) => readAnswer(this.format, answer, this.settings), signal);
+  }
+}
