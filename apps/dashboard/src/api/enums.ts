@@ -44,13 +44,13 @@ export type ScanMode = (typeof scanModes)[number];
 export const apiFormats = ['openai', 'anthropic', 'http', 'azure-openai', 'ollama', 'gemini', 'openai-responses'] as const;
 export type ApiFormat = (typeof apiFormats)[number];
 export const apiFormatLabels: Readonly<Record<ApiFormat, string>> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
-  http: 'http',
-  'azure-openai': 'azure-openai',
-  ollama: 'ollama',
-  gemini: 'gemini',
-  'openai-responses': 'openai-responses',
+  openai: 'OpenAI chat completions',
+  anthropic: 'Anthropic Messages',
+  http: 'custom HTTP JSON',
+  'azure-openai': 'Azure OpenAI',
+  ollama: 'Ollama',
+  gemini: 'Gemini generateContent',
+  'openai-responses': 'OpenAI Responses',
 };
 
 /** RegisterWebhookBody.format_type */

@@ -773,7 +773,7 @@ export interface components {
             /** @enum {string} */
             scan_mode: "browser" | "api";
             /**
-             * @description required when scan_mode is api. openai: chat completions (url: base URL such as https://host/v1, or the full endpoint); anthropic: Messages API (.../v1 or .../v1/messages); azure-openai: a deployment URL (key in api-key, api-version added when absent); ollama: native /api/chat (url: the server, model required); gemini: generateContent (url: .../v1beta, model required unless in the URL); openai-responses: the Responses API (.../v1 or .../v1/responses); http: any JSON endpoint described by http {body_template, response_path}
+             * @description required when scan_mode is api. openai: chat completions (url: base URL such as https://host/v1, or the full endpoint); anthropic: Messages API (.../v1 or .../v1/messages); http: any JSON endpoint described by http {body_template, response_path}; azure-openai: a deployment URL (key in api-key, api-version added when absent); ollama: native /api/chat (url: the server, model required); gemini: generateContent (url: .../v1beta, model required unless in the URL); openai-responses: the Responses API (.../v1 or .../v1/responses)
              * @enum {string}
              */
             api_format?: "openai" | "anthropic" | "http" | "azure-openai" | "ollama" | "gemini" | "openai-responses";
