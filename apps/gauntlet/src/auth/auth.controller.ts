@@ -5,7 +5,7 @@ import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNoContentRes
 import { decoyPasswordHash, normaliseEmail, verifyPassword } from '@gauntlet/auth';
 import { ProblemException } from '../http/problem';
 import { Ctx } from '../http/context';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { AccountReader } from './account-reader';

@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { problemType } from '../http/problem';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { RequestScan, RequestedScan } from '../scans/requesting-scan/request-scan';

@@ -6,7 +6,7 @@ import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { TargetReader } from '../targets/target-reader';
 import { AlertWebhookBody, AlertWebhookView, CreatedAlertWebhookView } from '../webhooks/dto';
 import { WebhookReader } from '../webhooks/webhook-reader';

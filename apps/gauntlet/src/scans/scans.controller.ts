@@ -5,7 +5,7 @@ import type { Filter } from '@gauntlet/read-models';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { CancelScan } from './cancelling-scan/cancel-scan';
 import { CreatedScanView, DiffView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
 import { RequestScan, RequestedScan } from './requesting-scan/request-scan';

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { ChangeSchedule } from './changing-schedule/change-schedule';
 import { CreateSchedule } from './creating-schedule/create-schedule';
 import { DeleteSchedule } from './deleting-schedule/delete-schedule';

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { DeleteTarget } from './deleting-target/delete-target';
 import { CheckTarget } from './checking-target/check-target';
 import { ListTargetsQuery, RegisteredTargetView, RegisterTargetBody, TargetCheckView, TargetList, TargetView, UpdateTargetBody } from './dto';

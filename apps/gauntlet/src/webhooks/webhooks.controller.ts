@@ -7,7 +7,7 @@ import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { DeleteWebhook } from './deleting-webhook/delete-webhook';
 import { CreatedWebhookView, DeliveryList, DeliveryView, ListDeliveriesQuery, RegisterWebhookBody, RotatedSecretView, WebhookList, WebhookView } from './dto';
 import { RegisterWebhook } from './registering-webhook/register-webhook';

@@ -3,9 +3,8 @@ import { createHash } from 'node:crypto';
 import { AgentAlert, monitorDecider, streams } from '@gauntlet/domain';
 import type { TargetDoc } from '@gauntlet/read-models';
 import { judgeAgentEvent } from '@gauntlet/scanner';
-import { CommandContext } from '../../platform/aggregates';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { AgentEventBody, IngestResult } from '../dto';
 
 export class IngestAgentEvents {
@@ -19,7 +18,7 @@ export class IngestAgentEvents {
  */
 @CommandHandler(IngestAgentEvents)
 export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEvents, IngestResult> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock) {}
 
   async execute({ account_id, target, events, context }: IngestAgentEvents): Promise<IngestResult> {
     const received = this.clock.iso();
@@ -35,7 +34,7 @@ export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEven
       }
     });
     if (alerts.length) {
-      await this.runner.commit(
+      await this.writePath.commit(
         monitorDecider,
         streams.monitor(target._id),
         { type: 'RaiseAgentAlerts', account_id, target_id: target._id, target_name: target.name, alerts },

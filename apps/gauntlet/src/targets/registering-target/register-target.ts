@@ -2,9 +2,8 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
-import { CommandContext } from '../../platform/aggregates';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
@@ -20,7 +19,7 @@ export class RegisterTarget {
 @CommandHandler(RegisterTarget)
 export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, RegisteredTargetView> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly writePath: WritePath,
     private readonly clock: Clock,
     private readonly outbound: OutboundPolicy,
     private readonly secrets: SecretBox,
@@ -62,7 +61,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       ...sealSensitive(this.secrets, body.sensitive),
     };
     const target_id = randomUUID();
-    await this.runner.commit(
+    await this.writePath.commit(
       targetDecider,
       streams.target(target_id),
       { type: 'RegisterTarget', target_id, account_id, settings, now: this.clock.iso() },

@@ -1,9 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
-import { CommandContext } from '../../platform/aggregates';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { TargetView, UpdateTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
@@ -17,7 +16,7 @@ export class UpdateTarget {
 @CommandHandler(UpdateTarget)
 export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, TargetView> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly writePath: WritePath,
     private readonly clock: Clock,
     private readonly outbound: OutboundPolicy,
     private readonly secrets: SecretBox,
@@ -36,7 +35,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
     if (sensitive !== undefined) Object.assign(changes, sealSensitive(this.secrets, sensitive));
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
-    await this.runner.commit(
+    await this.writePath.commit(
       targetDecider,
       streams.target(target_id),
       { type: 'UpdateTarget', account_id, changes, now: this.clock.iso() },

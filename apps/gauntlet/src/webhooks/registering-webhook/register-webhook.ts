@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { streams, webhookDecider } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
-import { CommandContext } from '../../platform/aggregates';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { OutboundPolicy } from '../../targets/outbound-url';
 import { CreatedWebhookView, RegisterWebhookBody } from '../dto';
 
@@ -15,14 +14,14 @@ export class RegisterWebhook {
 
 @CommandHandler(RegisterWebhook)
 export class RegisterWebhookHandler implements ICommandHandler<RegisterWebhook, CreatedWebhookView> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly outbound: OutboundPolicy, private readonly secrets: SecretBox) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock, private readonly outbound: OutboundPolicy, private readonly secrets: SecretBox) {}
 
   async execute({ account_id, body, context }: RegisterWebhook): Promise<CreatedWebhookView> {
     this.outbound.requireUrl(body.url);
     const webhook_id = randomUUID();
     const secret = newWebhookSecret();
     const now = this.clock.iso();
-    const { events } = await this.runner.commit(
+    const { events } = await this.writePath.commit(
       webhookDecider,
       streams.webhook(webhook_id),
       { type: 'RegisterWebhook', webhook_id, account_id, url: body.url, event_types: body.event_types, format_type: body.format_type, secret_encrypted: this.secrets.seal(secret), now },
