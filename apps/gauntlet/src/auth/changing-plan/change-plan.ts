@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { accountDecider, Plan, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
-export class ChangePlan {
-  constructor(readonly account_id: string, readonly plan: Plan, readonly context: CommandContext) {}
-}
+export class ChangePlan extends Command<{ account_id: string; plan: Plan; context: CommandContext }>() {}
 
 @CommandHandler(ChangePlan)
 export class ChangePlanHandler implements ICommandHandler<ChangePlan, void> {

@@ -2,12 +2,11 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '@gauntlet/auth';
 import { accountDecider, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
-export class IssueApiKey {
-  constructor(readonly account_id: string, readonly name: string, readonly context: CommandContext) {}
-}
+export class IssueApiKey extends Command<{ account_id: string; name: string; context: CommandContext }>() {}
 
 export interface IssuedApiKey {
   id: string;

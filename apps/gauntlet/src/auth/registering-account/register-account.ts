@@ -2,12 +2,17 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { accountIdFor, emailHashFor, hashPassword, normaliseEmail } from '@gauntlet/auth';
 import { accountDecider, DomainError, emailReservationDecider, Plan, Role, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
-export class RegisterAccount {
-  constructor(readonly email: string, readonly password: string, readonly context: CommandContext, readonly plan: Plan = 'free', readonly role: Role = 'member') {}
-}
+export class RegisterAccount extends Command<{
+  email: string;
+  password: string;
+  context: CommandContext;
+  plan: Plan;
+  role: Role;
+}>() {}
 
 export interface RegisteredAccount {
   id: string;

@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { accountDecider, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
-export class RevokeApiKey {
-  constructor(readonly account_id: string, readonly api_key_id: string, readonly context: CommandContext) {}
-}
+export class RevokeApiKey extends Command<{ account_id: string; api_key_id: string; context: CommandContext }>() {}
 
 @CommandHandler(RevokeApiKey)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> {

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { deployCoverage, deployedTargets, normalizeTag, Plan, scheduleDecider, streams, targetDecider, type DeployFacts } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { FiringScans, scheduledScanId } from '../../schedules/firing-scans';
@@ -8,14 +9,12 @@ import { ScheduleReader } from '../../schedules/schedule-reader';
 import { TargetReader } from '../../targets/target-reader';
 
 /** A pipeline says it deployed a target (or every target of a tag): the deploy schedules covering them fire. */
-export class ReportDeploy {
-  constructor(
-    readonly account_id: string,
-    readonly plan: Plan,
-    readonly report: { target_id: string | null; tag: string | null; deploy_id: string | null; environment: string | null; version: string | null },
-    readonly context: CommandContext,
-  ) {}
-}
+export class ReportDeploy extends Command<{
+  account_id: string;
+  plan: Plan;
+  report: { target_id: string | null; tag: string | null; deploy_id: string | null; environment: string | null; version: string | null };
+  context: CommandContext;
+}>() {}
 
 export interface DeployAnswer {
   deploy_id: string;

@@ -2,14 +2,13 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { monitorDecider, streams } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { OutboundPolicy } from '../../targets/outbound-url';
 import { AlertWebhookBody, CreatedAlertWebhookView } from '../../webhooks/dto';
 
-export class ConfigureAlertWebhook {
-  constructor(readonly account_id: string, readonly target_id: string, readonly body: AlertWebhookBody, readonly context: CommandContext) {}
-}
+export class ConfigureAlertWebhook extends Command<{ account_id: string; target_id: string; body: AlertWebhookBody; context: CommandContext }>() {}
 
 /** One alert webhook per target; configuring it again replaces it (with a new secret). */
 @CommandHandler(ConfigureAlertWebhook)

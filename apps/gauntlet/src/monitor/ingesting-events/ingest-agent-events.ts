@@ -3,13 +3,12 @@ import { createHash } from 'node:crypto';
 import { AgentAlert, monitorDecider, streams } from '@gauntlet/domain';
 import type { TargetDoc } from '@gauntlet/read-models';
 import { judgeAgentEvent } from '@gauntlet/scanner';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { AgentEventBody, IngestResult } from '../dto';
 
-export class IngestAgentEvents {
-  constructor(readonly account_id: string, readonly target: TargetDoc, readonly events: AgentEventBody[], readonly context: CommandContext) {}
-}
+export class IngestAgentEvents extends Command<{ account_id: string; target: TargetDoc; events: AgentEventBody[]; context: CommandContext }>() {}
 
 /**
  * Judges each event of the agent's traffic as it arrives and records every alert as an event

@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { monitorDecider, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
-export class RemoveAlertWebhook {
-  constructor(readonly account_id: string, readonly target_id: string, readonly context: CommandContext) {}
-}
+export class RemoveAlertWebhook extends Command<{ account_id: string; target_id: string; context: CommandContext }>() {}
 
 @CommandHandler(RemoveAlertWebhook)
 export class RemoveAlertWebhookHandler implements ICommandHandler<RemoveAlertWebhook, void> {

@@ -1,12 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { scanDecider, ScanStatus, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
 /** The worker running the scan learns of it when its next write is refused, and stops. */
-export class CancelScan {
-  constructor(readonly account_id: string, readonly scan_id: string, readonly context: CommandContext) {}
-}
+export class CancelScan extends Command<{ account_id: string; scan_id: string; context: CommandContext }>() {}
 
 @CommandHandler(CancelScan)
 export class CancelScanHandler implements ICommandHandler<CancelScan, { id: string; status: ScanStatus }> {

@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { CiGatePolicy, Plan, ProbeSelection, Profile, quotaMonth, ScanCommand, scanDecider, ScanOrigin, scanQuotaDecider, ScheduledBy, streams, targetDecider } from '@gauntlet/domain';
 import type { Config } from '../../config/config';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { CONFIG } from '../../platform/tokens';
@@ -10,20 +11,18 @@ import { CONFIG } from '../../platform/tokens';
 /** scan requests of one account that may race for its quota stream before one gets 409 */
 const QUOTA_WRITERS = 64;
 
-export class RequestScan {
-  constructor(
-    readonly account_id: string,
-    readonly plan: Plan,
-    readonly target_id: string,
-    readonly profile: Profile,
-    readonly origin: 'api' | 'ci',
-    readonly fail_threshold: number | null,
-    readonly context: CommandContext,
-    readonly gate?: CiGatePolicy,
-    /** only these categories or probes (the CLI's --categories and --probes); absent: the profile's every probe */
-    readonly selection?: ProbeSelection,
-  ) {}
-}
+export class RequestScan extends Command<{
+  account_id: string;
+  plan: Plan;
+  target_id: string;
+  profile: Profile;
+  origin: 'api' | 'ci';
+  fail_threshold: number | null;
+  context: CommandContext;
+  gate?: CiGatePolicy;
+  /** only these categories or probes (the CLI's --categories and --probes); absent: the profile's every probe */
+  selection?: ProbeSelection;
+}>() {}
 
 export interface RequestedScan {
   id: string;

@@ -2,19 +2,18 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { effectiveTriage, scanDecider, streams, triageDecider, TriageState } from '@gauntlet/domain';
 import { findingTriage, FindingTriage } from '@gauntlet/assessment';
 import { ProblemException } from '../../http/problem';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
 /** A person marks a finding open, a false positive, an accepted risk or fixed; it applies to its fingerprint on the target. */
-export class TriageFinding {
-  constructor(
-    readonly account_id: string,
-    readonly scan_id: string,
-    readonly vulnerability_id: string,
-    readonly decision: { state: TriageState; reason: string; expires_at: string | null },
-    readonly context: CommandContext,
-  ) {}
-}
+export class TriageFinding extends Command<{
+  account_id: string;
+  scan_id: string;
+  vulnerability_id: string;
+  decision: { state: TriageState; reason: string; expires_at: string | null };
+  context: CommandContext;
+}>() {}
 
 export interface TriagedFinding {
   scan_id: string;

@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { scheduleDecider, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { ScheduleView, UpdateScheduleBody } from '../dto';
@@ -7,9 +8,7 @@ import { ScheduleReader } from '../schedule-reader';
 import { scheduleView } from '../schedule-view';
 
 /** A new time table, profile or catch-up policy, and pausing or resuming: each its own event. */
-export class ChangeSchedule {
-  constructor(readonly account_id: string, readonly schedule_id: string, readonly body: UpdateScheduleBody, readonly context: CommandContext) {}
-}
+export class ChangeSchedule extends Command<{ account_id: string; schedule_id: string; body: UpdateScheduleBody; context: CommandContext }>() {}
 
 @CommandHandler(ChangeSchedule)
 export class ChangeScheduleHandler implements ICommandHandler<ChangeSchedule, ScheduleView> {

@@ -1,15 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { scheduleDecider, ScheduleTiming, streams, targetDecider } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { CreateScheduleBody, ScheduleView } from '../dto';
 import { ScheduleReader } from '../schedule-reader';
 import { scheduleView } from '../schedule-view';
 
-export class CreateSchedule {
-  constructor(readonly account_id: string, readonly body: CreateScheduleBody, readonly context: CommandContext) {}
-}
+export class CreateSchedule extends Command<{ account_id: string; body: CreateScheduleBody; context: CommandContext }>() {}
 
 @CommandHandler(CreateSchedule)
 export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, ScheduleView> {

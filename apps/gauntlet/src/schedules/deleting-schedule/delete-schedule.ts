@@ -1,12 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { scheduleDecider, streams } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
 /** A deleted schedule fires no more; its stream keeps every firing for the audit. */
-export class DeleteSchedule {
-  constructor(readonly account_id: string, readonly schedule_id: string, readonly context: CommandContext) {}
-}
+export class DeleteSchedule extends Command<{ account_id: string; schedule_id: string; context: CommandContext }>() {}
 
 @CommandHandler(DeleteSchedule)
 export class DeleteScheduleHandler implements ICommandHandler<DeleteSchedule, void> {

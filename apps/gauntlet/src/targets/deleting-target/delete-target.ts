@@ -1,12 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { streams, targetDecider } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
 /** Deleting a target keeps its scans: their history is compliance evidence. */
-export class DeleteTarget {
-  constructor(readonly account_id: string, readonly target_id: string, readonly context: CommandContext) {}
-}
+export class DeleteTarget extends Command<{ account_id: string; target_id: string; context: CommandContext }>() {}
 
 @CommandHandler(DeleteTarget)
 export class DeleteTargetHandler implements ICommandHandler<DeleteTarget, void> {

@@ -2,6 +2,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
@@ -12,9 +13,7 @@ import { targetView } from '../target-view';
 import { CheckSlot } from '../checking-target/check-gate';
 import { TargetChecker } from '../checking-target/target-checker';
 
-export class RegisterTarget {
-  constructor(readonly account_id: string, readonly body: RegisterTargetBody, readonly context: CommandContext) {}
-}
+export class RegisterTarget extends Command<{ account_id: string; body: RegisterTargetBody; context: CommandContext }>() {}
 
 @CommandHandler(RegisterTarget)
 export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, RegisteredTargetView> {

@@ -1,6 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { TargetView, UpdateTargetBody } from '../dto';
@@ -9,9 +10,7 @@ import { TargetReader } from '../target-reader';
 import { headerNames, sealHeaders, sealSensitive } from '../target-secrets';
 import { targetView } from '../target-view';
 
-export class UpdateTarget {
-  constructor(readonly account_id: string, readonly target_id: string, readonly body: UpdateTargetBody, readonly context: CommandContext) {}
-}
+export class UpdateTarget extends Command<{ account_id: string; target_id: string; body: UpdateTargetBody; context: CommandContext }>() {}
 
 @CommandHandler(UpdateTarget)
 export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, TargetView> {

@@ -1,11 +1,10 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { streams, webhookDecider } from '@gauntlet/domain';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 
-export class DeleteWebhook {
-  constructor(readonly account_id: string, readonly webhook_id: string, readonly context: CommandContext) {}
-}
+export class DeleteWebhook extends Command<{ account_id: string; webhook_id: string; context: CommandContext }>() {}
 
 @CommandHandler(DeleteWebhook)
 export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhook, void> {

@@ -3,14 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { streams, webhookDecider } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { OutboundPolicy } from '../../targets/outbound-url';
 import { CreatedWebhookView, RegisterWebhookBody } from '../dto';
 
-export class RegisterWebhook {
-  constructor(readonly account_id: string, readonly body: RegisterWebhookBody, readonly context: CommandContext) {}
-}
+export class RegisterWebhook extends Command<{ account_id: string; body: RegisterWebhookBody; context: CommandContext }>() {}
 
 @CommandHandler(RegisterWebhook)
 export class RegisterWebhookHandler implements ICommandHandler<RegisterWebhook, CreatedWebhookView> {

@@ -2,14 +2,13 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { streams, webhookDecider } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
+import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
 import { RotatedSecretView } from '../dto';
 
 /** The new secret signs every delivery from now on, retries of older deliveries included. */
-export class RotateWebhookSecret {
-  constructor(readonly account_id: string, readonly webhook_id: string, readonly context: CommandContext) {}
-}
+export class RotateWebhookSecret extends Command<{ account_id: string; webhook_id: string; context: CommandContext }>() {}
 
 @CommandHandler(RotateWebhookSecret)
 export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret, RotatedSecretView> {
