@@ -106,7 +106,7 @@ export class WritePath {
         for (let attempt = 1; ; attempt++) {
           const events = decider.decide(command, state);
           if (events.length === 0) return { events, state, position: null };
-          await options.beforeAppend?.(events);
+          if (options.beforeAppend) await options.beforeAppend(events);
           try {
             const result = await this.append(streamId, events, revision, context);
             state = events.reduce(decider.evolve, state);
