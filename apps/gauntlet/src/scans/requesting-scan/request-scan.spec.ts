@@ -1,5 +1,6 @@
 import { DomainError, quotaMonth, scanDecider, scanQuotaDecider, streams } from '@gauntlet/domain';
 import { openSqlite, SqliteEventStore, type EventStore } from '@gauntlet/eventstore';
+import type { Metrics } from '../../platform/metrics';
 import { WritePath } from '../../platform/write-path';
 import { requestScan, type ScanRequest } from './request-scan';
 
@@ -17,11 +18,14 @@ async function given(store: EventStore, target: { account_id: string; deleted?: 
 describe('a scan request: decided once, its quota spent before its scan is written', () => {
   let store: EventStore;
   let writePath: WritePath;
+  let conflicts: number;
   const spent = async () => (await writePath.state(scanQuotaDecider, streams.scanQuota('a1', quotaMonth(now)))).scan_ids;
 
   beforeEach(() => {
     store = new SqliteEventStore(openSqlite(':memory:'));
-    writePath = new WritePath(store, { waitFor: async () => undefined });
+    conflicts = 0;
+    const metrics = { appendConflicts: { inc: () => conflicts++ }, eventsAppended: { inc: () => undefined } } as unknown as Metrics;
+    writePath = new WritePath(store, { waitFor: async () => undefined }, metrics);
   });
 
   it('writes the scan and spends one scan of the month', async () => {
@@ -58,6 +62,7 @@ describe('a scan request: decided once, its quota spent before its scan is writt
     await given(store, { account_id: 'a1' });
     const twice = await Promise.all([requestScan(writePath, config, ask({ scan_id: 's1' }), now, context), requestScan(writePath, config, ask({ scan_id: 's1' }), now, context)]);
     expect(twice.map((s) => s.id)).toEqual(['s1', 's1']);
+    expect(conflicts).toBeGreaterThan(0); // the two did race: the loser decided again on what the winner wrote
     expect(await store.readStream(streams.scan('s1'))).toHaveLength(1);
     expect(await spent()).toEqual(['s1']);
   });
