@@ -46,7 +46,7 @@ describe('dashboard in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  const drive = (command: ScanCommand) => svc.runtime.aggregates.handle(scanDecider, streams.scan(scanId), command, { actor: 'test', correlationId: randomUUID() });
+  const drive = (command: ScanCommand) => svc.runtime.writePath.decide(scanDecider, streams.scan(scanId), command, { actor: 'test', correlationId: randomUUID() });
   const heading = () => page.getByRole('heading', { level: 1 });
 
   it('serves the page with a strict CSP and sends signed-out visitors to sign in', async () => {
@@ -340,7 +340,7 @@ describe('dashboard in Chromium', () => {
     const api = client(svc.url, { token });
     const failed = (await api.post('/api/scans', { target_id: labTargetId, profile: 'quick' })).body.id as string;
     const reason = 'The target did not answer the first message. Nothing answers chat requests at http://x/v1/chat/completions (HTTP 404).';
-    const fail = (command: ScanCommand) => svc.runtime.aggregates.handle(scanDecider, streams.scan(failed), command, { actor: 'test', correlationId: randomUUID() });
+    const fail = (command: ScanCommand) => svc.runtime.writePath.decide(scanDecider, streams.scan(failed), command, { actor: 'test', correlationId: randomUUID() });
     await fail({ type: 'StartScan', worker_id: 'test-worker', now: new Date().toISOString() });
     await fail({ type: 'FailScan', reason, now: new Date().toISOString() });
     await eventually(async () => ((await api.get(`/api/scans/${failed}/status`)).body.reason === reason ? true : undefined));
@@ -499,7 +499,7 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Start scan' }).click();
     await page.waitForURL(/\/app\/scans\/[0-9a-f-]{36}$/);
     const partialId = page.url().split('/').pop()!;
-    const run = (command: ScanCommand) => svc.runtime.aggregates.handle(scanDecider, streams.scan(partialId), command, { actor: 'test', correlationId: randomUUID() });
+    const run = (command: ScanCommand) => svc.runtime.writePath.decide(scanDecider, streams.scan(partialId), command, { actor: 'test', correlationId: randomUUID() });
     const now = () => new Date().toISOString();
     await run({ type: 'StartScan', worker_id: 'test-worker', now: now() });
     await run({ type: 'EnterPhase', phase: 'probe', progress: 21, now: now() });

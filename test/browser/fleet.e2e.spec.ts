@@ -26,7 +26,7 @@ describe('fleet view and trend chart in Chromium', () => {
   const finish = async (target_id: string, overall: number, findings: Vulnerability['severity'][]) => {
     const finishedAt = new Date(Date.now() - (10 - ++day) * 24 * 3600_000).toISOString();
     const scan = (await api.post('/api/scans', { target_id, profile: 'quick' })).body;
-    const drive = (c: ScanCommand) => svc.runtime.aggregates.handle(scanDecider, streams.scan(scan.id), c, { actor: 'test', correlationId: randomUUID() });
+    const drive = (c: ScanCommand) => svc.runtime.writePath.decide(scanDecider, streams.scan(scan.id), c, { actor: 'test', correlationId: randomUUID() });
     const now = () => new Date().toISOString();
     await drive({ type: 'StartScan', worker_id: 'w', now: now() });
     for (const [i, sev] of findings.entries()) await drive({ type: 'RecordVulnerability', vulnerability: vuln(i, sev) });
@@ -170,7 +170,7 @@ describe('fleet view and trend chart in Chromium', () => {
 
   it('a scheduler firing shows on the fleet view as the next run moving on', async () => {
     const scheduler = new Scheduler(
-      { commands: svc.runtime.commands, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: { now: () => new Date(Date.now() + 2 * 24 * 3600_000), iso: () => new Date(Date.now() + 2 * 24 * 3600_000).toISOString() } as any, log: { info() {}, warn() {}, error() {} } },
+      { writePath: svc.runtime.writePath, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: { now: () => new Date(Date.now() + 2 * 24 * 3600_000), iso: () => new Date(Date.now() + 2 * 24 * 3600_000).toISOString() } as any, log: { info() {}, warn() {}, error() {} } },
       { tickMs: 60_000, graceMs: 3 * 24 * 3600_000, id: 'spec' },
     );
     expect((await scheduler.tick()).fired).toBeGreaterThanOrEqual(1);

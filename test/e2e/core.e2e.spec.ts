@@ -238,7 +238,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
     const login = await client(svc.url).post('/api/auth/login', { email: ADMIN.ADMIN_EMAIL, password: ADMIN.ADMIN_PASSWORD });
     expect((await client(svc.url, { token: login.body.access_token }).put(`/api/admin/accounts/${user.id}/plan`, { plan: 'pro' })).status).toBe(200);
     const t = (await user.api.post('/api/targets', apiTarget)).body;
-    // each spends one scan in the same quota stream (the conflicts a networked store sees are in aggregates.spec.ts)
+    // each spends one scan in the same quota stream (the conflicts a networked store sees are in platform/write-path.spec.ts)
     const burst = await Promise.all(Array.from({ length: 16 }, () => user.api.post('/api/scans', { target_id: t.id })));
     expect(burst.map((r) => r.status)).toEqual(Array(16).fill(201));
   });

@@ -88,7 +88,7 @@ describe('deploy schedules: a deploy reported through the CI api fires each cove
     expect(await scansOf(target.id)).toHaveLength(2);
 
     // a scheduler's tick never fires a deploy schedule on the clock
-    const tick = await new Scheduler({ commands: svc.runtime.commands, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: svc.runtime.clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id: 'x' }).tick();
+    const tick = await new Scheduler({ writePath: svc.runtime.writePath, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: svc.runtime.clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id: 'x' }).tick();
     expect(tick).toEqual({ fired: 0, missed: 0, requested: 0, refused: 0 });
     expect((await api.delete(`/api/schedules/${id}`)).status).toBe(204);
   });
@@ -129,12 +129,12 @@ describe('deploy schedules: a deploy reported through the CI api fires each cove
 
     // an api process that stopped right after recording the firing: the scan was never asked for
     const planned = { target_id: bot.id, scan_id: '6d1f1d6e-7a0b-5c55-8f5e-0d6a1b2c3d4e' };
-    await svc.runtime.commands.append(
+    await svc.runtime.writePath.decide(
       scheduleDecider, `schedule-${schedule.id}`,
       { type: 'FireOnDeploy', deploy: { deploy_id: 'cut-short', environment: null, version: null }, targets: [{ ...planned, busy: false }], now: new Date().toISOString() },
       { actor: 'spec', correlationId: 'cut-short' },
     );
-    const tick = await new Scheduler({ commands: svc.runtime.commands, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: svc.runtime.clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id: 'y' }).tick();
+    const tick = await new Scheduler({ writePath: svc.runtime.writePath, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: svc.runtime.clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id: 'y' }).tick();
     expect(tick).toMatchObject({ fired: 0, requested: 1 });
     expect((await scansOf(bot.id)).map((s) => s.id)).toContain(planned.scan_id);
     // and the pipeline's retry of that deploy answers the same scan, asking for nothing more

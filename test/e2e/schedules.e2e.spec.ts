@@ -15,7 +15,7 @@ class SpecClock extends Clock {
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const schedulerOf = (runtime: Runtime, clock: Clock, id: string) =>
-  new Scheduler({ commands: runtime.commands, docs: runtime.infra.documents, config: runtime.config, clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id });
+  new Scheduler({ writePath: runtime.writePath, docs: runtime.infra.documents, config: runtime.config, clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id });
 
 /**
  * Schedules over the api, fired by schedulers that tick on a clock the spec moves: two schedulers

@@ -76,7 +76,7 @@ describe('credentials, secrets at rest and the metrics endpoint', () => {
     // an account from before reservations: its id derived from the email, no reservation stream
     const legacyEmail = 'legacy@example.com';
     const legacyId = accountIdFor(legacyEmail);
-    await svc.runtime.commands.commit(accountDecider, streams.account(legacyId), {
+    await svc.runtime.writePath.commit(accountDecider, streams.account(legacyId), {
       type: 'RegisterAccount', account_id: legacyId, email: legacyEmail, password_hash: await hashPassword('legacy-password-1'), plan: 'free', role: 'member', now: new Date().toISOString(),
     }, { actor: 'system', correlationId: 'legacy' });
     const login = await anon.post('/api/auth/login', { email: legacyEmail, password: 'legacy-password-1' });

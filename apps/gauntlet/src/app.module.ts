@@ -27,7 +27,7 @@ import { ResultsController } from './results/results.controller';
 import { ReportDownloads } from './results/report-downloads';
 import { CheckGate } from './targets/checking-target/check-gate';
 import { Clock } from './platform/clock';
-import { CommandRunner } from './platform/command-runner';
+import { WritePath } from './platform/write-path';
 import { Metrics } from './platform/metrics';
 import { CONFIG, LOGGER } from './platform/tokens';
 import { Runtime } from './runtime';
@@ -77,7 +77,7 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: CONFIG, useValue: config },
     { provide: LOGGER, useValue: log },
     { provide: Clock, useValue: runtime.clock },
-    { provide: CommandRunner, useValue: runtime.commands },
+    { provide: WritePath, useValue: runtime.writePath },
     { provide: SecretBox, useValue: runtime.secrets },
     { provide: VerifiedTokens, useValue: runtime.verifiedTokens },
     { provide: Metrics, useValue: runtime.metrics },
@@ -90,7 +90,7 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: FleetReader, useValue: new FleetReader(infra.documents, targets, scans, runtime.clock) },
     { provide: WebhookReader, useValue: new WebhookReader(infra.documents) },
     { provide: ScheduleReader, useValue: new ScheduleReader(infra.documents) },
-    { provide: FiringScans, useValue: new FiringScans({ commands: runtime.commands, docs: infra.documents, config, clock: runtime.clock }) },
+    { provide: FiringScans, useValue: new FiringScans({ writePath: runtime.writePath, docs: infra.documents, config, clock: runtime.clock }) },
     { provide: DeliveryWorker, useValue: deliveryWorker(runtime) },
     { provide: Readiness, useValue: new Readiness(infra, runtime.projector, runtime.metrics) },
     { provide: ReportDownloads, useValue: new ReportDownloads(budgets, config.reportDownloadsPerHour) },

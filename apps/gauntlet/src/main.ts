@@ -45,7 +45,7 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
   if (has('scheduler')) {
     // several schedulers may run: each firing is decided on the schedule's stream, not here
     const scheduler = new Scheduler(
-      { commands: runtime.commands, docs: runtime.infra.documents, config: runtime.config, clock: runtime.clock, log: runtime.log },
+      { writePath: runtime.writePath, docs: runtime.infra.documents, config: runtime.config, clock: runtime.clock, log: runtime.log },
       { tickMs: runtime.config.schedulerTickMs, graceMs: runtime.config.schedulerGraceMs, id: `${hostname()}:${process.pid}` },
     );
     scheduler.start();

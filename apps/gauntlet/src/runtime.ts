@@ -2,9 +2,8 @@ import { SecretBox, VerifiedTokens } from '@gauntlet/auth';
 import { CachingDocumentStore, coreProjections, Projection, Projector } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
-import { Aggregates } from './platform/aggregates';
+import { WritePath } from './platform/write-path';
 import { Clock, SystemClock } from './platform/clock';
-import { CommandRunner } from './platform/command-runner';
 import { Infrastructure, openInfrastructure } from './platform/infrastructure';
 import { Metrics } from './platform/metrics';
 
@@ -18,9 +17,8 @@ export interface Runtime {
   log: Logger;
   clock: Clock;
   infra: Infrastructure;
-  aggregates: Aggregates;
   /** the write path of every command: decide, append, and (commit) wait for the read models */
-  commands: CommandRunner;
+  writePath: WritePath;
   projector: Projector;
   secrets: SecretBox;
   /** bearer tokens passport-jwt has verified in this process, until they expire */
@@ -41,7 +39,6 @@ export async function createRuntime(config: Config, log: Logger, extraProjection
   const clock = new SystemClock();
   const projector: Projector = new Projector(infra.events, documents, [...coreProjections, ...extraProjections], { log });
   const closers: (() => Promise<void>)[] = [];
-  const aggregates = new Aggregates(infra.events, metrics, () => clock.now());
   return {
     config,
     log,
@@ -49,8 +46,7 @@ export async function createRuntime(config: Config, log: Logger, extraProjection
     infra,
     metrics,
     projector,
-    aggregates,
-    commands: new CommandRunner(aggregates, projector),
+    writePath: new WritePath(infra.events, projector, metrics, () => clock.now()),
     secrets: new SecretBox(config.secretsKey),
     verifiedTokens: new VerifiedTokens(),
     onClose: (fn) => closers.push(fn),

@@ -107,10 +107,10 @@ export class LocalService {
     const existing = (await this.runtime.infra.documents.collection<TargetDoc>('targets').find({ account_id: this.account.id, deleted: false }, { limit: 1000 })).find((t) => t.name === spec.name);
     try {
       if (existing) {
-        await this.commands.execute(new UpdateTarget(this.account.id, existing._id, await validBody(UpdateTargetBody, { ...body, headers: body.headers ?? null }), this.context()));
+        await this.commands.execute(new UpdateTarget({ account_id: this.account.id, target_id: existing._id, body: await validBody(UpdateTargetBody, { ...body, headers: body.headers ?? null }), context: this.context() }));
         return (await targets.get(existing._id))!;
       }
-      const view = await this.commands.execute(new RegisterTarget(this.account.id, await validBody(RegisterTargetBody, body), this.context()));
+      const view = await this.commands.execute(new RegisterTarget({ account_id: this.account.id, body: await validBody(RegisterTargetBody, body), context: this.context() }));
       return (await targets.get(view.id))!;
     } catch (e) {
       throw asCliError(e, `target ${spec.name}`);
@@ -120,7 +120,7 @@ export class LocalService {
   async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection): Promise<string> {
     try {
       const origin = gate.threshold === null && !gate.policy ? 'api' : 'ci';
-      const scan = await this.commands.execute(new RequestScan(this.account.id, 'enterprise', target_id, profile, origin, gate.threshold, this.context(), gate.policy, selection));
+      const scan = await this.commands.execute(new RequestScan({ account_id: this.account.id, plan: 'enterprise', target_id, profile, origin, fail_threshold: gate.threshold, context: this.context(), gate: gate.policy, selection }));
       return scan.id;
     } catch (e) {
       throw asCliError(e, 'scan');
@@ -142,7 +142,7 @@ export class LocalService {
 
   /** a scan no scanner took yet (stopped before it started) ends cancelled: there is nothing partial to keep */
   async cancel(scan_id: string): Promise<void> {
-    await this.commands.execute(new CancelScan(this.account.id, scan_id, this.context())).catch(() => undefined);
+    await this.commands.execute(new CancelScan({ account_id: this.account.id, scan_id, context: this.context() })).catch(() => undefined);
   }
 
   /** the gate's facts as the service's CI gate reads them: triage and the diff with the previous scan, as of now */
@@ -201,7 +201,7 @@ async function localAccount(app: INestApplicationContext, dataDir: string): Prom
   const found = await accounts.byEmail(LOCAL_EMAIL);
   if (found) return { id: found._id, email: LOCAL_EMAIL };
   const password = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).password as string) : randomBytes(18).toString('base64url');
-  const created = await app.get(CommandBus).execute(new RegisterAccount(LOCAL_EMAIL, password, { actor: 'cli', correlationId: randomUUID() }, 'enterprise', 'member'));
+  const created = await app.get(CommandBus).execute(new RegisterAccount({ email: LOCAL_EMAIL, password, plan: 'enterprise', role: 'member', context: { actor: 'cli', correlationId: randomUUID() } }));
   writeFileSync(file, JSON.stringify({ email: LOCAL_EMAIL, password, note: 'sign in with these when `DATA_DIR=<this folder> npm start` serves the scans the CLI ran' }, null, 2) + '\n', { mode: 0o600 });
   return { id: created.id, email: LOCAL_EMAIL };
 }

@@ -5,7 +5,7 @@ import { ApiBearerAuth, ApiConflictResponse, ApiCreatedResponse, ApiNoContentRes
 import { decoyPasswordHash, normaliseEmail, verifyPassword } from '@gauntlet/auth';
 import { ProblemException } from '../http/problem';
 import { Ctx } from '../http/context';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { AccountReader } from './account-reader';
@@ -27,7 +27,7 @@ export class AuthController {
   @ApiCreatedResponse({ type: AccountView })
   @ApiConflictResponse({ description: 'an account with this email already exists' })
   register(@Body() body: RegisterBody, @Ctx() ctx: CommandContext): Promise<RegisteredAccount> {
-    return this.commands.execute(new RegisterAccount(body.email, body.password, { ...ctx, actor: 'anonymous' }));
+    return this.commands.execute(new RegisterAccount({ email: body.email, password: body.password, plan: 'free', role: 'member', context: { ...ctx, actor: 'anonymous' } }));
   }
 
   @Public()
@@ -60,7 +60,7 @@ export class AuthController {
   @ApiOperation({ summary: 'Issue an API key (shown once)' })
   @ApiCreatedResponse({ type: CreatedApiKeyView })
   issueKey(@CurrentPrincipal() p: Principal, @Body() body: CreateApiKeyBody, @Ctx() ctx: CommandContext): Promise<IssuedApiKey> {
-    return this.commands.execute(new IssueApiKey(p.account_id, body.name, ctx));
+    return this.commands.execute(new IssueApiKey({ account_id: p.account_id, name: body.name, context: ctx }));
   }
 
   @BearerOnly()
@@ -80,7 +80,7 @@ export class AuthController {
   @ApiOperation({ summary: 'Revoke an API key' })
   @ApiNoContentResponse()
   revokeKey(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<void> {
-    return this.commands.execute(new RevokeApiKey(p.account_id, id, ctx));
+    return this.commands.execute(new RevokeApiKey({ account_id: p.account_id, api_key_id: id, context: ctx }));
   }
 
   @BearerOnly() @AdminOnly()
@@ -89,7 +89,7 @@ export class AuthController {
   @ApiOperation({ summary: 'Change the plan of an account (administrators)' })
   @ApiOkResponse({ type: AccountView })
   async changePlan(@Param('id', new ParseUUIDPipe()) id: string, @Body() body: ChangePlanBody, @Ctx() ctx: CommandContext): Promise<AccountView> {
-    await this.commands.execute(new ChangePlan(id, body.plan, ctx));
+    await this.commands.execute(new ChangePlan({ account_id: id, plan: body.plan, context: ctx }));
     const account = await this.accounts.get(id);
     if (!account) throw new ProblemException(404, 'Account not found.');
     return { id, email: account.email, plan: account.plan };

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { CiDeployBody, CiDeployView } from './dto';
 import { DeployAnswer, ReportDeploy } from './reporting-deploy/report-deploy';
 
@@ -25,7 +25,10 @@ export class CiDeployController {
   @ApiAcceptedResponse({ type: CiDeployView })
   report(@CurrentPrincipal() p: Principal, @Body() body: CiDeployBody, @Ctx() ctx: CommandContext): Promise<DeployAnswer> {
     return this.commands.execute(
-      new ReportDeploy(p.account_id, p.plan, { target_id: body.target_id ?? null, tag: body.tag ?? null, deploy_id: body.deploy_id ?? null, environment: body.environment ?? null, version: body.version ?? null }, ctx),
+      new ReportDeploy({
+        account_id: p.account_id, plan: p.plan, context: ctx,
+        report: { target_id: body.target_id ?? null, tag: body.tag ?? null, deploy_id: body.deploy_id ?? null, environment: body.environment ?? null, version: body.version ?? null },
+      }),
     );
   }
 }

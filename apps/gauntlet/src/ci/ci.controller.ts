@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { problemType } from '../http/problem';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { RequestScan, RequestedScan } from '../scans/requesting-scan/request-scan';
@@ -33,7 +33,7 @@ export class CiController {
   async start(@CurrentPrincipal() p: Principal, @Body() body: CiScanBody, @Ctx() ctx: CommandContext, @Res() reply: FastifyReply) {
     const policy = { fail_on: body.fail_on ?? 'score', allow_partial: body.allow_partial ?? false } as const;
     const scan: RequestedScan = await this.commands.execute(
-      new RequestScan(p.account_id, p.plan, body.target_id, body.profile ?? 'standard', 'ci', body.fail_threshold ?? 0, ctx, policy),
+      new RequestScan({ account_id: p.account_id, plan: p.plan, target_id: body.target_id, profile: body.profile ?? 'standard', origin: 'ci', fail_threshold: body.fail_threshold ?? 0, context: ctx, gate: policy }),
     );
     if (!body.wait) return this.send(reply, { status: 202, body: { scan_id: scan.id, status: 'pending' } });
     return this.answer(reply, p.account_id, scan.id, body.timeout_seconds ?? 900, {});

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { actorOf, Principal } from '../auth/principal';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 
 /**
  * The metadata every command carries into its events: who (actor) and which request

@@ -109,7 +109,7 @@ async function bootstrapAdmin(app: NestFastifyApplication, runtime: Runtime): Pr
   const { adminEmail, adminPassword } = runtime.config;
   if (!adminEmail || !adminPassword) return;
   try {
-    await app.get(CommandBus).execute(new RegisterAccount(adminEmail, adminPassword, { actor: 'system', correlationId: randomUUID() }, 'enterprise', 'admin'));
+    await app.get(CommandBus).execute(new RegisterAccount({ email: adminEmail, password: adminPassword, plan: 'enterprise', role: 'admin', context: { actor: 'system', correlationId: randomUUID() } }));
     runtime.log.info({ email: adminEmail }, 'administrator account created');
   } catch (err) {
     if ((err as { code?: string }).code !== 'conflict') throw err;

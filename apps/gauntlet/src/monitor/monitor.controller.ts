@@ -6,7 +6,7 @@ import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { TargetReader } from '../targets/target-reader';
 import { AlertWebhookBody, AlertWebhookView, CreatedAlertWebhookView } from '../webhooks/dto';
 import { WebhookReader } from '../webhooks/webhook-reader';
@@ -33,7 +33,7 @@ export class MonitorController {
   @ApiCreatedResponse({ type: CreatedAlertWebhookView })
   async configure(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: AlertWebhookBody, @Ctx() ctx: CommandContext): Promise<CreatedAlertWebhookView> {
     await this.target(p, id);
-    return this.commands.execute(new ConfigureAlertWebhook(p.account_id, id, body, ctx));
+    return this.commands.execute(new ConfigureAlertWebhook({ account_id: p.account_id, target_id: id, body, context: ctx }));
   }
 
   @Get('webhook')
@@ -52,7 +52,7 @@ export class MonitorController {
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<void> {
     await this.target(p, id);
-    await this.commands.execute(new RemoveAlertWebhook(p.account_id, id, ctx));
+    await this.commands.execute(new RemoveAlertWebhook({ account_id: p.account_id, target_id: id, context: ctx }));
   }
 
   @Post('events')
@@ -61,7 +61,7 @@ export class MonitorController {
   @ApiAcceptedResponse({ type: IngestResult })
   async ingest(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: IngestBody, @Ctx() ctx: CommandContext): Promise<IngestResult> {
     const target = await this.target(p, id);
-    return this.commands.execute(new IngestAgentEvents(p.account_id, target, body.events, ctx));
+    return this.commands.execute(new IngestAgentEvents({ account_id: p.account_id, target, events: body.events, context: ctx }));
   }
 
   @Get('alerts')

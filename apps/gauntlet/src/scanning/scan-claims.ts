@@ -1,7 +1,6 @@
 import { DomainError, ScanCommand, scanDecider, ScanEvent, ScanLease, ScanState, streams } from '@gauntlet/domain';
 import type { DocumentStore } from '@gauntlet/read-models';
-import type { StreamWriter } from '../platform/aggregates';
-import type { CommandRunner } from '../platform/command-runner';
+import type { StreamWriter, WritePath } from '../platform/write-path';
 
 interface LeaseDoc extends ScanLease {
   _id: string;
@@ -19,7 +18,7 @@ export type ScanWriter = StreamWriter<ScanCommand, ScanEvent, ScanState>;
  */
 export class ScanClaims {
   constructor(
-    private readonly commands: CommandRunner,
+    private readonly writePath: WritePath,
     private readonly docs: DocumentStore,
     readonly workerId: string,
     readonly leaseMs: number,
@@ -40,7 +39,7 @@ export class ScanClaims {
 
   /** the scan's writer once this scanner holds it; null when it was no longer pending or another scanner won */
   async claim(scanId: string): Promise<ScanWriter | null> {
-    const writer = await this.commands.open(scanDecider, streams.scan(scanId), { actor: this.actor, correlationId: scanId });
+    const writer = await this.writePath.open(scanDecider, streams.scan(scanId), { actor: this.actor, correlationId: scanId });
     if (writer.state.status !== 'pending') return null; // a redelivered job, already claimed or ended
     await this.renew(scanId);
     try {

@@ -5,14 +5,14 @@ import type { DocumentStore, ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
-import type { CommandRunner } from '../platform/command-runner';
+import type { WritePath } from '../platform/write-path';
 import type { ScanHistory } from '../scans/scan-history';
 import { openHeaders, openSensitive } from '../targets/target-secrets';
 import type { ScanJob } from './scan-jobs';
 import type { ScanClaims, ScanWriter } from './scan-claims';
 
 export interface ScanProcessDeps {
-  commands: CommandRunner;
+  commands: WritePath;
   claims: ScanClaims;
   docs: DocumentStore;
   history: ScanHistory;
@@ -126,7 +126,7 @@ export class ScanProcess {
       const attempts = events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data.attempt as ProbeAttempt);
       const vulnerabilities = events.filter((e) => e.type === 'VulnerabilityFound').map((e) => e.data.vulnerability as Vulnerability);
       try {
-        await commands.append(
+        await commands.decide(
           scanDecider,
           streams.scan(scan._id),
           scanEnding({ kind: 'lease_expired' }, { score: scoreScan({ attempts, vulnerabilities }), attempts: attempts.length, now: this.iso() }),

@@ -59,9 +59,9 @@ export class ScanWorker {
     this.slots = new Slots(options.concurrency);
     const now = () => runtime.clock.now();
     this.log = runtime.log.child({ component: 'scanner', worker: this.workerId });
-    this.claims = new ScanClaims(runtime.commands, runtime.infra.documents, this.workerId, options.leaseMs ?? 15_000, now);
+    this.claims = new ScanClaims(runtime.writePath, runtime.infra.documents, this.workerId, options.leaseMs ?? 15_000, now);
     this.manager = new ScanProcess({
-      commands: runtime.commands, claims: this.claims, docs: runtime.infra.documents, history: new ScanHistory(runtime.infra.events),
+      commands: runtime.writePath, claims: this.claims, docs: runtime.infra.documents, history: new ScanHistory(runtime.infra.events),
       secrets: runtime.secrets, config: runtime.config, log: this.log, now,
     });
   }

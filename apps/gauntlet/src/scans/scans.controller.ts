@@ -5,7 +5,7 @@ import type { Filter } from '@gauntlet/read-models';
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { CancelScan } from './cancelling-scan/cancel-scan';
 import { CreatedScanView, DiffView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
 import { RequestScan, RequestedScan } from './requesting-scan/request-scan';
@@ -23,7 +23,7 @@ export class ScansController {
   @ApiOperation({ summary: 'Start a scan of a target (counts against the monthly quota of the plan)' })
   @ApiCreatedResponse({ type: CreatedScanView })
   request(@CurrentPrincipal() p: Principal, @Body() body: RequestScanBody, @Ctx() ctx: CommandContext): Promise<RequestedScan> {
-    return this.commands.execute(new RequestScan(p.account_id, p.plan, body.target_id, body.profile ?? 'standard', 'api', null, ctx));
+    return this.commands.execute(new RequestScan({ account_id: p.account_id, plan: p.plan, target_id: body.target_id, profile: body.profile ?? 'standard', origin: 'api', fail_threshold: null, context: ctx }));
   }
 
   @Get()
@@ -61,7 +61,7 @@ export class ScansController {
     @Body() body: TriageBody,
     @Ctx() ctx: CommandContext,
   ): Promise<TriagedFindingView> {
-    return this.commands.execute(new TriageFinding(p.account_id, id, vulnerabilityId, { state: body.state, reason: body.reason, expires_at: body.expires_at ?? null }, ctx));
+    return this.commands.execute(new TriageFinding({ account_id: p.account_id, scan_id: id, vulnerability_id: vulnerabilityId, decision: { state: body.state, reason: body.reason, expires_at: body.expires_at ?? null }, context: ctx }));
   }
 
   @Get(':id/diff')
@@ -84,6 +84,6 @@ export class ScansController {
   @ApiOkResponse({ schema: { properties: { id: { type: 'string' }, status: { type: 'string' } } } })
   async cancel(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext) {
     await this.reader.owned(p.account_id, id);
-    return this.commands.execute(new CancelScan(p.account_id, id, ctx));
+    return this.commands.execute(new CancelScan({ account_id: p.account_id, scan_id: id, context: ctx }));
   }
 }

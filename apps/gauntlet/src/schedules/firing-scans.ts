@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import { DomainError, Plan, scheduleDecider, ScheduleState, streams, type PlannedScan } from '@gauntlet/domain';
 import type { DocumentStore, ScanDoc } from '@gauntlet/read-models';
 import type { Config } from '../config/config';
-import type { CommandContext } from '../platform/aggregates';
+import type { CommandContext, WritePath } from '../platform/write-path';
 import type { Clock } from '../platform/clock';
-import type { CommandRunner } from '../platform/command-runner';
 import { requestScan } from '../scans/requesting-scan/request-scan';
 
 /**
@@ -26,7 +25,7 @@ export async function previousScanRunning(docs: DocumentStore, account_id: strin
 }
 
 export interface FiringDeps {
-  commands: CommandRunner;
+  writePath: WritePath;
   docs: DocumentStore;
   config: Pick<Config, 'scanQuota'>;
   clock: Clock;
@@ -42,7 +41,7 @@ export async function requestPlannedScan(deps: FiringDeps, state: ScheduleState,
   if (await deps.docs.collection<ScanDoc>('scans').get(planned.scan_id)) return { requested: false, refused: null };
   try {
     await requestScan(
-      deps.commands, deps.config,
+      deps.writePath, deps.config,
       { account_id: state.account_id!, plan, target_id: planned.target_id, profile: state.timing!.profile, origin: 'schedule', fail_threshold: null, scan_id: planned.scan_id, scheduled_by: { schedule_id: state.id!, due_at } },
       deps.clock.iso(), context,
     );
@@ -50,7 +49,7 @@ export async function requestPlannedScan(deps: FiringDeps, state: ScheduleState,
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     // the plan's quota, or a target deleted meanwhile: recorded once, not asked for again
-    await deps.commands.append(
+    await deps.writePath.decide(
       scheduleDecider, streams.schedule(state.id!),
       { type: 'RecordScanNotStarted', due_at, target_id: planned.target_id, scan_id: planned.scan_id, reason: err.message, now: deps.clock.iso() },
       context,

@@ -2,9 +2,8 @@ import { scheduleDecider, scheduleDue, ScheduleState, streams, unsettledScans } 
 import type { AccountDoc, DocumentStore } from '@gauntlet/read-models';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
-import type { CommandContext } from '../platform/aggregates';
+import type { CommandContext, WritePath } from '../platform/write-path';
 import type { Clock } from '../platform/clock';
-import type { CommandRunner } from '../platform/command-runner';
 import { TargetReader } from '../targets/target-reader';
 import { previousScanRunning, requestPlannedScan, scheduledScanId } from './firing-scans';
 import { ScheduleReader } from './schedule-reader';
@@ -19,7 +18,7 @@ export interface SchedulerOptions {
 }
 
 export interface SchedulerDeps {
-  commands: CommandRunner;
+  writePath: WritePath;
   docs: DocumentStore;
   config: Pick<Config, 'scanQuota'>;
   clock: Clock;
@@ -87,15 +86,15 @@ export class Scheduler {
   }
 
   private async visit(schedule_id: string, report: TickReport): Promise<void> {
-    const { commands, clock } = this.deps;
+    const { writePath, clock } = this.deps;
     const stream = streams.schedule(schedule_id);
-    let state = await commands.state(scheduleDecider, stream);
+    let state = await writePath.state(scheduleDecider, stream);
     const now = clock.iso();
     const due = scheduleDue(state, now, this.options.graceMs);
     const context = (due_at: string): CommandContext => ({ actor: `scheduler:${this.options.id}`, correlationId: `${schedule_id}@${due_at}` });
 
     if (due.kind === 'skip_missed') {
-      const decided = await commands.append(scheduleDecider, stream, { type: 'RecordRunsMissed', due_at: due.due_at, missed: due.missed, now }, context(due.due_at));
+      const decided = await writePath.decide(scheduleDecider, stream, { type: 'RecordRunsMissed', due_at: due.due_at, missed: due.missed, now }, context(due.due_at));
       if (decided.events.length) {
         report.missed += due.missed;
         this.deps.log.warn({ schedule_id, due_at: due.due_at, missed: due.missed }, 'scheduled runs missed while no scheduler ran (catch-up: skip)');
@@ -106,7 +105,7 @@ export class Scheduler {
       const planned = await Promise.all(
         targets.map(async (target_id) => ({ target_id, scan_id: scheduledScanId(schedule_id, due.due_at, target_id), busy: await previousScanRunning(this.deps.docs, state.account_id!, target_id) })),
       );
-      const decided = await commands.append(scheduleDecider, stream, { type: 'FireSchedule', due_at: due.due_at, missed: due.missed, targets: planned, now }, context(due.due_at));
+      const decided = await writePath.decide(scheduleDecider, stream, { type: 'FireSchedule', due_at: due.due_at, missed: due.missed, targets: planned, now }, context(due.due_at));
       // no events: another scheduler decided this due time first (or the schedule was paused
       // meanwhile); the winner asks for its scans, and a later tick finishes if it stopped half-way
       if (!decided.events.length) return;

@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { ChangeSchedule } from './changing-schedule/change-schedule';
 import { CreateSchedule } from './creating-schedule/create-schedule';
 import { DeleteSchedule } from './deleting-schedule/delete-schedule';
@@ -25,7 +25,7 @@ export class SchedulesController {
   })
   @ApiCreatedResponse({ type: ScheduleView })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateScheduleBody, @Ctx() ctx: CommandContext): Promise<ScheduleView> {
-    return this.commands.execute(new CreateSchedule(p.account_id, body, ctx));
+    return this.commands.execute(new CreateSchedule({ account_id: p.account_id, body, context: ctx }));
   }
 
   @Get()
@@ -49,7 +49,7 @@ export class SchedulesController {
   @ApiOperation({ summary: 'Change the time table, profile or catch-up policy; pause or resume (a deploy schedule: its profile, pause or resume)' })
   @ApiOkResponse({ type: ScheduleView })
   update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateScheduleBody, @Ctx() ctx: CommandContext): Promise<ScheduleView> {
-    return this.commands.execute(new ChangeSchedule(p.account_id, id, body, ctx));
+    return this.commands.execute(new ChangeSchedule({ account_id: p.account_id, schedule_id: id, body, context: ctx }));
   }
 
   @Delete(':id')
@@ -57,6 +57,6 @@ export class SchedulesController {
   @ApiOperation({ summary: 'Delete a schedule (its history stays in the log)' })
   @ApiNoContentResponse()
   remove(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<void> {
-    return this.commands.execute(new DeleteSchedule(p.account_id, id, ctx));
+    return this.commands.execute(new DeleteSchedule({ account_id: p.account_id, schedule_id: id, context: ctx }));
   }
 }

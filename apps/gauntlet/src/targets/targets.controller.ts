@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse,
 import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { DeleteTarget } from './deleting-target/delete-target';
 import { CheckTarget } from './checking-target/check-target';
 import { ListTargetsQuery, RegisteredTargetView, RegisterTargetBody, TargetCheckView, TargetList, TargetView, UpdateTargetBody } from './dto';
@@ -23,7 +23,7 @@ export class TargetsController {
   @ApiOperation({ summary: 'Register a target (a chat page or a model API)' })
   @ApiCreatedResponse({ type: RegisteredTargetView })
   register(@CurrentPrincipal() p: Principal, @Body() body: RegisterTargetBody, @Ctx() ctx: CommandContext): Promise<RegisteredTargetView> {
-    return this.commands.execute(new RegisterTarget(p.account_id, body, ctx));
+    return this.commands.execute(new RegisterTarget({ account_id: p.account_id, body, context: ctx }));
   }
 
   @Get()
@@ -47,7 +47,7 @@ export class TargetsController {
   @ApiOperation({ summary: 'Change some fields of a target' })
   @ApiOkResponse({ type: TargetView })
   update(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Body() body: UpdateTargetBody, @Ctx() ctx: CommandContext): Promise<TargetView> {
-    return this.commands.execute(new UpdateTarget(p.account_id, id, body, ctx));
+    return this.commands.execute(new UpdateTarget({ account_id: p.account_id, target_id: id, body, context: ctx }));
   }
 
   @Post(':id/check')
@@ -58,7 +58,7 @@ export class TargetsController {
   })
   @ApiOkResponse({ type: TargetCheckView })
   check(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<TargetCheckView> {
-    return this.commands.execute(new CheckTarget(p.account_id, id));
+    return this.commands.execute(new CheckTarget({ account_id: p.account_id, target_id: id }));
   }
 
   @Delete(':id')
@@ -66,6 +66,6 @@ export class TargetsController {
   @ApiOperation({ summary: 'Delete a target (its scan history is kept)' })
   @ApiNoContentResponse()
   remove(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<void> {
-    return this.commands.execute(new DeleteTarget(p.account_id, id, ctx));
+    return this.commands.execute(new DeleteTarget({ account_id: p.account_id, target_id: id, context: ctx }));
   }
 }

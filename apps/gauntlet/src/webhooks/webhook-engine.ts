@@ -14,7 +14,7 @@ const PRODUCT_VERSION = '0.1.0';
  * its kind has it: an account webhook's own stream, an alert webhook's monitor stream.
  */
 export function deliveryWorker(runtime: Runtime): DeliveryWorker {
-  const { config, infra, secrets, log, commands, clock } = runtime;
+  const { config, infra, secrets, log, writePath, clock } = runtime;
   const system = () => ({ actor: 'system:deliveries', correlationId: randomUUID() });
   return new DeliveryWorker({
     bus: infra.bus,
@@ -31,18 +31,18 @@ export function deliveryWorker(runtime: Runtime): DeliveryWorker {
       const last = d.attempts[d.attempts.length - 1];
       const dropped = { delivery_id: d._id, event: d.event, attempts: d.attempts.length, last_error: last?.error ?? (last?.status ? `HTTP ${last.status}` : null), now: clock.iso() };
       if (webhookKind(webhook) === 'alert') {
-        await commands.append(monitorDecider, streams.monitor(webhook.target_id!), { type: 'RecordAlertDeliveryDropped', ...dropped }, system());
+        await writePath.decide(monitorDecider, streams.monitor(webhook.target_id!), { type: 'RecordAlertDeliveryDropped', ...dropped }, system());
       } else {
-        await commands.append(webhookDecider, streams.webhook(d.webhook_id), { type: 'RecordDeliveryDropped', ...dropped }, system());
+        await writePath.decide(webhookDecider, streams.webhook(d.webhook_id), { type: 'RecordDeliveryDropped', ...dropped }, system());
       }
     },
     onGone: async (webhook: WebhookDoc) => {
       log.warn({ webhook_id: webhook._id }, 'webhook endpoint answered 410 Gone: disabling it');
       const reason = 'The endpoint answered 410 Gone.';
       if (webhookKind(webhook) === 'alert') {
-        await commands.append(monitorDecider, streams.monitor(webhook.target_id!), { type: 'DisableAlertWebhook', reason, now: clock.iso() }, system());
+        await writePath.decide(monitorDecider, streams.monitor(webhook.target_id!), { type: 'DisableAlertWebhook', reason, now: clock.iso() }, system());
       } else {
-        await commands.append(webhookDecider, streams.webhook(webhook._id), { type: 'DisableWebhook', reason, now: clock.iso() }, system());
+        await writePath.decide(webhookDecider, streams.webhook(webhook._id), { type: 'DisableWebhook', reason, now: clock.iso() }, system());
       }
     },
   });

@@ -7,7 +7,7 @@ import { CurrentPrincipal, Principal } from '../auth/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';
-import { CommandContext } from '../platform/aggregates';
+import { CommandContext } from '../platform/write-path';
 import { DeleteWebhook } from './deleting-webhook/delete-webhook';
 import { CreatedWebhookView, DeliveryList, DeliveryView, ListDeliveriesQuery, RegisterWebhookBody, RotatedSecretView, WebhookList, WebhookView } from './dto';
 import { RegisterWebhook } from './registering-webhook/register-webhook';
@@ -37,7 +37,7 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Register a webhook; its signing secret is shown only in this response' })
   @ApiCreatedResponse({ type: CreatedWebhookView })
   register(@CurrentPrincipal() p: Principal, @Body() body: RegisterWebhookBody, @Ctx() ctx: CommandContext): Promise<CreatedWebhookView> {
-    return this.commands.execute(new RegisterWebhook(p.account_id, body, ctx));
+    return this.commands.execute(new RegisterWebhook({ account_id: p.account_id, body, context: ctx }));
   }
 
   @Get()
@@ -63,7 +63,7 @@ export class WebhooksController {
   @ApiNoContentResponse()
   async remove(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<void> {
     await this.owned(p.account_id, id);
-    await this.commands.execute(new DeleteWebhook(p.account_id, id, ctx));
+    await this.commands.execute(new DeleteWebhook({ account_id: p.account_id, webhook_id: id, context: ctx }));
   }
 
   @Post(':id/rotate-secret')
@@ -72,7 +72,7 @@ export class WebhooksController {
   @ApiOkResponse({ type: RotatedSecretView })
   async rotate(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Ctx() ctx: CommandContext): Promise<RotatedSecretView> {
     await this.owned(p.account_id, id);
-    return this.commands.execute(new RotateWebhookSecret(p.account_id, id, ctx));
+    return this.commands.execute(new RotateWebhookSecret({ account_id: p.account_id, webhook_id: id, context: ctx }));
   }
 
   @Post(':id/test')

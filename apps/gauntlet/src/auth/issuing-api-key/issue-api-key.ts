@@ -2,13 +2,11 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '@gauntlet/auth';
 import { accountDecider, streams } from '@gauntlet/domain';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 
-export class IssueApiKey {
-  constructor(readonly account_id: string, readonly name: string, readonly context: CommandContext) {}
-}
+export class IssueApiKey extends Command<{ account_id: string; name: string; context: CommandContext }>() {}
 
 export interface IssuedApiKey {
   id: string;
@@ -21,14 +19,14 @@ export interface IssuedApiKey {
 
 @CommandHandler(IssueApiKey)
 export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey, IssuedApiKey> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock) {}
 
   async execute(c: IssueApiKey): Promise<IssuedApiKey> {
     const generated = generateApiKey();
     const id = randomUUID();
     const now = this.clock.iso();
     // commit waits for the read models: the key works (or stops working) on the very next request
-    await this.runner.commit(
+    await this.writePath.commit(
       accountDecider,
       streams.account(c.account_id),
       { type: 'IssueApiKey', api_key_id: id, name: c.name, prefix: generated.prefix, key_hash: generated.hash, now },

@@ -2,13 +2,17 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { accountIdFor, emailHashFor, hashPassword, normaliseEmail } from '@gauntlet/auth';
 import { accountDecider, DomainError, emailReservationDecider, Plan, Role, streams } from '@gauntlet/domain';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 
-export class RegisterAccount {
-  constructor(readonly email: string, readonly password: string, readonly context: CommandContext, readonly plan: Plan = 'free', readonly role: Role = 'member') {}
-}
+export class RegisterAccount extends Command<{
+  email: string;
+  password: string;
+  context: CommandContext;
+  plan: Plan;
+  role: Role;
+}>() {}
 
 export interface RegisteredAccount {
   id: string;
@@ -18,7 +22,7 @@ export interface RegisteredAccount {
 
 @CommandHandler(RegisterAccount)
 export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, RegisteredAccount> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock) {}
 
   /**
    * A random account id (an id derived from the email could be guessed); the email reserved
@@ -29,10 +33,10 @@ export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, 
     const account_id = randomUUID();
     const password_hash = await hashPassword(c.password);
     // an account stream exists once its AccountRegistered is recorded
-    const exists = async (id: string) => (await this.runner.state(accountDecider, streams.account(id))).id !== null;
+    const exists = async (id: string) => (await this.writePath.state(accountDecider, streams.account(id))).id !== null;
     const reservation = streams.emailReservation(emailHashFor(email));
-    const state = await this.runner.state(emailReservationDecider, reservation);
-    await this.runner.append(
+    const state = await this.writePath.state(emailReservationDecider, reservation);
+    await this.writePath.decide(
       emailReservationDecider,
       reservation,
       {
@@ -42,7 +46,7 @@ export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, 
       },
       c.context,
     );
-    const { events } = await this.runner.commit(
+    const { events } = await this.writePath.commit(
       accountDecider,
       streams.account(account_id),
       { type: 'RegisterAccount', account_id, email, password_hash, plan: c.plan, role: c.role, now: this.clock.iso() },

@@ -1,20 +1,18 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { accountDecider, streams } from '@gauntlet/domain';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 
-export class RevokeApiKey {
-  constructor(readonly account_id: string, readonly api_key_id: string, readonly context: CommandContext) {}
-}
+export class RevokeApiKey extends Command<{ account_id: string; api_key_id: string; context: CommandContext }>() {}
 
 @CommandHandler(RevokeApiKey)
 export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, void> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock) {}
 
   async execute(c: RevokeApiKey): Promise<void> {
     // commit waits for the read models: the key works (or stops working) on the very next request
-    await this.runner.commit(
+    await this.writePath.commit(
       accountDecider,
       streams.account(c.account_id),
       { type: 'RevokeApiKey', api_key_id: c.api_key_id, now: this.clock.iso() },

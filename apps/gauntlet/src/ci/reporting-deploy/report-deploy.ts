@@ -1,22 +1,20 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { deployCoverage, deployedTargets, normalizeTag, Plan, scheduleDecider, streams, targetDecider, type DeployFacts } from '@gauntlet/domain';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { FiringScans, scheduledScanId } from '../../schedules/firing-scans';
 import { ScheduleReader } from '../../schedules/schedule-reader';
 import { TargetReader } from '../../targets/target-reader';
 
 /** A pipeline says it deployed a target (or every target of a tag): the deploy schedules covering them fire. */
-export class ReportDeploy {
-  constructor(
-    readonly account_id: string,
-    readonly plan: Plan,
-    readonly report: { target_id: string | null; tag: string | null; deploy_id: string | null; environment: string | null; version: string | null },
-    readonly context: CommandContext,
-  ) {}
-}
+export class ReportDeploy extends Command<{
+  account_id: string;
+  plan: Plan;
+  report: { target_id: string | null; tag: string | null; deploy_id: string | null; environment: string | null; version: string | null };
+  context: CommandContext;
+}>() {}
 
 export interface DeployAnswer {
   deploy_id: string;
@@ -34,7 +32,7 @@ export interface DeployAnswer {
 @CommandHandler(ReportDeploy)
 export class ReportDeployHandler implements ICommandHandler<ReportDeploy, DeployAnswer> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly writePath: WritePath,
     private readonly clock: Clock,
     private readonly targets: TargetReader,
     private readonly schedules: ScheduleReader,
@@ -44,7 +42,7 @@ export class ReportDeployHandler implements ICommandHandler<ReportDeploy, Deploy
   async execute({ account_id, plan, report, context }: ReportDeploy): Promise<DeployAnswer> {
     const deploy: DeployFacts = { deploy_id: report.deploy_id ?? randomUUID(), environment: report.environment, version: report.version };
     // the named target as its own stream has it; a tag's targets as the read model lists them
-    const target = report.target_id ? await this.runner.state(targetDecider, streams.target(report.target_id)) : null;
+    const target = report.target_id ? await this.writePath.state(targetDecider, streams.target(report.target_id)) : null;
     const tag = report.tag === null ? null : normalizeTag(report.tag);
     const deployed = deployedTargets(
       { account_id, target_id: report.target_id, tag: report.tag },
@@ -66,7 +64,7 @@ export class ReportDeployHandler implements ICommandHandler<ReportDeploy, Deploy
     const targets = await Promise.all(
       target_ids.map(async (target_id) => ({ target_id, scan_id: scheduledScanId(schedule_id, firingName, target_id), busy: await this.scans.previousScanRunning(account_id, target_id) })),
     );
-    const { state } = await this.runner.append(scheduleDecider, streams.schedule(schedule_id), { type: 'FireOnDeploy', deploy, targets, now: this.clock.iso() }, context);
+    const { state } = await this.writePath.decide(scheduleDecider, streams.schedule(schedule_id), { type: 'FireOnDeploy', deploy, targets, now: this.clock.iso() }, context);
     // no firing: paused or deleted since the read model listed it
     const firing = state.deploys[deploy.deploy_id];
     if (!firing) return;

@@ -3,14 +3,12 @@ import { createHash } from 'node:crypto';
 import { AgentAlert, monitorDecider, streams } from '@gauntlet/domain';
 import type { TargetDoc } from '@gauntlet/read-models';
 import { judgeAgentEvent } from '@gauntlet/scanner';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { AgentEventBody, IngestResult } from '../dto';
 
-export class IngestAgentEvents {
-  constructor(readonly account_id: string, readonly target: TargetDoc, readonly events: AgentEventBody[], readonly context: CommandContext) {}
-}
+export class IngestAgentEvents extends Command<{ account_id: string; target: TargetDoc; events: AgentEventBody[]; context: CommandContext }>() {}
 
 /**
  * Judges each event of the agent's traffic as it arrives and records every alert as an event
@@ -19,7 +17,7 @@ export class IngestAgentEvents {
  */
 @CommandHandler(IngestAgentEvents)
 export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEvents, IngestResult> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock) {}
 
   async execute({ account_id, target, events, context }: IngestAgentEvents): Promise<IngestResult> {
     const received = this.clock.iso();
@@ -35,7 +33,7 @@ export class IngestAgentEventsHandler implements ICommandHandler<IngestAgentEven
       }
     });
     if (alerts.length) {
-      await this.runner.commit(
+      await this.writePath.commit(
         monitorDecider,
         streams.monitor(target._id),
         { type: 'RaiseAgentAlerts', account_id, target_id: target._id, target_name: target.name, alerts },

@@ -2,7 +2,7 @@ import { DomainError, scanDecider, scanRegressions, streams, targetDecider, tria
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { DocumentCheckpoints, type DocumentStore, type FindOptions, type ScanDoc } from '@gauntlet/read-models';
 import { CheckpointedSubscription } from '@gauntlet/subscriptions';
-import type { CommandRunner } from '../../platform/command-runner';
+import type { WritePath } from '../../platform/write-path';
 import type { Runtime } from '../../runtime';
 
 const FINISHED = new Set(['completed', 'completed_partial']);
@@ -27,11 +27,11 @@ export async function previousScore(docs: DocumentStore, scan: { id: string; acc
  * of its previous scan, and what it decides is recorded on the scan's stream as ScanRegressed:
  * the webhook relay then carries it like every scan event, and a replay raises the same alerts.
  */
-export async function recordRegressions(commands: CommandRunner, docs: DocumentStore, scan_id: string, now: string): Promise<number> {
-  const scan = await commands.state(scanDecider, streams.scan(scan_id));
+export async function recordRegressions(writePath: WritePath, docs: DocumentStore, scan_id: string, now: string): Promise<number> {
+  const scan = await writePath.state(scanDecider, streams.scan(scan_id));
   if (!scan.id || !FINISHED.has(scan.status) || scan.score === undefined) return 0;
-  const target = await commands.state(targetDecider, streams.target(scan.target_id!));
-  const triage = await commands.state(triageDecider, streams.target(scan.target_id!));
+  const target = await writePath.state(targetDecider, streams.target(scan.target_id!));
+  const triage = await writePath.state(triageDecider, streams.target(scan.target_id!));
   const regressions = scanRegressions({
     fingerprints: Object.values(scan.findings),
     requested_at: scan.requested_at!,
@@ -43,7 +43,7 @@ export async function recordRegressions(commands: CommandRunner, docs: DocumentS
   let recorded = 0;
   for (const regression of regressions) {
     try {
-      const { events } = await commands.append(scanDecider, streams.scan(scan_id), { type: 'RecordRegression', regression, now }, { actor: 'system:regression-watch', correlationId: scan_id });
+      const { events } = await writePath.decide(scanDecider, streams.scan(scan_id), { type: 'RecordRegression', regression, now }, { actor: 'system:regression-watch', correlationId: scan_id });
       recorded += events.length;
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -67,7 +67,7 @@ export async function startRegressionWatch(runtime: Runtime): Promise<() => Prom
   const watch = new CheckpointedSubscription(
     events, checkpoints, REGRESSION_WATCH,
     async (e: RecordedEvent) => {
-      const count = await recordRegressions(runtime.commands, documents, e.data.scan_id, runtime.clock.iso());
+      const count = await recordRegressions(runtime.writePath, documents, e.data.scan_id, runtime.clock.iso());
       if (count) runtime.log.warn({ scan_id: e.data.scan_id, regressions: count }, 'scan regressed');
     },
     { filter: { eventTypes: ['ScanCompleted', 'ScanCompletedPartial'] }, log: runtime.log },

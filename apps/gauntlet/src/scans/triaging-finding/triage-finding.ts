@@ -2,20 +2,18 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { effectiveTriage, scanDecider, streams, triageDecider, TriageState } from '@gauntlet/domain';
 import { findingTriage, FindingTriage } from '@gauntlet/assessment';
 import { ProblemException } from '../../http/problem';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 
 /** A person marks a finding open, a false positive, an accepted risk or fixed; it applies to its fingerprint on the target. */
-export class TriageFinding {
-  constructor(
-    readonly account_id: string,
-    readonly scan_id: string,
-    readonly vulnerability_id: string,
-    readonly decision: { state: TriageState; reason: string; expires_at: string | null },
-    readonly context: CommandContext,
-  ) {}
-}
+export class TriageFinding extends Command<{
+  account_id: string;
+  scan_id: string;
+  vulnerability_id: string;
+  decision: { state: TriageState; reason: string; expires_at: string | null };
+  context: CommandContext;
+}>() {}
 
 export interface TriagedFinding {
   scan_id: string;
@@ -27,18 +25,18 @@ export interface TriagedFinding {
 
 @CommandHandler(TriageFinding)
 export class TriageFindingHandler implements ICommandHandler<TriageFinding, TriagedFinding> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock) {}
 
   async execute(c: TriageFinding): Promise<TriagedFinding> {
     // the finding's fingerprint and the scan's target are facts of the scan's own stream (a read
     // model may not have caught up with a finding just recorded); the decision is the triage decider's
-    const scan = await this.runner.state(scanDecider, streams.scan(c.scan_id));
+    const scan = await this.writePath.state(scanDecider, streams.scan(c.scan_id));
     if (!scan.id || scan.account_id !== c.account_id) throw new ProblemException(404, 'Scan not found.');
     const fingerprint = Object.hasOwn(scan.findings, c.vulnerability_id) ? scan.findings[c.vulnerability_id] : null;
     if (fingerprint === null) throw new ProblemException(404, 'Vulnerability not found in this scan.');
     const target_id = scan.target_id!;
     const now = this.clock.iso();
-    const { state } = await this.runner.commit(
+    const { state } = await this.writePath.commit(
       triageDecider,
       streams.target(target_id),
       {

@@ -1,28 +1,26 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { scheduleDecider, ScheduleTiming, streams, targetDecider } from '@gauntlet/domain';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { CreateScheduleBody, ScheduleView } from '../dto';
 import { ScheduleReader } from '../schedule-reader';
 import { scheduleView } from '../schedule-view';
 
-export class CreateSchedule {
-  constructor(readonly account_id: string, readonly body: CreateScheduleBody, readonly context: CommandContext) {}
-}
+export class CreateSchedule extends Command<{ account_id: string; body: CreateScheduleBody; context: CommandContext }>() {}
 
 @CommandHandler(CreateSchedule)
 export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, ScheduleView> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly schedules: ScheduleReader) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock, private readonly schedules: ScheduleReader) {}
 
   async execute({ account_id, body, context }: CreateSchedule): Promise<ScheduleView> {
     // the named target as its own stream has it: only the account's live target can be scheduled
-    const target = body.target_id ? await this.runner.state(targetDecider, streams.target(body.target_id)) : null;
+    const target = body.target_id ? await this.writePath.state(targetDecider, streams.target(body.target_id)) : null;
     const schedule_id = randomUUID();
     // a body with cron (today's requests) is a cron schedule; the decider refuses a time table on a deploy schedule
     const timing = { trigger: body.trigger ?? 'cron', cron: body.cron ?? null, timezone: body.timezone ?? null, catch_up: body.catch_up ?? null, profile: body.profile ?? 'standard' } as ScheduleTiming;
-    await this.runner.commit(
+    await this.writePath.commit(
       scheduleDecider,
       streams.schedule(schedule_id),
       {

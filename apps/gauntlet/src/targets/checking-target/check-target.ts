@@ -2,10 +2,9 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { TargetReader } from '../target-reader';
 import type { TargetCheckView } from '../dto';
 import { TargetChecker } from './target-checker';
+import { Command } from '../../platform/command';
 
-export class CheckTarget {
-  constructor(readonly account_id: string, readonly target_id: string) {}
-}
+export class CheckTarget extends Command<{ account_id: string; target_id: string }>() {}
 
 @CommandHandler(CheckTarget)
 export class CheckTargetHandler implements ICommandHandler<CheckTarget, TargetCheckView> {

@@ -2,9 +2,9 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
@@ -13,14 +13,12 @@ import { targetView } from '../target-view';
 import { CheckSlot } from '../checking-target/check-gate';
 import { TargetChecker } from '../checking-target/target-checker';
 
-export class RegisterTarget {
-  constructor(readonly account_id: string, readonly body: RegisterTargetBody, readonly context: CommandContext) {}
-}
+export class RegisterTarget extends Command<{ account_id: string; body: RegisterTargetBody; context: CommandContext }>() {}
 
 @CommandHandler(RegisterTarget)
 export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, RegisteredTargetView> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly writePath: WritePath,
     private readonly clock: Clock,
     private readonly outbound: OutboundPolicy,
     private readonly secrets: SecretBox,
@@ -62,7 +60,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       ...sealSensitive(this.secrets, body.sensitive),
     };
     const target_id = randomUUID();
-    await this.runner.commit(
+    await this.writePath.commit(
       targetDecider,
       streams.target(target_id),
       { type: 'RegisterTarget', target_id, account_id, settings, now: this.clock.iso() },

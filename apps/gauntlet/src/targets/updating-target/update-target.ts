@@ -1,23 +1,21 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { DomainError, streams, targetDecider, TargetSettings } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { TargetView, UpdateTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
 import { headerNames, sealHeaders, sealSensitive } from '../target-secrets';
 import { targetView } from '../target-view';
 
-export class UpdateTarget {
-  constructor(readonly account_id: string, readonly target_id: string, readonly body: UpdateTargetBody, readonly context: CommandContext) {}
-}
+export class UpdateTarget extends Command<{ account_id: string; target_id: string; body: UpdateTargetBody; context: CommandContext }>() {}
 
 @CommandHandler(UpdateTarget)
 export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, TargetView> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly writePath: WritePath,
     private readonly clock: Clock,
     private readonly outbound: OutboundPolicy,
     private readonly secrets: SecretBox,
@@ -36,7 +34,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
     if (sensitive !== undefined) Object.assign(changes, sealSensitive(this.secrets, sensitive));
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
-    await this.runner.commit(
+    await this.writePath.commit(
       targetDecider,
       streams.target(target_id),
       { type: 'UpdateTarget', account_id, changes, now: this.clock.iso() },

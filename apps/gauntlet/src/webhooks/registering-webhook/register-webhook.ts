@@ -3,26 +3,24 @@ import { randomUUID } from 'node:crypto';
 import { streams, webhookDecider } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { OutboundPolicy } from '../../targets/outbound-url';
 import { CreatedWebhookView, RegisterWebhookBody } from '../dto';
 
-export class RegisterWebhook {
-  constructor(readonly account_id: string, readonly body: RegisterWebhookBody, readonly context: CommandContext) {}
-}
+export class RegisterWebhook extends Command<{ account_id: string; body: RegisterWebhookBody; context: CommandContext }>() {}
 
 @CommandHandler(RegisterWebhook)
 export class RegisterWebhookHandler implements ICommandHandler<RegisterWebhook, CreatedWebhookView> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly outbound: OutboundPolicy, private readonly secrets: SecretBox) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock, private readonly outbound: OutboundPolicy, private readonly secrets: SecretBox) {}
 
   async execute({ account_id, body, context }: RegisterWebhook): Promise<CreatedWebhookView> {
     this.outbound.requireUrl(body.url);
     const webhook_id = randomUUID();
     const secret = newWebhookSecret();
     const now = this.clock.iso();
-    const { events } = await this.runner.commit(
+    const { events } = await this.writePath.commit(
       webhookDecider,
       streams.webhook(webhook_id),
       { type: 'RegisterWebhook', webhook_id, account_id, url: body.url, event_types: body.event_types, format_type: body.format_type, secret_encrypted: this.secrets.seal(secret), now },

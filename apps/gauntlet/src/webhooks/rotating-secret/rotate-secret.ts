@@ -2,23 +2,21 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { streams, webhookDecider } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { newWebhookSecret } from '@gauntlet/webhooks';
-import { CommandContext } from '../../platform/aggregates';
+import { Command } from '../../platform/command';
+import { CommandContext, WritePath } from '../../platform/write-path';
 import { Clock } from '../../platform/clock';
-import { CommandRunner } from '../../platform/command-runner';
 import { RotatedSecretView } from '../dto';
 
 /** The new secret signs every delivery from now on, retries of older deliveries included. */
-export class RotateWebhookSecret {
-  constructor(readonly account_id: string, readonly webhook_id: string, readonly context: CommandContext) {}
-}
+export class RotateWebhookSecret extends Command<{ account_id: string; webhook_id: string; context: CommandContext }>() {}
 
 @CommandHandler(RotateWebhookSecret)
 export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret, RotatedSecretView> {
-  constructor(private readonly runner: CommandRunner, private readonly clock: Clock, private readonly secrets: SecretBox) {}
+  constructor(private readonly writePath: WritePath, private readonly clock: Clock, private readonly secrets: SecretBox) {}
 
   async execute({ account_id, webhook_id, context }: RotateWebhookSecret): Promise<RotatedSecretView> {
     const secret = newWebhookSecret();
-    await this.runner.commit(
+    await this.writePath.commit(
       webhookDecider,
       streams.webhook(webhook_id),
       { type: 'RotateWebhookSecret', account_id, secret_encrypted: this.secrets.seal(secret), now: this.clock.iso() },
