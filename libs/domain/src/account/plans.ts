@@ -1,7 +1,7 @@
 import { DomainError } from '../decider';
 import type { Plan } from './account';
 
-/** What each plan is entitled to (api-spec.md sections 4 and 8), as pure rules. */
+/** What each plan is entitled to (report formats, scans a month), as pure rules. */
 
 /**
  * The report formats of the free plan; pro and above get every format the service renders. The rule
