@@ -56,7 +56,7 @@ describe('the status fast lane answers as the route does', () => {
     expect(await laneAnswers()).toBe(before + 2);
   });
 
-  it('leaves to the route whatever it cannot prove: other accounts, bad or unknown ids, API keys, unverified tokens', async () => {
+  it('leaves to the route whatever it cannot prove: other accounts, bad or unknown ids, API keys, unverified tokens, two credentials', async () => {
     const other = await signUp(svc.url);
     await other.api.get('/api/account'); // its token is verified now
     const before = await laneAnswers();
@@ -75,6 +75,10 @@ describe('the status fast lane answers as the route does', () => {
     const byKey = await client(svc.url, { apiKey: key }).get(`/api/scans/${scanId}/status`);
     expect(byKey.status).toBe(200);
     expect(byKey.body).toMatchObject({ status: 'cancelled' });
+    // a verified token with a key beside it is refused by the route, so the lane must not answer it either
+    const both = await client(svc.url, { token: owner.token, apiKey: key }).get(`/api/scans/${scanId}/status`);
+    expect(both.status).toBe(401);
+    expect(both.body.detail).toBe('Send one credential: a bearer token or an API key, not both.');
 
     expect(await laneAnswers()).toBe(before);
   });

@@ -3,7 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { ThrottlerModule } from '@nestjs/throttler';
 import { BudgetStore, SecretBox, VerifiedTokens } from '@gauntlet/auth';
 import { DeliveryWorker } from '@gauntlet/webhooks';
 import { AuthController } from './auth/auth.controller';
@@ -18,7 +18,7 @@ import { RevokeApiKeyHandler } from './auth/revoking-api-key/revoke-api-key';
 import { CiController } from './ci/ci.controller';
 import { HealthController } from './health/health.controller';
 import { Readiness } from './health/readiness';
-import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, rateLimitKey, rateLimitTracker, SharedThrottlerStorage } from './http/rate-limit';
+import { RATE_LIMIT_THROTTLER, RATE_LIMIT_WINDOW_MS, RateLimitGuard, SharedThrottlerStorage } from './http/rate-limit';
 import { ConfigureAlertWebhookHandler } from './monitor/configuring-alert-webhook/configure-alert-webhook';
 import { IngestAgentEventsHandler } from './monitor/ingesting-events/ingest-agent-events';
 import { MonitorController } from './monitor/monitor.controller';
@@ -109,17 +109,15 @@ export class AppModule {
         CqrsModule.forRoot(),
         PassportModule,
         JwtModule.register({ secret: runtime.config.jwtSecret }),
-        // 120 requests per minute per client IP on the whole api (api-spec.md section 8)
+        // RATE_LIMIT_PER_MINUTE (120 by default) requests per minute per client IP on the whole api
         ThrottlerModule.forRoot({
           throttlers: [{ name: RATE_LIMIT_THROTTLER, ttl: RATE_LIMIT_WINDOW_MS, limit: runtime.config.rateLimitPerMinute }],
-          getTracker: (request) => rateLimitTracker(request.ip),
-          generateKey: (_context, tracker, throttler) => rateLimitKey(tracker, throttler),
           storage: new SharedThrottlerStorage(budgets),
         }),
       ],
       controllers: [AuthController, TargetsController, ScansController, ResultsController, CiController, CiDeployController, WebhooksController, MonitorController, SchedulesController, FleetController, HealthController],
       providers: [
-        ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: ThrottlerGuard }] : []),
+        ...(runtime.config.rateLimitPerMinute > 0 ? [{ provide: APP_GUARD, useClass: RateLimitGuard }] : []),
         { provide: APP_GUARD, useClass: CredentialsGuard },
         ...portsOf(runtime, budgets),
         JwtStrategy,

@@ -31,7 +31,7 @@ describe('complianceEvidence', () => {
   const ev = complianceEvidence({ scan_id: 's1', attempts, vulnerabilities }, history, '2026-11-21T00:00:00.000Z');
   const control = (list: any[], id: string) => list.find((c) => c.id === id);
 
-  it('has the api-spec shape and the chain digest of the history', () => {
+  it('has the shape docs/compliance.md documents and the chain digest of the history', () => {
     expect(ev).toMatchObject({ scan_id: 's1', generated_at: '2026-11-21T00:00:00.000Z', integrity: { event_count: history.length, chain_sha256: chainDigest(history) } });
     expect(ev.frameworks.owasp_llm_top10.edition).toBe('2025');
     for (const list of [ev.frameworks.owasp_llm_top10.controls, ev.frameworks.nist_ai_rmf.controls, ev.frameworks.soc2_cc7.controls]) {

@@ -2,7 +2,7 @@ import { EffectiveTriage, effectiveTriage, isTriagedAway, ProbeAttempt, ScanScor
 import { canonicalCategoryId } from './owasp';
 import { attemptFailed, scoreScan } from './scoring';
 
-/** The triage a finding shows (api-spec: `triage {state, reason, by, at, expires_at}`), `state` being what holds now. */
+/** The triage a finding shows (the API's `triage {state, reason, by, at, expires_at}`), `state` being what holds now. */
 export interface FindingTriage {
   state: TriageState;
   reason: string;

@@ -2,7 +2,7 @@ import { BudgetStore, windowAt } from '../src/budgets/budget-store';
 import { LeasedBudget } from '../src/budgets/leased-budget';
 
 /**
- * What every BudgetStore adapter must do, run against each (design.md section 6). `open` gives
+ * What every BudgetStore adapter must do, run against each. `open` gives
  * two handles on the same storage, as two processes have.
  */
 export function budgetStoreContract(name: string, open: () => Promise<[BudgetStore, BudgetStore]>) {

@@ -1,5 +1,5 @@
 /**
- * Stream names, one place (design.md section 3): every stream is `<kind>-<id>`. Writers name a
+ * Stream names, one place: every stream is `<kind>-<id>`. Writers name a
  * stream with `streams.<kind>(id)`; consumers of the log tell streams apart with `streamPrefixes`
  * and `isStream`, never with a spelled-out prefix.
  */

@@ -1,5 +1,5 @@
 /**
- * The one contract every EventStore adapter passes (design.md section 6). Call it from an adapter's
+ * The one contract every EventStore adapter passes. Call it from an adapter's
  * `*.int.spec.ts`; it uses jest's globals, so importing this file outside jest costs nothing.
  *
  * Every test works under its own random stream prefix and reads `$all` only after the head it saw

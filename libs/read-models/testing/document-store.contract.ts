@@ -1,7 +1,7 @@
 import type { Collection, Doc, DocumentStore, FindOptions } from '../src/document-store';
 
 /**
- * The DocumentStore contract: every adapter runs this same suite (design.md section 6), so the
+ * The DocumentStore contract: every adapter runs this same suite, so the
  * embedded store cannot quietly differ from MongoDB/FerretDB. `make` is called once per suite;
  * each test works in collections of its own.
  */

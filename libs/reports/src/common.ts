@@ -1,9 +1,6 @@
 import type { ScanReport } from '@gauntlet/assessment';
 import type { Proof, Severity, Turn, Vulnerability } from '@gauntlet/domain';
 
-/** the formats are the domain's (plans decide who gets which) */
-export { REPORT_FORMATS, type ReportFormat } from '@gauntlet/domain';
-
 export interface RenderedReport {
   contentType: string;
   filename: string;

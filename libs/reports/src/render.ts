@@ -1,21 +1,12 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import { RenderedReport, ReportFormat } from './common';
-import { renderCsv } from './csv';
-import { renderHtml } from './html';
-import { renderJson } from './json';
-import { renderMarkdown } from './markdown';
-import { renderPdf } from './pdf';
+import { RenderedReport, reportFilename } from './common';
+import { REPORT_FORMAT_SPECS, ReportFormat } from './formats';
 
-const renderers: Record<ReportFormat, (r: ScanReport) => RenderedReport | Promise<RenderedReport>> = {
-  pdf: renderPdf,
-  json: renderJson,
-  csv: renderCsv,
-  markdown: renderMarkdown,
-  html: renderHtml,
-};
+const byName = new Map<string, (typeof REPORT_FORMAT_SPECS)[number]>(REPORT_FORMAT_SPECS.map((f) => [f.name, f]));
 
+/** The report in `format`, with its content type and the file name a download gets. */
 export async function renderReport(format: ReportFormat, report: ScanReport): Promise<RenderedReport> {
-  const render = renderers[format];
-  if (!render) throw new RangeError(`Unknown report format: ${String(format)}`);
-  return render(report);
+  const spec = byName.get(format);
+  if (!spec) throw new RangeError(`Unknown report format: ${String(format)}`);
+  return { contentType: spec.contentType, filename: reportFilename(report, spec.extensions[0]), body: await spec.render(report) };
 }

@@ -6,9 +6,9 @@ import { parse as parseHtml } from 'parse5';
 import { PDFDocument } from 'pdf-lib';
 import { createHash } from 'node:crypto';
 import { sampleHistory } from '../../assessment/testing/sample-history';
-import { CSV_COLUMNS, neutraliseCell } from './csv';
-import { REPORT_CSP } from './html';
-import { mdFence, mdText } from './markdown';
+import { CSV_COLUMNS, neutraliseCell } from './formats/csv';
+import { REPORT_CSP } from './formats/html';
+import { mdFence, mdText } from './formats/markdown';
 import { renderReport } from './render';
 
 const ctx = { baseUrl: 'https://gauntlet.example', generatedAt: '2026-11-21T09:00:00.000Z', target: { url: 'https://bot.example/chat', scan_mode: 'browser' } };

@@ -6,7 +6,7 @@ import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-c
 import { CliError, CliIo, EXIT } from '../io';
 import { defaultDataDir } from '../scan/data-dir';
 import type { LocalService } from '../scan/local-service';
-import { renderReportFile, reportFormatOf } from '../scan/report-files';
+import { renderReportFile, REPORT_FILE_EXTENSIONS, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
 import { scanVerdict, servicePolicy } from '../scan/verdict';
 import { clock, plainLineKey, progressLine } from '../terminal/progress';
@@ -159,7 +159,7 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--categories <ids>', 'only these OWASP LLM Top 10 categories, comma-separated: LLM01,LLM07')
     .option('--probes <ids>', 'only these probes, comma-separated (ids from docs/scanning.md), even beyond the profile\'s')
     .option('--name <name>', 'the target\'s name; scans of one name share a history (default: the url)')
-    .option('--report <file>', 'write a report, the format from the extension: .html .pdf .json .csv .md .sarif .xml (JUnit) (repeatable)', collect)
+    .option('--report <file>', `write a report, the format from the extension: ${REPORT_FILE_EXTENSIONS.join(' ')} (repeatable)`, collect)
     .option('--fail-under <n>', 'exit 1 when the score (after triage) is below n, 0..100')
     .option('--fail-on <what>', 'new: exit 1 on findings new since the target\'s previous scan; high: on any high or critical finding')
     .option('--allow-partial', 'gate a scan cut short on what it found (default: exit 2)')

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
-import { REPORT_FORMATS, SCAN_STATUSES } from '@gauntlet/domain';
+import { SCAN_STATUSES } from '@gauntlet/domain';
+import { REPORT_EXTENSIONS, REPORT_FORMATS, reportFormatByExtension } from '@gauntlet/reports';
 import { resolve } from 'node:path';
 import { CliError, CliIo, CLI_VERSION, EXIT } from '../io';
 import { describe as describeAnswer, expectOk, serviceFrom } from '../server/client';
@@ -20,9 +21,6 @@ const uuid = (id: string) => {
 };
 
 const counts = (c: Record<string, number> | undefined) => (c ? `${c.critical ?? 0}/${c.high ?? 0}/${c.medium ?? 0}/${c.low ?? 0}` : '-');
-
-/** the report formats by the extension of -o */
-const EXTENSIONS: Record<string, string> = { pdf: 'pdf', json: 'json', csv: 'csv', md: 'markdown', markdown: 'markdown', html: 'html', htm: 'html' };
 
 export async function downloadReport(io: CliIo, flags: ServerFlags, id: string, format: string): Promise<Uint8Array> {
   const service = serviceFrom(flags, io.env);
@@ -108,12 +106,12 @@ export function registerScans(program: Command, ctx: CommandContext): void {
     );
 
   serverOptions(scans.command('report').description('download the report of a finished scan').argument('<id>', 'scan id'))
-    .requiredOption('-o, --output <file>', 'where to write it; the format from the extension (.pdf .json .csv .md .html) unless --format')
+    .requiredOption('-o, --output <file>', `where to write it; the format from the extension (${REPORT_EXTENSIONS.join(' ')}) unless --format`)
     .addOption(new Option('--format <format>', 'the report format').choices([...REPORT_FORMATS]))
     .action((id: string, flags: ServerFlags & { output: string; format?: string }) =>
       runCommand(ctx, async () => {
-        const format = flags.format ?? EXTENSIONS[flags.output.split('.').pop()?.toLowerCase() ?? ''];
-        if (!format) throw new CliError(`--output ${flags.output}: the extension says which format to write (.pdf .json .csv .md .html), or pass --format`);
+        const format = flags.format ?? reportFormatByExtension(flags.output.split('.').pop() ?? '');
+        if (!format) throw new CliError(`--output ${flags.output}: the extension says which format to write (${REPORT_EXTENSIONS.join(' ')}), or pass --format`);
         const bytes = await downloadReport(io, flags, uuid(id), format);
         const path = resolve(io.cwd, flags.output);
         await io.writeFile(path, bytes);

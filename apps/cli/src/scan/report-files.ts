@@ -1,22 +1,27 @@
 import { extname } from 'node:path';
 import type { ScanReport } from '@gauntlet/assessment';
-import { CiScanResult, renderReport, toJunitXml, toSarif } from '@gauntlet/reports';
+import { CiScanResult, renderReport, REPORT_EXTENSIONS, reportFormatByExtension, ReportFormat, toJunitXml, toSarif } from '@gauntlet/reports';
 import { CliError, CLI_VERSION } from '../io';
 
-/** What a report file's extension asks for: the service's five report formats, and the two CI ones. */
-export type ReportFileFormat = 'html' | 'pdf' | 'json' | 'csv' | 'markdown' | 'sarif' | 'junit';
+/**
+ * What a report file's extension asks for: one of the service's report formats (their registry in
+ * libs/reports/src/formats), or one of the two CI outputs, which only the CLI writes.
+ */
+export type ReportFileFormat = ReportFormat | CiOutput;
+type CiOutput = 'sarif' | 'junit';
 
-const BY_EXTENSION: Record<string, ReportFileFormat> = {
-  '.html': 'html', '.htm': 'html', '.pdf': 'pdf', '.json': 'json', '.csv': 'csv', '.md': 'markdown', '.markdown': 'markdown',
-  '.sarif': 'sarif', '.xml': 'junit',
-};
+const CI_OUTPUT_BY_EXTENSION: Record<string, CiOutput> = { sarif: 'sarif', xml: 'junit' };
+
+/** the extensions `--report` understands, for its help and its refusal */
+export const REPORT_FILE_EXTENSIONS = [...REPORT_EXTENSIONS, '.sarif', '.xml (JUnit)'];
 
 /** `report.sarif.json` is SARIF (as GitHub names them), `junit.xml` JUnit; otherwise the last extension decides. */
 export function reportFormatOf(file: string): ReportFileFormat {
   const lower = file.toLowerCase();
   if (lower.endsWith('.sarif.json')) return 'sarif';
-  const format = BY_EXTENSION[extname(lower)];
-  if (!format) throw new CliError(`--report ${file}: the extension says which format to write: .html, .pdf, .json, .csv, .md, .sarif or .xml (JUnit)`);
+  const extension = extname(lower).slice(1);
+  const format = CI_OUTPUT_BY_EXTENSION[extension] ?? reportFormatByExtension(extension);
+  if (!format) throw new CliError(`--report ${file}: the extension says which format to write: ${REPORT_FILE_EXTENSIONS.slice(0, -1).join(', ')} or ${REPORT_FILE_EXTENSIONS.at(-1)}`);
   return format;
 }
 

@@ -1,5 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
@@ -9,8 +9,11 @@ import { AppModule } from '../app.module';
 import { RegisterAccount } from '../auth/registering-account/register-account';
 import { createRequestLogger, NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
+import { AccountReader } from '../auth/account-reader';
+import { Authenticator, routeMarkers } from '../auth/authenticator';
 import { VerifiedSessions } from '../auth/verified-sessions';
 import { ScanReader } from '../scans/scan-reader';
+import { ScansController } from '../scans/scans.controller';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
 import { serveDashboard } from './dashboard';
 import { registerJsonBody } from './json-body';
@@ -89,9 +92,9 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
 
   // the polled status route's fast lane, hooked onto the route when Nest registers it (app.init below)
   await fastify.register(statusFastLane, {
-    sessions: app.get<VerifiedSessions>(VerifiedSessions),
-    scans: app.get<ScanReader>(ScanReader).scans,
-    name: async (scan) => (await app.get<ScanReader>(ScanReader).named([scan]))[0],
+    authenticator: new Authenticator(app.get<VerifiedSessions>(VerifiedSessions), app.get<AccountReader>(AccountReader)),
+    route: routeMarkers(app.get(Reflector), ScansController.prototype.status, ScansController),
+    scans: app.get<ScanReader>(ScanReader),
     ...(config.rateLimitPerMinute > 0 && { spend: requestSpender(app.get<ThrottlerStorage>(getStorageToken()), config.rateLimitPerMinute) }),
     answered: metrics.statusFastLane,
   });

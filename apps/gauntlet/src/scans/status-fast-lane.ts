@@ -1,59 +1,59 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ScanDoc } from '@gauntlet/read-models';
-import { bearerToken } from '../auth/principal';
-import type { VerifiedSessions } from '../auth/verified-sessions';
-import type { SpentRequest } from '../http/rate-limit';
-import { NamedScanDoc, statusView } from './scan-view';
+import type { Authenticator, RouteMarkers } from '../auth/authenticator';
+import { setRateLimitHeaders, type SpentRequest } from '../http/rate-limit';
+import type { ScanReader } from './scan-reader';
+import { statusView } from './scan-view';
 
 /** the route as Nest registers it on fastify */
 export const STATUS_ROUTE = '/api/scans/:id/status';
 
 export interface StatusFastLaneOptions {
-  sessions: Pick<VerifiedSessions, 'account'>;
-  scans: { get(id: string): Promise<ScanDoc | null> };
-  /** the scan as people read it (ScanReader.named): reads the accounts and keys only for a cancelled scan */
-  name: (scan: ScanDoc) => Promise<NamedScanDoc>;
-  /**
-   * spends one request of the client's per-IP budget, the one the ThrottlerGuard spends, and says
-   * what is left; absent when the limit is off
-   */
+  /** who the caller is and whether the route admits them, as the CredentialsGuard decides it */
+  authenticator: Pick<Authenticator, 'identify'>;
+  /** the status route's own markers (ScansController.status), read as the guard reads them */
+  route: RouteMarkers;
+  /** the caller's scan as people read it, or the route's 404, as ScansController.status reads it */
+  scans: Pick<ScanReader, 'ownedNamed'>;
+  /** spends one request of the client's per-IP budget, as the RateLimitGuard does; absent when the limit is off */
   spend?: (ip: string) => Promise<SpentRequest>;
   /** counts the answers the lane gave */
   answered: { inc(): void };
 }
 
+/** the lane verifies no token itself: a token's first use goes on to passport-jwt in the pipeline */
+const notHere = async () => null;
+
 /**
  * GET /api/scans/{id}/status is what CI gates and dashboards poll, and Nest's request pipeline
  * (router, guards, pipes) costs several times the read itself. This plugin answers the polled
- * happy path before that pipeline, and only it: a bearer token that passport-jwt already verified
- * in this process (VerifiedSessions), the caller's account, a scan the caller owns, and the same
- * per-IP budget, with the same X-RateLimit headers. Anything else (an API key, a token's first
- * use, a bad id, someone else's or no scan, a spent budget, an error) goes on to the Nest route,
- * which answers as it always does. The e2e suite compares both paths answer for answer. It runs
- * before Nest, so no Nest interceptor runs for what it answers (none is registered): one added
- * later with a side effect must be mirrored here.
+ * happy path before that pipeline, calling what the pipeline calls: the Authenticator for the
+ * caller, ScanReader.ownedNamed for the scan and requestSpender / setRateLimitHeaders for the
+ * per-IP budget. It answers only a bearer token this process has verified before, for a scan the
+ * caller owns, within the budget; anything else (an API key, a token's first use, a bad id,
+ * someone else's or no scan, a spent budget, an error) goes on to the Nest route, which answers
+ * as it always does. The e2e suite compares both paths answer for answer. No Nest interceptor is
+ * registered, so none is skipped here.
  *
  * Everything it needs comes in its options; it hooks itself onto the route when Nest registers
  * it, so it must be registered (awaited) before the Nest app is initialised.
  */
 const lane: FastifyPluginAsync<StatusFastLaneOptions> = async (fastify, options) => {
-  const { sessions, scans, name, spend, answered } = options;
+  const { authenticator, route, scans, spend, answered } = options;
 
   /** true when it answered the request */
   async function answer(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const account = await sessions.account(bearerToken(request.headers.authorization));
-    if (!account) return false;
+    // API keys and public routes are the pipeline's: the lane's gain is on the polled bearer token
+    if (!request.headers.authorization || route.public) return false;
+    const caller = await authenticator.identify(request.headers, route, notHere);
     // no id check of its own: an id that finds one of the caller's scans is well formed, and any
     // other id goes on to the route's ParseUUIDPipe
     const { id } = request.params as { id: string };
-    const scan = await scans.get(id);
-    if (!scan || scan.account_id !== account._id) return false;
-    const shown = await name(scan);
+    const shown = await scans.ownedNamed(caller.account_id, id);
     if (spend) {
       const budget = await spend(request.ip);
       if (budget.blocked) return false; // the pipeline answers 429 with Retry-After
-      reply.header('X-RateLimit-Limit', budget.limit).header('X-RateLimit-Remaining', budget.remaining).header('X-RateLimit-Reset', budget.resetSeconds);
+      setRateLimitHeaders(reply, budget);
     }
     answered.inc();
     reply.send(statusView(shown));
@@ -66,7 +66,8 @@ const lane: FastifyPluginAsync<StatusFastLaneOptions> = async (fastify, options)
     route.preHandler = [
       ...own,
       (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-        // answered here, or on to the Nest route; a failure here only means the pipeline answers
+        // answered here, or on to the Nest route: a refusal (401, 403, 404) or a failure here
+        // only means the pipeline answers, as it always would
         answer(request, reply).then(
           (answered) => answered || done(),
           () => done(),

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
-import { FORMAT_TYPES, FormatType, SEVERITIES, Severity, WEBHOOK_EVENT_TYPES, WebhookEventType } from '@gauntlet/domain';
+import { SEVERITIES, Severity, WEBHOOK_EVENT_TYPES, WebhookEventType } from '@gauntlet/domain';
+import { FORMAT_TYPES, SiemFormat } from '@gauntlet/webhooks';
 import { PageQuery } from '../http/pagination';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true };
@@ -16,14 +17,14 @@ export class RegisterWebhookBody {
 
   @ApiProperty({ enum: FORMAT_TYPES })
   @IsIn(FORMAT_TYPES)
-  format_type: FormatType;
+  format_type: SiemFormat;
 }
 
 export class WebhookView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() url: string;
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true }) event_types: string[];
-  @ApiProperty({ enum: FORMAT_TYPES }) format_type: FormatType;
+  @ApiProperty({ enum: FORMAT_TYPES }) format_type: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty({ nullable: true, type: String, description: 'why it was disabled (e.g. the endpoint answered 410 Gone)' }) disabled_reason: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -77,7 +78,7 @@ export class AlertWebhookBody {
 
   @ApiProperty({ enum: FORMAT_TYPES })
   @IsIn(FORMAT_TYPES)
-  format_type: FormatType;
+  format_type: SiemFormat;
 
   @ApiPropertyOptional({ enum: SEVERITIES, default: 'medium', description: 'alerts below this severity are recorded but not delivered' })
   @IsOptional() @IsIn(SEVERITIES)
@@ -87,7 +88,7 @@ export class AlertWebhookBody {
 export class AlertWebhookView {
   @ApiProperty({ format: 'uuid' }) target_id: string;
   @ApiProperty() url: string;
-  @ApiProperty({ enum: FORMAT_TYPES }) format_type: FormatType;
+  @ApiProperty({ enum: FORMAT_TYPES }) format_type: string;
   @ApiProperty({ enum: SEVERITIES }) min_severity: Severity;
   @ApiProperty() enabled: boolean;
 }

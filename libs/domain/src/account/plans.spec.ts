@@ -1,5 +1,5 @@
 import { DomainError } from '../decider';
-import { monthStart, nextMonthStart, reportFormatsFor, requireReportFormat, requireScanQuota } from './plans';
+import { FREE_PLAN_REPORT_FORMATS, monthStart, nextMonthStart, requireReportFormat, requireScanQuota } from './plans';
 
 /** given the facts, when the rule is asked, then it allows or refuses (and says why) */
 const refusal = (fn: () => void): DomainError => {
@@ -13,10 +13,13 @@ const refusal = (fn: () => void): DomainError => {
 };
 
 describe('plan entitlements', () => {
-  it('given the free plan, only json reports are included; given a paid plan, every format is', () => {
-    expect(reportFormatsFor('free')).toEqual(['json']);
-    expect(reportFormatsFor('pro')).toEqual(['pdf', 'json', 'csv', 'markdown', 'html']);
-    expect(reportFormatsFor('enterprise')).toEqual(['pdf', 'json', 'csv', 'markdown', 'html']);
+  it('given the free plan, only json reports are included; given a paid plan, every format is, one added later too', () => {
+    expect(FREE_PLAN_REPORT_FORMATS).toEqual(['json']);
+    for (const format of ['pdf', 'json', 'csv', 'markdown', 'html', 'a-format-added-later']) {
+      expect(() => requireReportFormat('pro', format)).not.toThrow();
+      expect(() => requireReportFormat('enterprise', format)).not.toThrow();
+    }
+    expect(() => requireReportFormat('free', 'a-format-added-later')).toThrow(DomainError);
   });
 
   it('given the free plan, when a pdf is asked for, then it is forbidden with the formats the plan has', () => {

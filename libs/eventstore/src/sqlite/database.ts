@@ -18,7 +18,7 @@ export function privateFile(file: string): void {
 
 /**
  * The embedded deployment keeps events, read models, checkpoints and the bus in one SQLite
- * file (design.md section 1). WAL lets readers run beside the single writer. FULL sync: a commit
+ * file. WAL lets readers run beside the single writer. FULL sync: a commit
  * is on disk when it returns, so an append the client was told about survives a power loss, not
  * only a crash of the process (NORMAL would be enough for kill -9, not for the power going out);
  * bench/eventstore-appends.ts measures what it costs.

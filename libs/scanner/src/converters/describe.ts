@@ -1,4 +1,4 @@
-import { converterById } from './index';
+import { converterById } from './registry';
 
 const READINGS: Record<string, string> = {
   base64: 'decoded from base64',

@@ -1,5 +1,6 @@
 import type { Severity } from '@gauntlet/domain';
 import { eventSeverity, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { siemFormat, type ProductVersion } from './siem-format';
 
 /** Header fields: backslash and pipe are escaped (ArcSight CEF rules); newlines would end the record. */
 export function escapeCefHeader(value: string): string {
@@ -85,3 +86,9 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
   const extension = ext.filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => `${k}=${escapeCefValue(String(v))}`).join(' ');
   return `${header.join('|')}|${extension}`;
 }
+
+export const cef = siemFormat({
+  name: 'cef',
+  contentType: 'text/plain; charset=utf-8',
+  render: (envelope, options: ProductVersion) => renderCef(envelope, { vendor: 'Gauntlet', product: 'Gauntlet', version: options.productVersion }),
+});

@@ -1,11 +1,11 @@
-import { hostname } from 'node:os';
-import type { FormatType } from '@gauntlet/domain';
 import type { WebhookEnvelope } from '../envelope';
-import { renderCef } from './cef';
-import { renderJson } from './json';
-import { renderOcsf } from './ocsf/ocsf';
-import { renderSyslog, type SyslogOptions } from './syslog';
+import { cef } from './cef';
+import { json } from './json';
+import { ocsf } from './ocsf/ocsf';
+import type { ProductVersion, SiemFormatSpec } from './siem-format';
+import { syslog, type SyslogOptions } from './syslog';
 
+export * from './siem-format';
 export * from './json';
 export * from './cef';
 export * from './syslog';
@@ -13,35 +13,28 @@ export * from './syslog-tcp';
 export * from './ocsf/ocsf';
 export * from './ocsf/validate';
 
-export interface RenderOptions {
-  /** Gauntlet's version, in OCSF metadata.product.version and the CEF header */
-  productVersion: string;
+/** What the service tells the formats: each reads its own part. */
+export interface RenderOptions extends ProductVersion {
   syslog?: SyslogOptions;
 }
+
+/** Every SIEM format a webhook can ask for, in the order the API lists them. A new format: its file, and one line here. */
+export const SIEM_FORMATS = [json, ocsf, cef, syslog] as const satisfies readonly SiemFormatSpec<string, RenderOptions>[];
+
+/** the names `format_type` admits */
+export type SiemFormat = (typeof SIEM_FORMATS)[number]['name'];
+export const FORMAT_TYPES: readonly SiemFormat[] = SIEM_FORMATS.map((f) => f.name);
 
 export interface Rendered {
   body: string;
   contentType: string;
 }
 
-export const CONTENT_TYPES: Record<FormatType, string> = {
-  json: 'application/json',
-  ocsf: 'application/json',
-  cef: 'text/plain; charset=utf-8',
-  syslog: 'text/plain; charset=utf-8',
-};
+const byName = new Map<string, SiemFormatSpec<string, RenderOptions>>(SIEM_FORMATS.map((f) => [f.name, f]));
 
 /** The body a webhook of `format` receives for `envelope`. */
-export function render(envelope: WebhookEnvelope, format: FormatType, options: RenderOptions): Rendered {
-  const contentType = CONTENT_TYPES[format];
-  switch (format) {
-    case 'json':
-      return { body: renderJson(envelope), contentType };
-    case 'ocsf':
-      return { body: renderOcsf(envelope, { name: 'Gauntlet', vendor_name: 'Gauntlet', version: options.productVersion }), contentType };
-    case 'cef':
-      return { body: renderCef(envelope, { vendor: 'Gauntlet', product: 'Gauntlet', version: options.productVersion }), contentType };
-    case 'syslog':
-      return { body: renderSyslog(envelope, { hostname: hostname(), ...options.syslog }), contentType };
-  }
+export function render(envelope: WebhookEnvelope, format: string, options: RenderOptions): Rendered {
+  const spec = byName.get(format);
+  if (!spec) throw new RangeError(`Unknown format_type: ${format}`);
+  return { body: spec.render(envelope, options), contentType: spec.contentType };
 }

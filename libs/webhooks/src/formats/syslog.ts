@@ -1,5 +1,7 @@
 import type { Severity } from '@gauntlet/domain';
+import { hostname } from 'node:os';
 import { eventSeverity, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { siemFormat } from './siem-format';
 
 export interface SyslogOptions {
   /** 0..23; default 13 (log audit): these are security audit records, and facility 13 keeps them out of hosts' auth logs */
@@ -109,6 +111,13 @@ export function renderSyslog(envelope: WebhookEnvelope, options: SyslogOptions =
   ].join(' ');
   return `${header} [${sdId} ${sd}] ${BOM}${escapeLineBreaks(msg)}`;
 }
+
+/** format_type syslog: this host's name unless the operator's syslog options say otherwise */
+export const syslog = siemFormat({
+  name: 'syslog',
+  contentType: 'text/plain; charset=utf-8',
+  render: (envelope, options: { syslog?: SyslogOptions }) => renderSyslog(envelope, { hostname: hostname(), ...options.syslog }),
+});
 
 /** RFC 6587 octet counting: `LEN SP MSG`, LEN in UTF-8 bytes. */
 export function octetCountedFrame(message: string): Buffer {

@@ -1,6 +1,8 @@
 import type { Severity } from '@gauntlet/domain';
 import { eventSeverity, regressionMessage, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
 
+import { siemFormat, type ProductVersion } from '../siem-format';
+
 export const OCSF_VERSION = '1.8.0';
 
 /** OCSF severity_id (dictionary.json): 1 Informational, 2 Low, 3 Medium, 4 High, 5 Critical. */
@@ -142,3 +144,9 @@ export function toOcsf(envelope: WebhookEnvelope, product: OcsfProduct): OcsfEve
 export function renderOcsf(envelope: WebhookEnvelope, product: OcsfProduct): string {
   return JSON.stringify(toOcsf(envelope, product));
 }
+
+export const ocsf = siemFormat({
+  name: 'ocsf',
+  contentType: 'application/json',
+  render: (envelope, options: ProductVersion) => renderOcsf(envelope, { name: 'Gauntlet', vendor_name: 'Gauntlet', version: options.productVersion }),
+});

@@ -1,6 +1,7 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, plural, proofLine, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
-import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
+import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
+import { reportFormat } from './report-format';
+import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
 
 /**
  * Escapes text that the target or the user controls (target names, model replies, finding
@@ -146,6 +147,9 @@ export function toMarkdown(r: ScanReport): string {
   return out.join('\n');
 }
 
-export function renderMarkdown(report: ScanReport): RenderedReport {
-  return { contentType: 'text/markdown; charset=utf-8', filename: reportFilename(report, 'md'), body: Buffer.from(toMarkdown(report), 'utf8') };
-}
+export const markdown = reportFormat({
+  name: 'markdown',
+  contentType: 'text/markdown; charset=utf-8',
+  extensions: ['md', 'markdown'],
+  render: (report) => Buffer.from(toMarkdown(report), 'utf8'),
+});

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, plural, proofLine, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
-import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
+import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
+import { reportFormat } from './report-format';
+import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
 
 /** Every piece of text goes through this: finding text quotes attacker-chosen output. */
 /** the proof's span highlighted where the (escaped) conversation shows it, the first time */
@@ -137,6 +138,9 @@ export function toHtml(r: ScanReport): string {
   return parts.join('\n');
 }
 
-export function renderHtml(report: ScanReport): RenderedReport {
-  return { contentType: 'text/html; charset=utf-8', filename: reportFilename(report, 'html'), body: Buffer.from(toHtml(report), 'utf8') };
-}
+export const html = reportFormat({
+  name: 'html',
+  contentType: 'text/html; charset=utf-8',
+  extensions: ['html', 'htm'],
+  render: (report) => Buffer.from(toHtml(report), 'utf8'),
+});

@@ -2,9 +2,10 @@ import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import type { Severity } from '@gauntlet/domain';
 import { deflateSync } from 'node:zlib';
 import { Color, PDFContentStream, PDFDocument, PDFFont, PDFName, PDFPage, PDFRawStream, rgb } from 'pdf-lib';
-import { evidenceTurns, pct, plural, proofLine, RenderedReport, reportFilename, SEVERITY_LABEL, techniqueLabel } from './common';
-import { FontStack, shapingFontkit } from './pdf-fonts';
-import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from './summary';
+import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
+import { reportFormat } from './report-format';
+import { FontStack, shapingFontkit } from '../pdf-fonts';
+import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
 
 const A4: [number, number] = [595.28, 841.89];
 /** variants named per finding in the PDF */
@@ -358,6 +359,9 @@ function deflatePageContents(doc: PDFDocument): void {
   }
 }
 
-export async function renderPdf(report: ScanReport): Promise<RenderedReport> {
-  return { contentType: 'application/pdf', filename: reportFilename(report, 'pdf'), body: Buffer.from(await toPdf(report)) };
-}
+export const pdf = reportFormat({
+  name: 'pdf',
+  contentType: 'application/pdf',
+  extensions: ['pdf'],
+  render: async (report) => Buffer.from(await toPdf(report)),
+});

@@ -1,5 +1,6 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, proofLine, RenderedReport, reportFilename } from './common';
+import { evidenceTurns, proofLine } from '../common';
+import { reportFormat } from './report-format';
 
 /**
  * A cell a spreadsheet would read as a formula (=, +, -, @, tab, CR first) gets a leading
@@ -40,6 +41,9 @@ export function toCsv(report: ScanReport): string {
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-export function renderCsv(report: ScanReport): RenderedReport {
-  return { contentType: 'text/csv; charset=utf-8', filename: reportFilename(report, 'csv'), body: Buffer.from(toCsv(report), 'utf8') };
-}
+export const csv = reportFormat({
+  name: 'csv',
+  contentType: 'text/csv; charset=utf-8',
+  extensions: ['csv'],
+  render: (report) => Buffer.from(toCsv(report), 'utf8'),
+});
