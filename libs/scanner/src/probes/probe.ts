@@ -1,9 +1,6 @@
 import { OwaspCategoryId, Severity } from '@gauntlet/domain';
+import { DetectorName } from '../detectors/rules';
 import { CanaryToken, canaryFor, canaryInstruction, fictionalName, literalCanary } from './canary';
-
-/** Rule-based detectors a probe asks for; `target-canary` runs on every attempt whatever the probe says. */
-export const DETECTOR_NAMES = ['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation', 'pattern'] as const;
-export type DetectorName = (typeof DETECTOR_NAMES)[number];
 
 /**
  * One attack, written once, rendered per scan. `turns` are user messages sent in order in one

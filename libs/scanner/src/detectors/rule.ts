@@ -1,0 +1,23 @@
+import { Exposed, Verdict } from '@gauntlet/domain';
+import { JudgeContext } from './judge-context';
+import { ReadingKind } from './readings';
+
+/**
+ * What a rule checks: reads the target's answers (and what we sent) and says what they prove, or
+ * nothing. `via` says how the answer was read back into plain text (null: as written).
+ */
+export type Check = (answer: string, prompts: string, context: JudgeContext, via?: ReadingKind | 'rendered' | null) => RuleVerdict | null;
+
+/** One rule, callable as its check, with the name probes give it in `detectors` (rules/index.ts lists them). */
+export type Rule<Name extends string = string> = Check & { readonly detector: Name };
+
+/** A rule's verdict with `quote`: the exact text of the answer (as read) that shows it, for the proof. */
+export type RuleVerdict = Omit<Verdict, 'exposes'> & { quote?: string; exposes?: (Exposed & { quote?: string })[] };
+
+/** A rule named `detector` that checks answers with `check`. */
+export const rule = <Name extends string>(detector: Name, check: Check): Rule<Name> => Object.assign(check, { detector });
+
+export const verdict = (detector: string, outcome: Verdict['outcome'], matched: string | null, confidence: number, quote?: string): RuleVerdict => ({
+  detector, outcome, matched, confidence, ...(quote && { quote }),
+});
+export const clip = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
