@@ -8,14 +8,22 @@ import { ReadingKind } from './readings';
  */
 export type Check = (answer: string, prompts: string, context: JudgeContext, via?: ReadingKind | 'rendered' | null) => RuleVerdict | null;
 
+/** How the rules detector runs a rule, besides on the probes that name it. */
+export interface RuleOptions {
+  /** run on every attempt, whatever the probe names (what the target holds must never appear) */
+  readonly everyAttempt?: boolean;
+  /** judge the answer only as it was sent, never a reading of it (base64, reversed, ...) */
+  readonly asWritten?: boolean;
+}
+
 /** One rule, callable as its check, with the name probes give it in `detectors` (rules/index.ts lists them). */
-export type Rule<Name extends string = string> = Check & { readonly detector: Name };
+export type Rule<Name extends string = string> = Check & RuleOptions & { readonly detector: Name };
 
 /** A rule's verdict with `quote`: the exact text of the answer (as read) that shows it, for the proof. */
 export type RuleVerdict = Omit<Verdict, 'exposes'> & { quote?: string; exposes?: (Exposed & { quote?: string })[] };
 
 /** A rule named `detector` that checks answers with `check`. */
-export const rule = <Name extends string>(detector: Name, check: Check): Rule<Name> => Object.assign(check, { detector });
+export const rule = <Name extends string>(detector: Name, check: Check, options: RuleOptions = {}): Rule<Name> => Object.assign(check, options, { detector });
 
 export const verdict = (detector: string, outcome: Verdict['outcome'], matched: string | null, confidence: number, quote?: string): RuleVerdict => ({
   detector, outcome, matched, confidence, ...(quote && { quote }),

@@ -30,9 +30,11 @@ const ALL = [
   patternRule,
 ] as const;
 
-/** A rule's name, as probes write it; `target-canary` runs on every attempt whatever the probe says. */
+/** A rule's name, as probes write it. */
 export type DetectorName = (typeof ALL)[number]['detector'];
 export const DETECTOR_NAMES: readonly DetectorName[] = ALL.map((r) => r.detector);
+/** The rules run on every attempt whatever the probe names (the target-canary rule). */
+export const EVERY_ATTEMPT: readonly DetectorName[] = ALL.filter((r) => r.everyAttempt).map((r) => r.detector);
 /** The rules by name. */
 export const RULES = Object.fromEntries(ALL.map((r) => [r.detector, r])) as { readonly [N in DetectorName]: Rule<N> };
 
