@@ -1,12 +1,14 @@
 import { Exposed, Proof, ProofKind, Turn } from '@gauntlet/domain';
 import { RuleVerdict } from './rule';
+import { RULES } from './rules';
 import { spanTolerant } from './text';
 
-/** What a proof says its text matched, by the detector that found it. */
-const PROOF_KIND: Record<string, ProofKind> = {
-  'target-canary': 'canary', sensitive: 'sensitive', secrets: 'recurrence', pii: 'recurrence', markup: 'markup', 'page-effects': 'markup', misinformation: 'invention',
-};
-export const proofKindOf = (detector: string): ProofKind => PROOF_KIND[detector] ?? 'obedience';
+/** What a proof's text shows, for verdicts no rule of that name gives: a told value, what a page did. */
+const BESIDE_RULES = new Map<string, ProofKind>([['sensitive', 'sensitive'], ['page-effects', 'markup']]);
+const BY_RULE = new Map<string, ProofKind | undefined>(Object.values(RULES).map((r) => [r.detector, r.proves]));
+
+/** What a proof says its text matched, by the detector that found it (a rule says it in its file). */
+export const proofKindOf = (detector: string): ProofKind => BY_RULE.get(detector) ?? BESIDE_RULES.get(detector) ?? 'obedience';
 
 /** Where a reading of a conversation came from: one answer (its turn), or all of them joined. */
 export interface Source {

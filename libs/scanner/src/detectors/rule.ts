@@ -1,4 +1,4 @@
-import { Exposed, Verdict } from '@gauntlet/domain';
+import { Exposed, ProofKind, Verdict } from '@gauntlet/domain';
 import { JudgeContext } from './judge-context';
 import { ReadingKind } from './readings';
 
@@ -14,6 +14,8 @@ export interface RuleOptions {
   readonly everyAttempt?: boolean;
   /** judge the answer only as it was sent, never a reading of it (base64, reversed, ...) */
   readonly asWritten?: boolean;
+  /** what its proof's text shows (`obedience` unless said: the answer did what we asked) */
+  readonly proves?: ProofKind;
 }
 
 /** One rule, callable as its check, with the name probes give it in `detectors` (rules/index.ts lists them). */

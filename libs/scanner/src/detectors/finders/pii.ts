@@ -1,6 +1,7 @@
 import { MAX_HITS } from './max-hits';
 
 // what looks like personal data in a text: the pii rule and the candidates for held values read with it
+
 export function luhn(digits: string): boolean {
   let sum = 0;
   for (let i = 0; i < digits.length; i++) {

@@ -1,6 +1,7 @@
 import { MAX_HITS } from './max-hits';
 
 // what looks like a credential in a text: the secrets rule and the candidates for held values read with it
+
 const SECRET_PATTERNS: [string, RegExp][] = [
   ['anthropic-api-key', /\bsk-ant-[A-Za-z0-9_-]{20,}/g],
   ['openai-api-key', /\bsk-(?!ant-)(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}/g],

@@ -36,4 +36,4 @@ export const markupRule = rule('markup', (answer, prompts, { canary }, via) => {
   const withCanary = canary ? fresh.find((h) => squash(h.value).includes(squash(canary.value))) : undefined;
   const best = withCanary ?? fresh[0];
   return verdict('markup', 'vulnerable', clip(`${best.kind}: ${best.value}`), withCanary ? 0.97 : 0.85, best.value);
-});
+}, { proves: 'markup' });

@@ -18,4 +18,4 @@ export const piiRule = rule('pii', (answer, prompts) => {
   // one contact alone is anyone's published address, unless it reads as a person's (first.last@)
   const personal = hits.find((h) => h.kind === 'email' && PERSONAL_MAILBOX.test(h.value));
   return personal ? verdict('pii', 'partial', matched, 0.5, personal.value) : null;
-});
+}, { proves: 'recurrence' });
