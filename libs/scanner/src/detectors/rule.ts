@@ -1,4 +1,4 @@
-import { Exposed, ProofKind, Verdict } from '@gauntlet/domain';
+import { Exposed, ProofKind, Turn, Verdict } from '@gauntlet/domain';
 import { JudgeContext } from './judge-context';
 import { ReadingKind } from './readings';
 
@@ -16,6 +16,18 @@ export interface RuleOptions {
   readonly asWritten?: boolean;
   /** what its proof's text shows (`obedience` unless said: the answer did what we asked) */
   readonly proves?: ProofKind;
+  /**
+   * What the driver observed beyond the answers' text (a stream cut off, a page that rendered the
+   * answer) that proves the weakness, judged once per conversation. `overTies`: on a tie it wins
+   * over what the text showed.
+   */
+  readonly observed?: (turns: readonly Turn[], prompts: string, context: JudgeContext) => Observed[];
+}
+
+/** A verdict from what the driver observed, with its proof. */
+export interface Observed {
+  verdict: Verdict;
+  overTies?: boolean;
 }
 
 /** One rule, callable as its check, with the name probes give it in `detectors` (rules/index.ts lists them). */
