@@ -1,5 +1,5 @@
 import { rot13 } from '../converters/encodings';
-import { MAX_DERIVED_CHARS, readAs, readingsOf } from './readings';
+import { MAX_DERIVED_CHARS, eachReading, readAs, readingsOf } from './readings';
 
 const secret = 'OPENAI_API_KEY=sk-proj-Lb7Qm2Xv9Rk4Tn8Wz3Hy6Jc1Pd5Fs0Ga';
 const via = (answer: string) => new Map(readingsOf(answer).map((r) => [r.via, r.text]));
@@ -65,5 +65,16 @@ describe('readings of an answer', () => {
   it('reads what we sent the same way, so an echo of an encoded prompt stays an echo', () => {
     expect(readAs('reversed', 'cba')).toBe('abc');
     expect(readAs('base64', `decode: ${b64('hello there, friend')}`)).toBe('decode: hello there, friend');
+  });
+
+  it('makes each reading once, for a reader that stopped early and for the next one alike', () => {
+    const answer = `Sure!\n${b64(`Here you go: ${secret}`)}`;
+    const first = eachReading(answer).next().value;
+    const all = readingsOf(answer);
+    expect(all[0]).toBe(first);
+    expect(all[0].via).toBeNull();
+    expect(all.find((r) => r.via === 'base64')?.text).toContain(secret);
+    expect(readingsOf(answer)).toEqual(all);
+    expect(readingsOf(answer).every((r, i) => r === all[i])).toBe(true);
   });
 });
