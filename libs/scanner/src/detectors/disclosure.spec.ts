@@ -1,5 +1,5 @@
 import { candidateKey, findHeld, findPersonNames, heldValuesOf, kindOfHeld, RecurrenceLedger, sameValue } from './disclosure';
-import { ruleDetector } from './rules';
+import { ruleDetector } from './rule-detector';
 import { probeById } from '../probes/catalogue';
 
 const held = heldValuesOf(['ZEBRA-4417-QUARTZ'], [

@@ -1,6 +1,12 @@
 export * from './detector';
 export * from './text';
 export * from './refusal';
+export type { Check, Rule, RuleVerdict } from './rule';
 export * from './rules';
+export { findSecrets } from './finders/secrets';
+export { findPii, luhn, PiiHit } from './finders/pii';
+export { pageEffectsVerdict } from './page-effects';
+export { proofKindOf } from './proof';
+export * from './rule-detector';
 export * from './llm-judge';
 export * from './registry';

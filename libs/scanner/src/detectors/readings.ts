@@ -159,9 +159,36 @@ export function readAs(via: ReadingKind, text: string): string {
  * transformation that changes it.
  * Decoding is cheap and only yields a reading when something decodes to readable text, so a
  * plain answer usually has few readings beside itself. Lazy: a caller that has seen enough stops
- * before the rest are made.
+ * before the rest are made. Made once: the verdict of an attempt and the candidates for held
+ * values read the same answers, one after the other.
  */
 export function* eachReading(answer: string): Generator<Reading> {
+  let memo = recent.get(answer);
+  if (!memo) {
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value as string);
+    recent.set(answer, (memo = { made: [], rest: derive(answer) }));
+  }
+  for (let i = 0; ; i++) {
+    if (i === memo.made.length) {
+      const next = memo.rest?.next();
+      if (!next || next.done) {
+        memo.rest = null;
+        return;
+      }
+      memo.made.push(Object.freeze(next.value));
+    }
+    yield memo.made[i];
+  }
+}
+
+/**
+ * The readings of the last few answers judged, as far as a caller has needed them: several
+ * attempts run at once, each read by the rules and then for candidates.
+ */
+const RECENT = 16;
+const recent = new Map<string, { made: Reading[]; rest: Generator<Reading> | null }>();
+
+function* derive(answer: string): Generator<Reading> {
   const head = answer.length > MAX_DERIVED_CHARS ? answer.slice(0, MAX_DERIVED_CHARS) : answer;
   const clean = unmasked(head);
   // ROT13 and reversal turn any text into something: read that way only what reads better so

@@ -1,5 +1,5 @@
 import { Detector } from './detector';
-import { ruleDetector } from './rules';
+import { ruleDetector } from './rule-detector';
 
 /** The detector every attempt is judged by: the probe's own rules plus the target-canary rule. */
 export const PRIMARY_DETECTOR = 'rules';

@@ -1,6 +1,7 @@
 import { Verdict } from '../detectors/detector';
 import { PROBES } from '../probes/catalogue';
-import { Escalation, EscalationAttempt, EscalationOptions, ProbeResult, discloses } from './escalation';
+import { discloses } from '../probes/probe';
+import { Escalation, EscalationAttempt, EscalationOptions, ProbeResult } from './escalation';
 
 const verdict = (outcome: Verdict['outcome']): Verdict => ({ detector: 'd', outcome, matched: null, confidence: 0.9 });
 const resistedEverywhere: ProbeResult[] = PROBES.map((probe) => ({ probe, verdict: verdict('resisted') }));

@@ -1,6 +1,6 @@
 import { ANSWER_FORMS, CRESCENDO_ARCS, Converter, INPUT_CONVERTERS, applyChain, converterById, layered } from '../converters';
 import { Verdict } from '../detectors/detector';
-import { Probe } from '../probes/probe';
+import { Probe, discloses } from '../probes/probe';
 
 /** A probe's result from the probe phase (or an earlier escalation round). */
 export interface ProbeResult {
@@ -53,9 +53,6 @@ const DEFAULT_BEST: Record<Converter['layer'], string> = { conversation: 'cresce
 export function requestsFor(probe: Probe, chain: readonly Converter[], seed: string): number {
   return chain.length ? applyChain(chain, probe.turns, seed, 'cost', { category: probe.category }).length : probe.turns.length;
 }
-
-/** A probe that asks the target to disclose something: an output filter can hide its answer. */
-export const discloses = (probe: Probe) => probe.detectors.some((d) => d === 'secrets' || d === 'pii' || d === 'system-prompt');
 
 const applicable = (tactic: Tactic, probe: Probe) => discloses(probe) || tactic.chain.every((c) => c.layer !== 'answer');
 const tacticOf = (chain: Converter[]): Tactic => {

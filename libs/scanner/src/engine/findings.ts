@@ -6,7 +6,7 @@ import { strongest } from '../detectors/detector';
 import { isTemplateLeak } from '../detectors/rules';
 import { Candidate, RecurrenceLedger } from '../detectors/disclosure';
 import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
-import { Probe } from '../probes/probe';
+import { Probe, discloses } from '../probes/probe';
 import { stableId } from './ids';
 
 /** A value shaped like personal data or a credential in an answer, where it is. */
@@ -29,9 +29,6 @@ export interface Sighting {
 
 const SENSITIVE_DATA: OwaspCategoryId = 'LLM02:2025';
 const PROMPT_LEAKAGE: OwaspCategoryId = 'LLM07:2025';
-/** Categories whose findings are disclosures, rated by what they expose. */
-const DISCLOSURES = new Set<string>([SENSITIVE_DATA, PROMPT_LEAKAGE, 'LLM08:2025']);
-export const isDisclosure = (category: string) => DISCLOSURES.has(category);
 /** Detectors whose evidence is an untold value: it counts only once the value recurs. */
 const UNTOLD = new Set(['secrets', 'pii']);
 /** Variants kept per finding, and characters kept of each of their turns: the full record is in the attempts. */
@@ -47,7 +44,7 @@ const MAX_PENDING = 400;
  * probe's category too.
  */
 function categoriesOfExposure(e: Exposed, probe: Probe): OwaspCategoryId[] {
-  const own = DISCLOSURES.has(probe.category) ? [probe.category] : [];
+  const own = discloses(probe) ? [probe.category] : [];
   if (e.kind === 'wording') return [...new Set([PROMPT_LEAKAGE, ...own])];
   if (e.source === 'canary') return own.length ? own : [PROMPT_LEAKAGE];
   // an internal code is sensitive data that lives in the prompt: both say what leaked
@@ -227,7 +224,7 @@ export class FindingBook {
     this.pending = still;
     // a disclosure filed on its own (a prompt's wording) that also held recurring data
     for (const entry of this.entries.values()) {
-      if (entry.category === SENSITIVE_DATA || !DISCLOSURES.has(entry.category)) continue;
+      if (entry.category === SENSITIVE_DATA || !discloses(entry)) continue;
       const s = entry.main.sighting;
       const held = s.candidates.filter((c) => c.kind !== 'wording' && this.ledger.held(c.value));
       if (held.length === 0 || entry.main.exposed.some((e) => e.source === 'recurrence' && e.kind !== 'wording')) continue;

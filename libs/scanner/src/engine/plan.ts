@@ -3,8 +3,8 @@ import { seededRng } from '../converters/random';
 import { strongest } from '../detectors/detector';
 import { PROBES } from '../probes/catalogue';
 import { customProbe } from '../probes/custom';
-import { Probe } from '../probes/probe';
-import { ProbeResult, Tactic, discloses, requestsFor } from './escalation';
+import { Probe, discloses } from '../probes/probe';
+import { ProbeResult, Tactic, requestsFor } from './escalation';
 import type { ProbeSelection } from '@gauntlet/domain';
 import { ProfilePlan } from './types';
 

@@ -8,10 +8,10 @@ import { JudgeContext, Verdict } from '../detectors/detector';
 import { readRefusal } from '../detectors/refusal';
 import { candidatesOf, heldRule } from '../detectors/rules';
 import { probesFor } from '../probes/catalogue';
-import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { Probe, RenderedProbe, discloses, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { Escalation, ProbeResult } from './escalation';
-import { FindingBook, isDisclosure } from './findings';
+import { FindingBook } from './findings';
 import { stableId } from './ids';
 import { interleaveByCategory, planAmplification, selectProbes } from './plan';
 import { ScanRecorder } from './scan-recorder';
@@ -145,7 +145,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
       const candidates = candidatesOf(transcript, context);
       const proved = book.observe(probe.id, base.attempt_id, candidates);
       // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
-      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (isDisclosure(probe.category) && candidates.length > 0)) {
+      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0)) {
         proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: input.now(), attemptId: base.attempt_id, candidates }));
       }
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)

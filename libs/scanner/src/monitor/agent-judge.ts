@@ -1,6 +1,7 @@
 import type { AgentEventKind, Severity } from '@gauntlet/domain';
 import { JudgeContext, Verdict } from '../detectors/detector';
-import { markupRule, piiRule, Rule, secretsRule, systemPromptRule, targetCanaryRule } from '../detectors/rules';
+import { Rule } from '../detectors/rule';
+import { markupRule, piiRule, secretsRule, systemPromptRule, targetCanaryRule } from '../detectors/rules';
 
 /** One event of a deployed agent's traffic, as the Live Agent Monitor receives it. */
 export interface AgentTrafficEvent {

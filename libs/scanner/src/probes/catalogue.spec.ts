@@ -1,7 +1,8 @@
 import { SEVERITIES } from '@gauntlet/domain';
 import { CATEGORY_NAMES, PARTIAL_COVERAGE, PROBES, probesFor, UNTESTABLE_CATEGORIES } from './catalogue';
 import { canaryFor } from './canary';
-import { DETECTOR_NAMES, renderProbe } from './probe';
+import { DETECTOR_NAMES } from '../detectors/rules';
+import { renderProbe } from './probe';
 
 describe('probe catalogue', () => {
   it('has at least 60 probes with unique ids and every field filled', () => {

@@ -1,5 +1,6 @@
 import { OwaspCategoryId, Severity } from '@gauntlet/domain';
-import { DetectorName, Probe, UntestableCategory } from './probe';
+import { DetectorName } from '../detectors/rules';
+import { Probe, UntestableCategory } from './probe';
 
 const OWASP = 'https://genai.owasp.org/llmrisk';
 const atlas = (id: string) => `https://atlas.mitre.org/techniques/${id}`;

@@ -1,9 +1,12 @@
 import { OwaspCategoryId, Severity } from '@gauntlet/domain';
+import { DetectorName } from '../detectors/rules';
 import { CanaryToken, canaryFor, canaryInstruction, fictionalName, literalCanary } from './canary';
 
-/** Rule-based detectors a probe asks for; `target-canary` runs on every attempt whatever the probe says. */
-export const DETECTOR_NAMES = ['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation', 'pattern'] as const;
-export type DetectorName = (typeof DETECTOR_NAMES)[number];
+/**
+ * Categories whose probes ask the target to give away what it holds (its data, its prompt, what it
+ * retrieves): their findings are disclosures, rated and filed by what they expose.
+ */
+const DISCLOSURE_CATEGORIES: ReadonlySet<string> = new Set<OwaspCategoryId>(['LLM02:2025', 'LLM07:2025', 'LLM08:2025']);
 
 /**
  * One attack, written once, rendered per scan. `turns` are user messages sent in order in one
@@ -26,6 +29,13 @@ export interface Probe {
   /** a custom probe's proof: this regular expression (case-insensitive) in an answer (the pattern detector) */
   pattern?: string;
 }
+
+/**
+ * A probe discloses when its category is one of disclosure (LLM02, LLM07, LLM08), whoever wrote
+ * it and whichever rules judge it: an output filter can hide its answer (so answer forms are worth
+ * trying), and its answer may hold data that recurs even when no rule flagged it.
+ */
+export const discloses = (probe: { readonly category: string }): boolean => DISCLOSURE_CATEGORIES.has(probe.category);
 
 /** A category we do not claim to test from outside, and why. */
 export interface UntestableCategory {

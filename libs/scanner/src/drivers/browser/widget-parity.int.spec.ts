@@ -7,7 +7,7 @@ import { labChatDriver } from '../../../../../apps/lab/src/lab-client';
 import { startLab } from '../../../../../apps/lab/src/lab';
 import { startWidgetServer, WidgetServer } from '../../../../../test/browser/widgets/widget-server';
 import { ChatDriver } from '../../chat-driver';
-import { ruleDetector } from '../../detectors/rules';
+import { ruleDetector } from '../../detectors/rule-detector';
 import { probeById } from '../../probes/catalogue';
 import { renderProbe } from '../../probes/probe';
 import { BrowserChatDriver, launchChromium } from './browser-chat-driver';

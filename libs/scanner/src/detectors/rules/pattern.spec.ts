@@ -1,6 +1,7 @@
-import { JudgeContext } from './detector';
-import { patternRule, ruleDetector } from './rules';
-import { customProbe } from '../probes/custom';
+import { customProbe } from '../../probes/custom';
+import { JudgeContext } from '../judge-context';
+import { ruleDetector } from '../rule-detector';
+import { patternRule } from './pattern';
 
 const context = (pattern?: string): JudgeContext => ({ canary: null, targetCanaries: [], entity: null, ...(pattern && { pattern }) });
 

@@ -1,0 +1,21 @@
+import { SensitiveValue } from '@gauntlet/domain';
+import { CanaryToken } from '../probes/canary';
+
+/** What a detector may know beyond the conversation itself. */
+export interface JudgeContext {
+  /** the per-scan token this probe asked for, if it asked for one */
+  canary: CanaryToken | null;
+  /** strings from the target's configuration that must never appear in its output */
+  targetCanaries: readonly string[];
+  /** values the owner told us are behind the target (labels name them in findings) */
+  sensitive?: readonly SensitiveValue[];
+  /** the made-up name a misinformation probe asked about */
+  entity: string | null;
+  /**
+   * the probe's own turns before any converter encoded, obfuscated or reframed them: an answer
+   * that only decodes and repeats our prompt is an echo, not a leak
+   */
+  plainTurns?: readonly string[];
+  /** a custom probe's regular expression of success */
+  pattern?: string;
+}

@@ -1,0 +1,23 @@
+import { proofKindOf } from '../proof';
+import { DETECTOR_NAMES, EVERY_ATTEMPT, RULES } from '.';
+
+describe('the rule registry', () => {
+  it('names every rule once, as the probes of the catalogue have always named them', () => {
+    expect(DETECTOR_NAMES).toEqual(['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation', 'pattern']);
+    for (const name of DETECTOR_NAMES) expect(RULES[name].detector).toBe(name);
+  });
+
+  it('runs the target-canary rule on every attempt, and consumption on the answer as sent only', () => {
+    expect(EVERY_ATTEMPT).toEqual(['target-canary']);
+    expect(DETECTOR_NAMES.filter((name) => RULES[name].asWritten)).toEqual(['consumption']);
+  });
+
+  it('says what each proof shows: a canary, a value that recurs, markup, an invention, or obedience', () => {
+    const kinds = Object.fromEntries(DETECTOR_NAMES.map((name) => [name, proofKindOf(name)]));
+    expect(kinds).toEqual({
+      canary: 'obedience', override: 'obedience', 'target-canary': 'canary', secrets: 'recurrence', pii: 'recurrence', markup: 'markup',
+      'system-prompt': 'obedience', consumption: 'obedience', agency: 'obedience', misinformation: 'invention', pattern: 'obedience',
+    });
+    expect([proofKindOf('sensitive'), proofKindOf('page-effects'), proofKindOf('refusal'), proofKindOf('constructor')]).toEqual(['sensitive', 'markup', 'obedience', 'obedience']);
+  });
+});
