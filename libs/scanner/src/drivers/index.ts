@@ -3,8 +3,9 @@ export { AzureOpenAiChatDriver, OpenAiChatDriver, readOpenAiAnswer } from './api
 export { OpenAiResponsesChatDriver } from './api/openai-responses-chat-driver';
 export { OllamaChatDriver } from './api/ollama-chat-driver';
 export { GeminiChatDriver } from './api/gemini-chat-driver';
-export { PacingPolicy } from './api/pacing-policy';
-export type { PacingOptions, PacingOutcome } from './api/pacing-policy';
+export { RateController } from './api/rate-controller';
+export { ConcurrencyController } from './api/concurrency-controller';
+export type { PacingOptions, PacingOutcome } from './api/request-pacer';
 export type { OpenAiChatTarget } from './api/openai-chat-driver';
 export { AnthropicChatDriver, ANTHROPIC_VERSION } from './api/anthropic-chat-driver';
 export type { AnthropicChatTarget } from './api/anthropic-chat-driver';
