@@ -2,7 +2,7 @@
  * Pacing against a rate-limited target: a standard scan of the lab answering in 200 ms behind a
  * limit of 10 requests per second, its wall time beside the physical limit (requests the lab
  * answered ÷ the allowed rate). The scanner is not told the limit: it learns it from the 429s
- * (pacing-policy.ts). Aim: within 10 % of the limit.
+ * (rate-controller.ts, concurrency-controller.ts). Aim: within 10 % of the limit.
  *
  *   npm run build && node dist/bench/pacing.js [latency ms, default 200] [limit per second, default 10] [profile, default standard]
  *

@@ -1,6 +1,6 @@
 import { scoreScan } from '@gauntlet/assessment';
 import { SecretBox } from '@gauntlet/auth';
-import { DomainError, isTerminal, leaseExpired, leaseTimings, ProbeAttempt, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, streams, Vulnerability } from '@gauntlet/domain';
+import { DomainError, isTerminal, leaseExpired, leaseTimings, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, ScanScore, streams } from '@gauntlet/domain';
 import type { DocumentStore, ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
 import type { Logger } from 'pino';
@@ -65,20 +65,16 @@ export class ScanProcess {
       await claims.release(job.scan_id);
       return;
     }
-    const attempts: ProbeAttempt[] = [];
-    const vulnerabilities: Vulnerability[] = [];
+    // what the engine reports goes to the scan's stream and is kept there alone: the ending scores from it
     const sink: ScanSink = {
       enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
       recordAttempt: async (attempt, progress, findings_so_far, proved) => {
         await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }) });
-        attempts.push(attempt);
       },
       recordVulnerability: async (vulnerability) => {
         await writer.handle({ type: 'RecordVulnerability', vulnerability });
-        vulnerabilities.push(vulnerability);
       },
     };
-    const ending = (outcome: ScanRunOutcome, score = scoreScan({ attempts, vulnerabilities })) => scanEnding(outcome, { score, attempts: attempts.length, now: this.iso() });
     const scanTarget: ScanTarget = {
       id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode, api_format: target.api_format,
       // opened only here, in memory, for the length of the scan
@@ -98,13 +94,13 @@ export class ScanProcess {
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
       });
-      const score = scoreScan({ attempts, vulnerabilities });
-      await end(ending(runOutcome(outcome), score));
-      log.info({ outcome: outcome.kind, score: score.overall_score, findings: vulnerabilities.length }, 'scan ended');
+      const ending = await this.ending(job.scan_id, runOutcome(outcome));
+      await end(ending.command);
+      log.info({ outcome: outcome.kind, score: ending.score.overall_score, findings: ending.findings }, 'scan ended');
     } catch (err) {
       if (!isTerminal(writer.state.status)) {
         log.error({ err }, 'scan crashed');
-        await end(ending({ kind: 'crashed' }));
+        await end((await this.ending(job.scan_id, { kind: 'crashed' })).command);
       }
     } finally {
       clearInterval(heartbeat);
@@ -113,23 +109,31 @@ export class ScanProcess {
     }
   }
 
+  /**
+   * The command that ends a scan, scored from what its events hold (the attempts and findings
+   * recorded), whoever ends it: the scanner running it or another one reaping it.
+   */
+  private async ending(scanId: string, outcome: ScanRunOutcome): Promise<{ command: ScanCommand; score: ScanScore; findings: number }> {
+    const { attempts, vulnerabilities } = await this.deps.history.record(scanId);
+    const score = scoreScan({ attempts, vulnerabilities });
+    return { command: scanEnding(outcome, { score, attempts: attempts.length, now: this.iso() }), score, findings: vulnerabilities.length };
+  }
+
   /** ends running scans whose scanner stopped renewing its lease (never one this scanner runs) */
   async reap(isMine: (scanId: string) => boolean): Promise<number> {
-    const { docs, claims, history, commands } = this.deps;
+    const { docs, claims, commands } = this.deps;
     const runningScans = await docs.collection<ScanDoc>('scans').find({ status: 'running' }, { limit: 500 });
     let reaped = 0;
     for (const scan of runningScans) {
       if (isMine(scan._id)) continue;
       const lease = await claims.lease(scan._id);
       if (!leaseExpired(scan, lease, this.deps.now().getTime(), claims.leaseMs)) continue;
-      const events = await history.read(scan._id);
-      const attempts = events.filter((e) => e.type === 'ProbeAttempted').map((e) => e.data.attempt as ProbeAttempt);
-      const vulnerabilities = events.filter((e) => e.type === 'VulnerabilityFound').map((e) => e.data.vulnerability as Vulnerability);
+      const { command } = await this.ending(scan._id, { kind: 'lease_expired' });
       try {
         await commands.decide(
           scanDecider,
           streams.scan(scan._id),
-          scanEnding({ kind: 'lease_expired' }, { score: scoreScan({ attempts, vulnerabilities }), attempts: attempts.length, now: this.iso() }),
+          command,
           { actor: claims.actor, correlationId: scan._id },
         );
         reaped++;

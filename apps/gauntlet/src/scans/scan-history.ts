@@ -1,5 +1,11 @@
-import { streams } from '@gauntlet/domain';
+import { ProbeAttempt, streams, Vulnerability } from '@gauntlet/domain';
 import type { EventStore, RecordedEvent } from '@gauntlet/eventstore';
+
+/** What a scan tried and found, as its events say: attempts are kept there and nowhere else. */
+export interface ScanRecord {
+  attempts: ProbeAttempt[];
+  vulnerabilities: Vulnerability[];
+}
 
 /** A scan's own events, read from the log: the audit trail reports, evidence and scores after triage are built from. */
 export class ScanHistory {
@@ -8,4 +14,17 @@ export class ScanHistory {
   read(scan_id: string): Promise<RecordedEvent[]> {
     return this.events.readStream(streams.scan(scan_id));
   }
+
+  /** the scan's attempts and findings, in the order they were recorded (what its score is computed from) */
+  async record(scan_id: string): Promise<ScanRecord> {
+    return recordOf(await this.read(scan_id));
+  }
+}
+
+/** the attempts and findings among a scan's events */
+export function recordOf(events: readonly RecordedEvent[]): ScanRecord {
+  return {
+    attempts: events.filter((e) => e.type === 'ProbeAttempted').map((e) => (e.data as { attempt: ProbeAttempt }).attempt),
+    vulnerabilities: events.filter((e) => e.type === 'VulnerabilityFound').map((e) => (e.data as { vulnerability: Vulnerability }).vulnerability),
+  };
 }

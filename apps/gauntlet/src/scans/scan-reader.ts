@@ -1,5 +1,5 @@
 import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
-import { ActorDirectory, actorIds, actorName, cancellation, cancelledBy, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ProbeAttempt, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
+import { ActorDirectory, actorIds, actorName, cancellation, cancelledBy, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
 
 /** earlier scans of a target read for its history: enough for a daily scan's half year */
 const EARLIER_SCANS = 200;
@@ -68,8 +68,7 @@ export class ScanReader {
   /** the score without the findings triage set aside; the scan's history is read only when something is */
   async scoreAfterTriage(scan: ScanDoc & { score: ScanScore }, findings: readonly TriagedVulnerability[]): Promise<ScanScore> {
     if (!anyTriagedAway(findings)) return scan.score;
-    const history = await this.history.read(scan._id);
-    const attempts = history.filter((e) => e.type === 'ProbeAttempted').map((e) => (e.data as { attempt: ProbeAttempt }).attempt);
+    const { attempts } = await this.history.record(scan._id);
     return scoreAfterTriage(scan.score, attempts, findings);
   }
 

@@ -8,5 +8,6 @@ export { findPii, luhn, PiiHit } from './finders/pii';
 export { pageEffectsVerdict } from './page-effects';
 export { proofKindOf } from './proof';
 export * from './rule-detector';
+export { candidatesOf } from './candidates';
 export * from './llm-judge';
 export * from './registry';

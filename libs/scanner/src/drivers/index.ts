@@ -1,8 +1,9 @@
 export * from './create-chat-driver';
 export { ApiFormatChatDriver } from './api/api-format-driver';
 export type { ApiFormatTarget } from './api/api-format-driver';
-export { PacingPolicy } from './api/pacing-policy';
-export type { PacingOptions, PacingOutcome } from './api/pacing-policy';
+export { RateController } from './api/rate-controller';
+export { ConcurrencyController } from './api/concurrency-controller';
+export type { PacingOptions, PacingOutcome } from './api/request-pacer';
 export type { ApiDriverOptions } from './api/api-transport';
 export { DEFAULT_RETRY_POLICY } from './api/retry-policy';
 export type { RetryPolicy } from './api/retry-policy';

@@ -49,5 +49,3 @@ export * from './pii';
 export * from './secrets';
 export * from './system-prompt';
 export * from './target-canary';
-// the engine reads these candidates beside the verdict of each attempt
-export { candidatesOf } from '../candidates';

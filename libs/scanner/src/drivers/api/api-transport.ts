@@ -62,7 +62,7 @@ export class ApiTransport {
   }
 
   get pacing() {
-    return this.pacer.policy.state;
+    return this.pacer.state;
   }
 
   async post<T>(req: TargetRequest, read: (answer: TargetAnswer) => Promise<T>, signal?: AbortSignal): Promise<T> {

@@ -1,20 +1,32 @@
-import { PacingOptions, PacingOutcome, PacingPolicy } from './pacing-policy';
+import { ConcurrencyController, ConcurrencyOptions } from './concurrency-controller';
+import { RateController, RateObservation } from './rate-controller';
+
+export interface PacingOptions extends ConcurrencyOptions {
+  /** `max_requests_per_second` of the target, or null */
+  ceilingRate: number | null;
+}
+
+/** what became of one request, as both controllers are told it */
+export type PacingOutcome = RateObservation;
 
 /**
- * The pacing policy on a clock: one per driver, shared by every conversation, retries included.
- * With only a rate (`max_requests_per_second`) it is a token bucket holding one token, refilled
- * at that rate: requests leave evenly spaced and a target that allows N per second never sees
- * more than N in any second. What the target answers makes it adapt (pacing-policy.ts).
+ * The pacing of one target on a clock: one per driver, shared by every conversation, retries
+ * included. It composes two pure controllers, each told every outcome: the RateController says
+ * when the next request may leave (rate-controller.ts), the ConcurrencyController how many
+ * conversations to keep in flight at that rate (concurrency-controller.ts). With only a rate
+ * (`max_requests_per_second`) it is a token bucket holding one token, refilled at that rate:
+ * requests leave evenly spaced and a target that allows N per second never sees more than N in
+ * any second.
  */
 export class RequestPacer {
-  readonly policy: PacingPolicy;
+  private readonly rate: RateController;
+  private readonly conversations: ConcurrencyController;
 
   constructor(options: number | null | undefined | PacingOptions, private readonly clock: () => number = Date.now) {
-    this.policy = new PacingPolicy(
-      typeof options === 'object' && options !== null
-        ? options
-        : { ceilingRate: options && options > 0 ? options : null, initialConcurrency: 4, maxConcurrency: 4 },
-    );
+    const { ceilingRate, ...concurrency } =
+      typeof options === 'object' && options !== null ? options : { ceilingRate: options && options > 0 ? options : null, initialConcurrency: 4, maxConcurrency: 4 };
+    this.rate = new RateController(ceilingRate);
+    this.conversations = new ConcurrencyController(concurrency);
   }
 
   /** resolves with the time the caller may send (now or later); rejects with the signal's reason when aborted first */
@@ -22,21 +34,27 @@ export class RequestPacer {
     signal?.throwIfAborted();
     // a refusal while waiting for a slot pauses everyone: the slot is given up and another taken
     for (let tries = 0; ; tries++) {
-      const seen = this.policy.pauseCount;
+      const seen = this.rate.pauses;
       const now = this.clock();
-      const at = this.policy.reserve(now);
+      const at = this.rate.reserve(now);
       if (at > now) await sleep(at - now, signal);
-      if (!this.policy.pausedSince(seen) || tries >= 10) return at;
+      if (this.rate.pauses === seen || tries >= 10) return at;
     }
   }
 
   record(outcome: PacingOutcome): void {
-    this.policy.record(outcome, this.clock());
+    this.rate.observe(outcome, this.clock());
+    this.conversations.observe(outcome);
   }
 
   /** conversations worth having in flight now */
   concurrency(): number {
-    return this.policy.concurrency();
+    return this.conversations.concurrency(this.rate.rate);
+  }
+
+  /** for figures and tests */
+  get state() {
+    return { rate: this.rate.rate, concurrency: this.concurrency(), throttles: this.rate.throttles, pausedUntil: this.rate.pausedUntil };
   }
 }
 

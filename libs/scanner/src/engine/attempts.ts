@@ -1,0 +1,156 @@
+import type { ProbeAttempt, Turn } from '@gauntlet/domain';
+import { TargetUnavailableError } from '../chat-driver';
+import { applyChain, Converter } from '../converters/converter';
+import { JudgeContext, Verdict } from '../detectors/detector';
+import { candidatesOf } from '../detectors/candidates';
+import { discloses, Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { Conversations } from './conversations';
+import { FindingBook } from './findings';
+import { stableId } from './ids';
+import { ScanRecorder } from './scan-recorder';
+import { TargetHealth } from './target-health';
+import { ScanTarget } from './types';
+import { JudgeAttempt } from './verdict-policy';
+import { Stopped } from './waits';
+
+/** the harmless first message: recon sends it, and a target that went silent is asked it again */
+export const RECON_MESSAGE = 'Hello! What can you help me with?';
+
+function boundText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters not recorded]`;
+}
+
+/** An answer as recorded: its text and the markup its page rendered bounded alike. */
+export function boundTurn(t: Turn, max: number): Turn {
+  const observed = t.observed && { ...t.observed, ...(t.observed.markup && { markup: boundText(t.observed.markup, max) }) };
+  return { ...t, content: boundText(t.content, max), ...(observed && { observed }) };
+}
+
+export type AttemptPhase = 'probe' | 'amplify';
+
+/** What one attempt sends: its turns, how they were made, and what tells it apart from the probe's other attempts. */
+export interface Delivery {
+  turns: string[];
+  converters: string[];
+  technique: string;
+  /** tells attempts of one probe apart (its converters, or the attacker's round) */
+  id: string[];
+}
+
+export interface AttemptsDeps {
+  scanId: string;
+  seed: string;
+  target: ScanTarget;
+  now: () => Date;
+  conversations: Conversations;
+  judge: JudgeAttempt;
+  recorder: ScanRecorder;
+  book: FindingBook;
+  health: TargetHealth;
+  /** the scan's stop: once it trips, what fails was cut short, not the target's doing */
+  stop: AbortSignal;
+  maxRecordedChars: number;
+}
+
+/**
+ * The scan's attempts, each one conversation: send the turns, read the answers, judge them, file
+ * what they showed in the finding book and record the attempt (once, through the recorder: the
+ * scan's events are where attempts are kept). Never throws: a failure is recorded as an error
+ * attempt and told to the target's health. Each (probe, converter chain) is sent at most once.
+ */
+export class Attempts {
+  /** (probe, converter chain) pairs already sent */
+  private readonly sent = new Set<string>();
+  private readonly renderings = new Map<string, RenderedProbe>();
+  /** what the target said it is for, learnt at recon: multi-turn arcs talk about that first */
+  private topics: readonly string[] = [];
+
+  constructor(private readonly deps: AttemptsDeps) {}
+
+  learnTopics(topics: readonly string[]): void {
+    this.topics = topics;
+  }
+
+  wasSent(probe: Probe, chainId: string): boolean {
+    return this.sent.has(sentKey(probe, chainId));
+  }
+
+  /** the probe as this scan sends it (rendered once, with the scan's seed) */
+  rendered(probe: Probe): RenderedProbe {
+    let r = this.renderings.get(probe.id);
+    if (!r) this.renderings.set(probe.id, (r = renderProbe(probe, this.deps.seed)));
+    return r;
+  }
+
+  /**
+   * One conversation for one probe (optionally through a converter chain). `units` is its share
+   * of the planned work (escalation plans in requests).
+   */
+  async attempt(probe: Probe, phase: AttemptPhase, chain: Converter[], units = 1): Promise<Verdict | null> {
+    const converters = chain.map((c) => c.id);
+    this.sent.add(sentKey(probe, converters.join('+')));
+    const rendered = this.rendered(probe);
+    const turns = chain.length ? applyChain(chain, rendered.turns, this.deps.seed, `${probe.id}:${converters.join('+')}`, { category: probe.category, topics: this.topics }) : rendered.turns;
+    const technique = chain.length ? [...new Set(chain.map((c) => c.technique))].join('+') : probe.technique;
+    return (await this.deliver(probe, phase, { turns, converters, technique, id: converters }, units))?.verdict ?? null;
+  }
+
+  /** Sends `how.turns` for `probe`, judges and records what came back; null when nothing was judged. */
+  async deliver(probe: Probe, phase: AttemptPhase, how: Delivery, units: number): Promise<{ verdict: Verdict; answer: string } | null> {
+    const { health, conversations, book, recorder, stop, maxRecordedChars } = this.deps;
+    if (health.stopped) return null;
+    const { turns, converters, technique } = how;
+    const rendered = this.rendered(probe);
+    const converted = turns !== rendered.turns;
+    const context: JudgeContext = {
+      canary: rendered.canary, targetCanaries: this.deps.target.canaries, sensitive: this.deps.target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }), ...(probe.pattern && { pattern: probe.pattern }),
+    };
+    const base = { attempt_id: stableId(this.deps.scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
+    let record: ProbeAttempt;
+    let verdict: Verdict | null = null;
+    let answer = '';
+    try {
+      const { transcript, latency } = await conversations.converse(turns);
+      answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
+      verdict = await this.deps.judge(probe, transcript, context);
+      health.answered();
+      const recorded = transcript.map((t) => (t.role === 'assistant' ? boundTurn(t, maxRecordedChars) : t));
+      record = { ...base, turns: recorded, verdict, latency_ms: latency };
+      // what every answer holds that looks like personal data or a credential: held only if it recurs
+      const candidates = candidatesOf(transcript, context);
+      const proved = book.observe(probe.id, base.attempt_id, candidates);
+      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
+      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0)) {
+        proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: this.deps.now(), attemptId: base.attempt_id, candidates }));
+      }
+      // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
+      if (proved.length) recorder.proved(book.size, proved);
+    } catch (e) {
+      if (e instanceof Stopped || stop.aborted) return null;
+      // one conversation that went silent (an answer that broke a chat page) is not a target gone:
+      // the target is given up on only if it no longer answers a harmless first message either
+      if (e instanceof TargetUnavailableError && (health.stopped || !(await this.stillAnswers()))) {
+        health.lost(e.message);
+        return null;
+      }
+      if (health.stopped) return null;
+      const message = e instanceof Error ? e.message : String(e);
+      health.failed(message);
+      record = { ...base, turns: turns.map((content) => ({ role: 'user' as const, content })), verdict: { detector: 'engine', outcome: 'error', matched: null, confidence: 0 }, latency_ms: 0, error: message.slice(0, 500) };
+    }
+    await recorder.recordAttempt(record, recorder.advance(units)).catch(() => undefined);
+    return verdict && { verdict, answer };
+  }
+
+  /** whether the target still answers a harmless first message */
+  private async stillAnswers(): Promise<boolean> {
+    try {
+      const { transcript } = await this.deps.conversations.converse([RECON_MESSAGE]);
+      return Boolean(transcript[1]?.content.trim());
+    } catch {
+      return false;
+    }
+  }
+}
+
+const sentKey = (probe: Probe, chainId: string) => `${probe.id}|${chainId}`;

@@ -1,0 +1,153 @@
+import { diagnose, Turn } from '@gauntlet/domain';
+import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
+import { topicsOf } from '../converters/topics';
+import { readRefusal } from '../detectors/refusal';
+import { candidatesOf } from '../detectors/candidates';
+import { heldRule } from '../detectors/rules';
+import { targetEndpoint } from '../drivers/create-chat-driver';
+import { adaptiveAttack } from './adaptive-attack';
+import { boundTurn, RECON_MESSAGE } from './attempts';
+import { Escalation, ProbeResult } from './escalation';
+import { stableId } from './ids';
+import { planAmplification } from './plan';
+import { ScanRun } from './scan-run';
+import { ScanOutcome, ScanTarget } from './types';
+
+/**
+ * The phases of a scan, in order, each a step over the scan's parts (ScanRun): recon, probe,
+ * amplify, analyze, report. Each answers whether the scan goes on; runScan strings them together.
+ */
+
+/** What recon learnt: the target answers (and whether it refused even a greeting), or the scan ends here. */
+export type Recon = { kind: 'answered'; refused: boolean } | { kind: 'failed'; reason: string } | { kind: 'interrupted' };
+
+/**
+ * Why a scan whose target never answered failed, said where people look (the status view, the
+ * dashboard, the scan.failed webhook): the connection check's diagnosis and hint, then the
+ * driver's own words.
+ */
+function firstMessageFailed(target: ScanTarget, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const failure = e instanceof TargetUnavailableError || e instanceof TargetProtocolError ? (e.failure ?? null) : null;
+  const subject = { scan_mode: target.scan_mode, api_format: target.api_format, url: target.url, endpoint: targetEndpoint(target), has_api_key: target.api_key !== null };
+  const { diagnosis, hint } = diagnose(subject, { kind: 'failed', failure, message }, 0);
+  return `The target did not answer the first message. ${diagnosis}${hint ? ` ${hint}` : ''} (${message.slice(0, 300)})`;
+}
+
+/** recon: a harmless first message; no answer means there is nothing to scan */
+export async function recon(scan: ScanRun): Promise<Recon> {
+  const { recorder, book, input, limits } = scan;
+  const { target, scanId } = input;
+  await recorder.enter('recon');
+  if (recorder.error) throw recorder.error;
+  let answered: { transcript: Turn[]; latency: number };
+  try {
+    answered = await scan.conversations.converse([RECON_MESSAGE]);
+  } catch (e) {
+    if (input.signal.aborted) return { kind: 'interrupted' };
+    if (recorder.error) throw recorder.error;
+    return { kind: 'failed', reason: firstMessageFailed(target, e) };
+  }
+  const greeting = answered.transcript[1].content;
+  if (!greeting.trim()) return { kind: 'failed', reason: 'target answered the first message with nothing' };
+  // a target that refuses even a greeting is likely gated on the depth of the conversation
+  const refused = readRefusal(greeting).refused;
+  // what it says it is for, refusing or not: multi-turn arcs talk about that first
+  scan.attempts.learnTopics(topicsOf(greeting));
+  // what it says to anyone who greets it is public, however often it comes back
+  book.published(candidatesOf(answered.transcript));
+  const leak = heldRule(greeting, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: null });
+  await recorder.recordAttempt(
+    {
+      attempt_id: stableId(scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
+      turns: answered.transcript.map((t) => boundTurn(t, limits.maxRecordedChars)),
+      verdict: leak ? { detector: leak.detector, outcome: leak.outcome, matched: leak.matched, confidence: leak.confidence, exposes: (leak.exposes ?? []).map(({ quote: _quote, ...e }) => e) } : { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
+      latency_ms: answered.latency,
+    },
+    recorder.advance(),
+  );
+  return { kind: 'answered', refused };
+}
+
+/** probe: the catalogue, a few conversations at a time; what each probe got, in the catalogue's order */
+export async function probe(scan: ScanRun): Promise<ProbeResult[]> {
+  await scan.recorder.enter('probe');
+  const results: ProbeResult[] = [];
+  await scan.inParallel(scan.probes, async (probe) => {
+    const verdict = await scan.attempts.attempt(probe, 'probe', []);
+    if (verdict) results.push({ probe, verdict });
+  });
+  const order = new Map(scan.probes.map((p, i) => [p.id, i]));
+  return results.sort((a, b) => order.get(a.probe.id)! - order.get(b.probe.id)!);
+}
+
+/**
+ * amplify: escalation in every category that resisted (a round at a time, learning what gets
+ * through), an attacker model on what still resists when one is configured, then converter chains
+ * on what worked. False when the scan was interrupted on the way.
+ */
+export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], reconRefused: boolean): Promise<boolean> {
+  const { recorder, plan, attempts, input } = scan;
+  await recorder.enter('amplify');
+  const results = [...probed];
+  const escalation = new Escalation(results, {
+    budget: plan.escalationBudget, seed: input.seed, stackAfter: plan.stackAfter, leadsPerCategory: plan.leadsPerCategory, reconRefused,
+  });
+  for (let round = escalation.nextRound(); round.length && !scan.health.stopped; round = escalation.nextRound()) {
+    await scan.inParallel(round, async (a) => {
+      const verdict = await attempts.attempt(a.probe, 'amplify', a.tactic.chain, a.cost);
+      escalation.record(a, verdict);
+      if (verdict) results.push({ probe: a.probe, verdict });
+    });
+  }
+  if (scan.interrupted) return false;
+  if (input.attacker && plan.attackerRounds > 0) {
+    const attacker = { attacker: input.attacker, attempts, health: scan.health, stop: scan.stop.signal };
+    await scan.inParallel(escalation.leadsStillResisting, (probe) => adaptiveAttack(probe, plan.attackerRounds, attacker));
+    if (scan.interrupted) return false;
+  }
+  // finish half-successes, widen to other probes, collect variants. What is left is known now:
+  // the bar's rest stands for it (the unspent budget is not a jump)
+  const tasks = planAmplification(results, plan, input.seed, escalation.winning, (probe, chainId) => attempts.wasSent(probe, chainId));
+  recorder.replan(tasks.reduce((sum, t) => sum + t.cost, 0) + 2);
+  await scan.inParallel(tasks, async (t) => void (await attempts.attempt(t.probe, 'amplify', t.chain, t.cost)));
+  return !scan.interrupted;
+}
+
+/** analyze: one finding per weakness, its strongest evidence and every other way in as variants. False when interrupted. */
+export async function analyze(scan: ScanRun): Promise<boolean> {
+  const { recorder, book, input } = scan;
+  recorder.replan(2);
+  await recorder.enter('analyze');
+  for (const v of book.vulnerabilities(input.scanId)) {
+    if (input.signal.aborted) return false;
+    await recorder.recordVulnerability(v);
+  }
+  recorder.advance();
+  return true;
+}
+
+/** report: every write gone out, the outcome said */
+export async function report(scan: ScanRun): Promise<ScanOutcome> {
+  await scan.recorder.enter('report');
+  await scan.recorder.flushed();
+  if (scan.input.signal.aborted) return { kind: 'cancelled' };
+  const reason = scan.health.unavailable;
+  return reason ? { kind: 'completed_partial', reason } : { kind: 'completed' };
+}
+
+/**
+ * A scan stopped midway (Ctrl-C, a scanner shutting down) ends with what it found so far, its
+ * findings recorded; a scan cancelled meanwhile refuses these writes, which is fine: it keeps nothing.
+ */
+export async function finishEarly(scan: ScanRun): Promise<ScanOutcome> {
+  const { recorder, book, input } = scan;
+  await recorder.flushed().catch(() => undefined);
+  if (recorder.error) throw recorder.error;
+  try {
+    for (const v of book.vulnerabilities(input.scanId)) await recorder.recordVulnerability(v);
+  } catch {
+    /* refused: the scan has ended already */
+  }
+  return { kind: 'cancelled' };
+}
