@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { aliases } from '../infra/paths';
 
 // The shape docs/architecture.md draws, held by the code itself: no two files import each other
 // (directly or around a loop), the domain imports nothing of ours, a library never imports an app,
 // and each library takes only what the drawing says it does.
 const ROOT = resolve(__dirname, '..');
-const ALIASES: Record<string, string> = aliases();
+const ALIASES: Record<string, string> = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths as Record<string, string[]>).map(([alias, [target]]) => [alias, target]),
+);
 
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -2,6 +2,7 @@ import type { ProbeAttempt, ProvenWeakness } from '@gauntlet/domain';
 import { ChatDriver, TargetUnavailableError } from '../chat-driver';
 import { PROBES } from '../probes/catalogue';
 import { Attempts } from './attempts';
+import { scripted } from './testing/scripted-target';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { stableId } from './ids';
@@ -13,21 +14,6 @@ import { Waits } from './waits';
 
 const CANARY = 'ZEPHYR-CANARY-7731';
 const target: ScanTarget = { id: 't', name: 'bot', url: 'http://bot.test', scan_mode: 'api', api_format: 'openai', api_key: null, model: null, canaries: [CANARY], browser: null, http: null, max_requests_per_second: null };
-
-/** a target whose every answer is scripted: a string is said, an Error thrown */
-function scripted(answer: (message: string) => string | Error): ChatDriver {
-  return {
-    openConversation: async () => ({
-      send: async (message: string) => {
-        const a = answer(message);
-        if (a instanceof Error) throw a;
-        return a;
-      },
-      close: async () => undefined,
-    }),
-    close: async () => undefined,
-  };
-}
 
 function attemptsAgainst(driver: ChatDriver, maxConsecutiveErrors = 5) {
   const stop = new AbortController();

@@ -1,23 +1,9 @@
 import type { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
 import { ChatDriver } from '../chat-driver';
 import { analyze, finishEarly, probe, recon, report } from './phases';
+import { scripted } from './testing/scripted-target';
 import { ScanRun } from './scan-run';
 import { RunScanInput } from './types';
-
-/** a target whose every answer is scripted: a string is said, an Error thrown */
-function scripted(answer: (message: string) => string | Error): ChatDriver {
-  return {
-    openConversation: async () => ({
-      send: async (message: string) => {
-        const a = answer(message);
-        if (a instanceof Error) throw a;
-        return a;
-      },
-      close: async () => undefined,
-    }),
-    close: async () => undefined,
-  };
-}
 
 function scanOf(answer: (message: string) => string | Error, over: Partial<RunScanInput> = {}) {
   const written: { phases: Phase[]; attempts: ProbeAttempt[]; vulnerabilities: Vulnerability[] } = { phases: [], attempts: [], vulnerabilities: [] };
