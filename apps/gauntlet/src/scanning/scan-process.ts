@@ -12,7 +12,7 @@ import type { ScanJob } from './scan-jobs';
 import type { ScanClaims, ScanWriter } from './scan-claims';
 
 export interface ScanProcessDeps {
-  commands: WritePath;
+  writePath: WritePath;
   claims: ScanClaims;
   docs: DocumentStore;
   history: ScanHistory;
@@ -121,7 +121,7 @@ export class ScanProcess {
 
   /** ends running scans whose scanner stopped renewing its lease (never one this scanner runs) */
   async reap(isMine: (scanId: string) => boolean): Promise<number> {
-    const { docs, claims, commands } = this.deps;
+    const { docs, claims, writePath } = this.deps;
     const runningScans = await docs.collection<ScanDoc>('scans').find({ status: 'running' }, { limit: 500 });
     let reaped = 0;
     for (const scan of runningScans) {
@@ -130,12 +130,7 @@ export class ScanProcess {
       if (!leaseExpired(scan, lease, this.deps.now().getTime(), claims.leaseMs)) continue;
       const { command } = await this.ending(scan._id, { kind: 'lease_expired' });
       try {
-        await commands.decide(
-          scanDecider,
-          streams.scan(scan._id),
-          command,
-          { actor: claims.actor, correlationId: scan._id },
-        );
+        await writePath.decide(scanDecider, streams.scan(scan._id), command, { actor: claims.actor, correlationId: scan._id });
         reaped++;
         this.deps.log.warn({ scan_id: scan._id, lease_worker: lease?.worker_id }, 'ended a scan whose worker was lost');
       } catch (err) {

@@ -61,7 +61,7 @@ export class ScanWorker {
     this.log = runtime.log.child({ component: 'scanner', worker: this.workerId });
     this.claims = new ScanClaims(runtime.writePath, runtime.infra.documents, this.workerId, options.leaseMs ?? 15_000, now);
     this.manager = new ScanProcess({
-      commands: runtime.writePath, claims: this.claims, docs: runtime.infra.documents, history: new ScanHistory(runtime.infra.events),
+      writePath: runtime.writePath, claims: this.claims, docs: runtime.infra.documents, history: new ScanHistory(runtime.infra.events),
       secrets: runtime.secrets, config: runtime.config, log: this.log, now,
     });
   }
