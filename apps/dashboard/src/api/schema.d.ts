@@ -794,15 +794,8 @@ export interface components {
             /** @enum {unknown} */
             scan_mode?: "api";
             /** @enum {unknown} */
-            api_format: "ollama";
+            api_format: "http";
         } | ({
-            /** @enum {unknown} */
-            scan_mode?: "api";
-            /** @enum {unknown} */
-            api_format: "gemini";
-        } | unknown | {
-            url?: unknown;
-        }) | ({
             /** @enum {unknown} */
             scan_mode?: "api";
             /** @enum {unknown} */
@@ -813,8 +806,15 @@ export interface components {
             /** @enum {unknown} */
             scan_mode?: "api";
             /** @enum {unknown} */
-            api_format: "http";
-        };
+            api_format: "ollama";
+        } | ({
+            /** @enum {unknown} */
+            scan_mode?: "api";
+            /** @enum {unknown} */
+            api_format: "gemini";
+        } | unknown | {
+            url?: unknown;
+        });
         SensitiveLabelView: {
             label: string;
             /** @description keyed fingerprint of the value (equal values, equal fingerprints); the value is never returned */

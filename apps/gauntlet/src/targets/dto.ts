@@ -146,22 +146,13 @@ class TargetFields {
 @SchemaRules({
   anyOf: [
     { description: 'a chat page', properties: { scan_mode: { enum: ['browser'] } }, not: { required: ['api_format'] } },
-    { description: 'a model API', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['openai', 'anthropic', 'openai-responses'] } }, required: ['api_format'] },
-    // what endpointProblem (libs/domain endpoint.ts) asks of the formats that need more than a URL
-    { description: 'ollama: model is required', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['ollama'] } }, required: ['api_format', 'model'] },
-    {
-      description: 'gemini: model, or a URL naming it (.../models/{model}:generateContent)',
-      properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['gemini'] } },
-      required: ['api_format'],
-      anyOf: [{ required: ['model'] }, { properties: { url: { pattern: '/models/[^/:?#]+' } } }],
-    },
-    {
-      description: 'azure-openai: a deployment URL (.../openai/deployments/{deployment}), or model naming the deployment',
-      properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['azure-openai'] } },
-      required: ['api_format'],
-      anyOf: [{ required: ['model'] }, { properties: { url: { pattern: '/openai/(deployments/[^/?#]+|v1)([/?#]|$)' } } }],
-    },
-    { description: 'any HTTP API, shaped by http', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: ['http'] } }, required: ['api_format', 'http'] },
+    { description: 'a model API', properties: { scan_mode: { enum: ['api'] }, api_format: { enum: API_FORMAT_SPECS.filter((f) => !f.documentedNeeds).map((f) => f.name) } }, required: ['api_format'] },
+    // what the formats that need more than a URL ask (their endpointProblem and settingsProblem), as each format documents it
+    ...API_FORMAT_SPECS.flatMap(({ name, documentedNeeds: needs }) =>
+      needs
+        ? [{ description: needs.description, properties: { scan_mode: { enum: ['api'] }, api_format: { enum: [name] } }, required: ['api_format', ...(needs.required ?? [])], ...(needs.anyOf && { anyOf: needs.anyOf }) }]
+        : [],
+    ),
   ],
 })
 export class RegisterTargetBody extends TargetFields {

@@ -77,6 +77,12 @@ export interface ApiFormatSpec<Name extends string = string> {
   readonly alternativeTail?: RegExp;
   /** whether a JSON answer is this API's (to name the format a misconfigured target speaks) */
   recognises?(json: Record<string, any>): boolean;
+  /**
+   * What a target of this format needs beyond a URL, as the API document states it (JSON Schema
+   * over the target's fields): the rule endpointProblem and settingsProblem apply in code.
+   * Absent: a URL is enough.
+   */
+  readonly documentedNeeds?: { description: string; required?: string[]; anyOf?: object[] };
   /** what a driver cannot work without, as the error to raise; null or absent when complete */
   settingsProblem?(settings: FormatSettings): string | null;
   request(turns: ChatTurn[], settings: FormatSettings): FormatRequest;

@@ -14,6 +14,10 @@ export const azureOpenai: ApiFormatSpec<'azure-openai'> = {
   description: 'a deployment URL (key in api-key, api-version added when absent)',
   urlShape: 'the deployment URL, https://{resource}.openai.azure.com/openai/deployments/{deployment}',
   key: { header: 'api-key' },
+  documentedNeeds: {
+    description: 'azure-openai: a deployment URL (.../openai/deployments/{deployment}), or model naming the deployment',
+    anyOf: [{ required: ['model'] }, { properties: { url: { pattern: '/openai/(deployments/[^/?#]+|v1)([/?#]|$)' } } }],
+  },
   endpoint,
   endpointProblem: ({ path, model }) =>
     !/\/openai\/(deployments\/[^/]+|v1)(\/|$)/.test(`${path}/`) && !model

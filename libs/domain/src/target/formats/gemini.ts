@@ -15,6 +15,7 @@ export const gemini: ApiFormatSpec<'gemini'> = {
   description: 'generateContent (url: .../v1beta, model required unless in the URL)',
   urlShape: 'https://generativelanguage.googleapis.com/v1beta with model set',
   key: { header: 'x-goog-api-key' },
+  documentedNeeds: { description: 'gemini: model, or a URL naming it (.../models/{model}:generateContent)', anyOf: [{ required: ['model'] }, { properties: { url: { pattern: '/models/[^/:?#]+' } } }] },
   endpoint,
   endpointProblem: ({ path, model }) =>
     !model && !/\/models\/[^/:]+/.test(path)

@@ -10,6 +10,7 @@ export const http: ApiFormatSpec<'http'> = {
   description: 'any JSON endpoint described by http {body_template, response_path}',
   urlShape: 'the full endpoint the body template is POSTed to',
   key: { header: 'authorization', scheme: 'Bearer' },
+  documentedNeeds: { description: 'any HTTP API, shaped by http', required: ['http'] },
   // the user wrote the whole request, the URL included
   endpoint: ({ typed }) => typed,
   settingsProblem: (s) => (s.http ? null : 'api_format http needs http {body_template, response_path}'),

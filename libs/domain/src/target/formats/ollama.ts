@@ -14,6 +14,7 @@ export const ollama: ApiFormatSpec<'ollama'> = {
   description: 'native /api/chat (url: the server, model required)',
   urlShape: 'the server address, e.g. http://host:11434 (the model must be pulled: `ollama pull <model>`)',
   key: { header: 'authorization', scheme: 'Bearer' },
+  documentedNeeds: { description: 'ollama: model is required', required: ['model'] },
   endpoint: (typed) => {
     const { path } = typed;
     if (path.endsWith('/api/chat')) return withPath(typed, path);
