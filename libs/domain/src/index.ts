@@ -28,3 +28,5 @@ export * from './schedule/schedule';
 export * from './schedule/deploy';
 export * from './scan/regression';
 export * from './fleet/fleet';
+export * from './agent/tools';
+export * from './agent/callbacks';

@@ -1,4 +1,17 @@
-import type { PageObservation, TargetFailure } from '@gauntlet/domain';
+import type { PageObservation, TargetFailure, ToolCall, ToolDefinition, Turn } from '@gauntlet/domain';
+
+/**
+ * What an attempt offers an agent: the tools, the runtime Gauntlet plays for them (it answers
+ * every call itself with a result it writes; nothing is ever executed) and how many tool rounds
+ * one message may take before the driver stops asking for more.
+ */
+export interface AgentSetup {
+  tools: readonly ToolDefinition[];
+  /** the result a call gets, written by Gauntlet (a poisoned page for an indirect-injection probe, a plain receipt otherwise) */
+  answer(call: ToolCall): string | Promise<string>;
+  /** the most model requests one user message may take (the first one included) */
+  maxSteps: number;
+}
 
 /**
  * The ChatDriver port: how the engine talks to a target, whatever it is (a model API or a
@@ -6,8 +19,11 @@ import type { PageObservation, TargetFailure } from '@gauntlet/domain';
  * new browser context), kept for multi-turn probes.
  */
 export interface ChatDriver {
-  /** a fresh conversation with no memory of earlier ones */
-  openConversation(): Promise<Conversation>;
+  /**
+   * a fresh conversation with no memory of earlier ones; `agent` offers tools where the target's
+   * API takes them (drivers that cannot offer tools ignore it: their `actions` stay empty)
+   */
+  openConversation(agent?: AgentSetup): Promise<Conversation>;
   /**
    * Conversations worth having in flight now, as the driver's pacing has learnt the target
    * (its latency and limits); absent: the engine keeps its profile's number.
@@ -25,6 +41,12 @@ export interface Conversation {
    * page: the markup it rendered, scripts that ran, requests it made); null when nothing showed.
    */
   observe?(): PageObservation | null;
+  /**
+   * The tool calls and the results Gauntlet answered them with during the last `send`, in order
+   * (assistant turns with `tool_calls`, then `tool` turns), before the answer `send` returned;
+   * empty or absent when the agent called nothing.
+   */
+  actions?(): Turn[];
   /** a picture of the conversation as the target shows it (chat pages: PNG of the viewport) */
   screenshot?(): Promise<Buffer | null>;
   close(): Promise<void>;
