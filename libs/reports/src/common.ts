@@ -9,12 +9,6 @@ export interface RenderedReport {
 
 export const SEVERITY_LABEL: Readonly<Record<Severity, string>> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
 
-/** Bounded excerpt: evidence can hold whole model replies; reports show enough to reproduce. */
-export function excerpt(text: string, max: number): string {
-  const t = text.replace(/\r\n?/g, '\n');
-  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
-}
-
 /** One turn of the evidence as a report prints it: who spoke (the tool's name for a tool result) and what, calls included. */
 export interface EvidenceLine {
   speaker: string;

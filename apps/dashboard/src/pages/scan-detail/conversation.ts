@@ -67,10 +67,11 @@ function callBlock(c: ToolCall, proving: boolean): HTMLDivElement {
 function hitItem(p: Proof): HTMLLIElement {
   const m = p.matched;
   const request = `${m.method ?? 'GET'} ${m.path || '/'}${m.query ? `?${m.query}` : ''}`;
+  const at = m.at && !Number.isNaN(Date.parse(m.at)) ? new Date(m.at).toLocaleString() : m.at;
   return h(
     'li',
     { class: 'turn turn-hit' },
-    h('span', { class: 'turn-role' }, 'Request to the planted address', h('span', { class: 'turn-note' }, m.at ? ` (received ${new Date(m.at).toLocaleString()})` : '')),
+    h('span', { class: 'turn-role' }, 'Request to the planted address', h('span', { class: 'turn-note' }, at ? ` (received ${at})` : '')),
     h('pre', { class: 'turn-content' }, h('mark', { class: 'proof-span proof-hit' }, request)),
   );
 }
