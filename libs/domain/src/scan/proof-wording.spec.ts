@@ -33,6 +33,13 @@ describe('what a proof shows, in words', () => {
     expect(argumentsText({ a: 'y'.repeat(1000) }, 50)).toHaveLength(50);
   });
 
+  it('keeps what the target chose on one line: control characters in a tool name, a key or a path never reach a view', () => {
+    const said = proofShows({ kind: 'tool_call', tool: 'send\n\u001b[2Jmail', arguments: { 'to\nx': 'a' } });
+    expect(said).toBe('the agent called send  [2Jmail with "to\\nx"="a"');
+    expect(said).not.toMatch(/\p{Cc}/u);
+    expect(proofShows({ kind: 'out_of_band', method: 'GET', path: '/oob/t/\r\nx' })).not.toMatch(/\p{Cc}/u);
+  });
+
   it('tells what the target did from what it said', () => {
     expect(provenByAction({ kind: 'tool_call' })).toBe(true);
     expect(provenByAction({ kind: 'out_of_band' })).toBe(true);

