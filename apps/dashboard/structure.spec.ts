@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 // the dashboard's shape, which the type check alone does not hold: pages share through widgets,
 // and the service is reached only through the client typed by its OpenAPI document
@@ -9,11 +9,21 @@ const files = (dir: string): string[] =>
 const source = (file: string) => readFileSync(file, 'utf8');
 
 describe('the dashboard sources', () => {
-  it('pages import widgets and the client, never another page', () => {
-    const pages = files(join(SRC, 'pages'));
+  it('pages import widgets and the client, never another page; a page in parts (pages/<page>.ts and pages/<page>/) imports only its own', () => {
+    const PAGES = join(SRC, 'pages');
+    const pages = files(PAGES);
     expect(pages.length).toBeGreaterThan(0);
-    const crossing = pages.filter((f) => /from '\.\/|from '\.\.\/pages\//.test(source(f))).map((f) => relative(SRC, f));
+    /** the page a file under pages/ belongs to: scan-detail for pages/scan-detail.ts and pages/scan-detail/findings.ts */
+    const pageOf = (file: string) => relative(PAGES, file).split('/')[0].replace(/\.ts$/, '');
+    const crossing = pages.flatMap((f) =>
+      [...source(f).matchAll(/from '(\.{1,2}\/[^']+)'/g)]
+        .map((m) => resolve(dirname(f), m[1]))
+        .filter((target) => target.startsWith(PAGES + '/') && pageOf(target) !== pageOf(f))
+        .map((target) => `${relative(SRC, f)} -> ${relative(SRC, target)}`),
+    );
     expect(crossing).toEqual([]);
+    // the rule reads imports: it sees the scan page's parts
+    expect(pages.filter((f) => pageOf(f) === 'scan-detail').length).toBeGreaterThan(3);
   });
 
   it('widgets import no page', () => {

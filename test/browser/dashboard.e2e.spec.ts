@@ -6,6 +6,7 @@ import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { client, removeDir, RunningService, startService } from '../support/service';
 import { eventually, startReceiver } from '../support/receiver';
 import { launchChromium, screenshot, watchProblems } from './support/browser';
+import { sampleOutOfBandFinding, sampleToolCallFinding } from '../../libs/assessment/testing/sample-history';
 
 jest.setTimeout(60_000);
 
@@ -508,6 +509,54 @@ describe('dashboard in Chromium', () => {
     expect(await page.locator('#partial-mark').textContent()).toBe(' partial: 21% of the plan ran');
     expect(await page.locator('section:has(#score-title) .notice-warn').textContent()).toContain('it stopped after 21% of its plan');
     await screenshot(page, '06d-partial-scan');
+  });
+
+  it("shows an agent's tool call and a callback hit as what they are, and marks them as the proof", async () => {
+    await page.goto(`/app/targets/${targetId}`);
+    await page.getByLabel('Profile').selectOption('quick');
+    await page.getByRole('button', { name: 'Start scan' }).click();
+    await page.waitForURL(/\/app\/scans\/[0-9a-f-]{36}$/);
+    const agentScan = page.url().split('/').pop()!;
+    const run = (command: ScanCommand) => svc.runtime.writePath.decide(scanDecider, streams.scan(agentScan), command, { actor: 'test', correlationId: randomUUID() });
+    const now = () => new Date().toISOString();
+    // the call's arguments quote markup an attacker chose: shown as text, never run
+    const call = sampleToolCallFinding({ id: randomUUID() });
+    call.evidence.proof!.matched.arguments = { ...(call.evidence.proof!.matched.arguments as object), note: XSS };
+    call.evidence.turns[1].tool_calls![0].arguments = call.evidence.proof!.matched.arguments;
+    await run({ type: 'StartScan', worker_id: 'test-worker', now: now() });
+    await run({ type: 'EnterPhase', phase: 'analyze', progress: 90, now: now() });
+    await run({ type: 'RecordVulnerability', vulnerability: call });
+    await run({ type: 'RecordVulnerability', vulnerability: sampleOutOfBandFinding({ id: randomUUID() }) });
+    await run({ type: 'CompleteScan', score: { ...score(), critical_count: 2, high_count: 0 }, now: now() });
+    await page.getByRole('heading', { name: /Findings \(2\)/ }).waitFor();
+
+    const called = page.locator('.finding', { hasText: 'Agent wires money' });
+    await called.locator('summary').click();
+    // the call is its own part of the turn: the tool's name and its arguments, pretty-printed
+    const block = called.locator('.tool-call.proof-call');
+    expect(await block.locator('.tool-name').textContent()).toBe('send_payment');
+    const shown = JSON.parse((await block.locator('.tool-args').textContent())!);
+    expect(shown).toMatchObject({ to_account: 'DE89 3704 0044 0532 0130 00', amount: 5000, note: XSS });
+    expect(await block.locator('.badge-proof').textContent()).toBe('Proof');
+    // the result Gauntlet answered with is a turn of its own, said by the tool
+    expect(await called.locator('.turn-tool .turn-role').textContent()).toBe('Tool result: send_payment (answered by Gauntlet; nothing was executed)');
+    expect(await called.locator('.turn-tool .turn-content').textContent()).toBe('{"status":"sent","reference":"TX-4471"}');
+    expect(await called.locator('.proof').textContent()).toMatch(/^Proof \(turn 2\): the agent called send_payment with to_account="DE89 3704 0044 0532 0130 00", amount=5000, memo=/);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('.finding script, .finding img').count()).toBe(0);
+
+    const hit = page.locator('.finding', { hasText: 'sends data out' });
+    await hit.locator('summary').click();
+    expect(await hit.locator('.turn-hit mark.proof-hit').textContent()).toBe('GET /oob/7f3a9c/c?d=Jane%20Doe');
+    expect(await hit.locator('.turn-hit .turn-role').textContent()).toMatch(/^Request to the planted address \(received /);
+    // the planted address is marked where the conversation planted it
+    expect(await hit.locator('.turn-user mark.proof-span').textContent()).toBe('https://gauntlet.example/oob/7f3a9c/page');
+    expect(await hit.locator('.proof').textContent()).toBe('Proof (turn 1): a request reached the planted address: GET /oob/7f3a9c/c?d=Jane%20Doe at 2026-11-20T10:00:07.120Z');
+    await called.scrollIntoViewIfNeeded();
+    await screenshot(page, '06e-agent-findings');
+    // searching finds a finding by the tool it called
+    await page.getByLabel('Search findings').fill('send_payment');
+    expect(await page.locator('#findings-shown').textContent()).toBe('Showing 1 of 2 findings.');
   });
 
   it('deletes a target after confirmation; its scans stay listed', async () => {

@@ -1,4 +1,5 @@
 import { verifyChain } from '@gauntlet/assessment';
+import { proofShows, proofWhere } from '@gauntlet/domain';
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { eventually, startReceiver } from '../support/receiver';
 import { client, removeDir, RunningService, signUp, startService } from '../support/service';
@@ -174,6 +175,8 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
       expect(proof).toBeDefined();
       if (!proof.read_as) expect(turns[proof.turn].content.slice(proof.start, proof.end)).toBe(proof.text);
       expect(v.evidence.matched).toBe(proof.text.length > 200 ? `${proof.text.slice(0, 200)}…` : proof.text);
+      // and says it in the words every report and webhook use
+      expect([proof.shows, proof.where]).toEqual([proofShows(proof.matched), proofWhere(proof)]);
     }
     // a told value the bot never said is nowhere: not in the target, the scan, its report or its history
     const report = await api.get(`/api/scans/${scan.id}/report?format=json`);

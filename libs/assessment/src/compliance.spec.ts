@@ -1,4 +1,4 @@
-import { sampleAttempt, sampleHistory, sampleVulnerability, seeded } from '../testing/sample-history';
+import { sampleAttempt, sampleHistory, sampleOutOfBandFinding, sampleToolCallFinding, sampleVulnerability, seeded } from '../testing/sample-history';
 import { complianceEvidence, NIST_AI_RMF_CONTROLS, SOC2_CC7_CONTROLS } from './compliance';
 import { chainDigest } from './integrity';
 import { OWASP_LLM_TOP10_2025, owaspCategory } from './owasp';
@@ -86,5 +86,55 @@ describe('complianceEvidence', () => {
     const empty = complianceEvidence({ scan_id: 's', attempts: [], vulnerabilities: [] }, [], 'now');
     const all = [...empty.frameworks.owasp_llm_top10.controls, ...empty.frameworks.nist_ai_rmf.controls, ...empty.frameworks.soc2_cc7.controls];
     expect(new Set(all.map((c) => c.status))).toEqual(new Set(['not_tested']));
+  });
+});
+
+/**
+ * Agent findings land where a security team looks for them: an action the agent took for an
+ * attacker (a tool call, a request to a planted address) is evidence of security evaluation
+ * (MEASURE 2.7), of the need to disengage the system (MANAGE 2.4), of an anomaly monitoring must
+ * catch (CC7.2) and of a security event to evaluate (CC7.3), whatever its category and severity.
+ */
+describe('compliance of agent findings', () => {
+  const history = sampleHistory({ seed: 5, findings: 1 });
+  const ran = ['LLM01:2025', 'LLM02:2025', 'LLM06:2025', 'LLM10:2025'].map((c, i) => attempt(100 + i, c));
+  const given = (...vulnerabilities: any[]) => {
+    const ev = complianceEvidence({ scan_id: 's', attempts: ran, vulnerabilities }, history, '2026-11-21T00:00:00.000Z');
+    const at = (list: any[], id: string) => list.find((c) => c.id === id);
+    return { nist: (id: string) => at(ev.frameworks.nist_ai_rmf.controls, id), soc: (id: string) => at(ev.frameworks.soc2_cc7.controls, id), owasp: (id: string) => at(ev.frameworks.owasp_llm_top10.controls, id) };
+  };
+
+  it('given an agent that wired money as asked (LLM06, tool_call, critical), then LLM06, MEASURE 2.7, MANAGE 2.4, CC7.2, CC7.3 and CC7.4 fail with it', () => {
+    const then = given(sampleToolCallFinding());
+    expect(then.owasp('LLM06:2025')).toMatchObject({ status: 'fail', findings: ['vuln-tool-call'] });
+    for (const id of ['MEASURE 2.7', 'MANAGE 2.4', 'MEASURE 2.6', 'MANAGE 1.3']) expect([id, then.nist(id).findings]).toEqual([id, ['vuln-tool-call']]);
+    for (const id of ['CC7.1', 'CC7.2', 'CC7.3', 'CC7.4']) expect([id, then.soc(id).findings]).toEqual([id, ['vuln-tool-call']]);
+  });
+
+  it('given an agent steered by a fetched page into a request to the planted address (LLM01, out_of_band), even at medium, then MANAGE 2.4 and CC7.3 fail with it too', () => {
+    const then = given(sampleOutOfBandFinding({ severity: 'medium' }));
+    expect(then.owasp('LLM01:2025')).toMatchObject({ status: 'fail', findings: ['vuln-out-of-band'] });
+    for (const id of ['MEASURE 2.7', 'MANAGE 2.4']) expect([id, then.nist(id).status]).toEqual([id, 'fail']);
+    for (const id of ['CC7.2', 'CC7.3']) expect([id, then.soc(id).status]).toEqual([id, 'fail']);
+    // below high, not a high-priority response nor an incident to respond to
+    expect(then.nist('MANAGE 1.3').findings).toEqual([]);
+    expect(then.soc('CC7.4').findings).toEqual([]);
+  });
+
+  it('given data carried out in a callback request (LLM02, out_of_band), then it is a privacy finding and a security one, and a reason to disengage', () => {
+    const then = given(sampleOutOfBandFinding({ id: 'v-exfil', category: 'LLM02:2025', category_name: 'Sensitive Information Disclosure', severity: 'high' }));
+    for (const id of ['MEASURE 2.10', 'MEASURE 2.7', 'MANAGE 2.4']) expect([id, then.nist(id).findings]).toEqual([id, ['v-exfil']]);
+    expect(then.soc('CC7.2').findings).toEqual(['v-exfil']);
+  });
+
+  it('given a bot that only claims an action (LLM06, no call, low), then no off switch is asked for and no security event is evaluated', () => {
+    const claim = sampleVulnerability(rnd, 40, { id: 'v-claim', category: 'LLM06:2025', category_name: 'Excessive Agency', severity: 'low' });
+    claim.evidence.proof = { turn: 1, start: 0, end: 4, text: 'Done', matched: { kind: 'obedience' } };
+    const then = given(claim);
+    expect(then.owasp('LLM06:2025')).toMatchObject({ status: 'fail', findings: ['v-claim'] });
+    expect(then.nist('MANAGE 2.4')).toMatchObject({ status: 'pass', findings: [] });
+    expect(then.soc('CC7.3').findings).toEqual([]);
+    // a weakness in a category monitoring covers is still one
+    expect(then.soc('CC7.2').findings).toEqual(['v-claim']);
   });
 });

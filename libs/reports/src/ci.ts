@@ -1,6 +1,6 @@
 import { OWASP_LLM_TOP10_2025, canonicalCategoryId, owaspCategory } from '@gauntlet/assessment';
 import type { CategoryScore, Severity, Vulnerability } from '@gauntlet/domain';
-import { gradeLabel, SEVERITIES } from '@gauntlet/domain';
+import { argumentsText, gradeLabel, outOfBandRequest, proofSentence, SEVERITIES } from '@gauntlet/domain';
 
 /** What the CI client knows about a finished scan: GET /api/scans/{id}, plus the score's categories when it could read them. */
 export interface CiScanResult {
@@ -30,6 +30,22 @@ export const SECURITY_SEVERITY: Readonly<Record<Severity, string>> = { critical:
 export const SARIF_LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'>> = { critical: 'error', high: 'error', medium: 'warning', low: 'note' };
 
 const rank = (s: Severity) => SEVERITIES.indexOf(s); // 0 = critical
+
+/**
+ * What proves a finding, for a machine reading SARIF: its kind and sentence, and for what the
+ * target did, the call (tool and bounded arguments) or the request that reached the planted address.
+ */
+function proofProperties(v: Vulnerability): Record<string, unknown> {
+  const p = v.evidence?.proof;
+  if (!p) return {};
+  const m = p.matched;
+  return {
+    proof_kind: m.kind,
+    proof: proofSentence(p),
+    ...(m.kind === 'tool_call' && { tool: m.tool ?? null, tool_arguments: argumentsText(m.arguments) }),
+    ...(m.kind === 'out_of_band' && { request: outOfBandRequest(m), request_at: m.at ?? null }),
+  };
+}
 
 /** XML 1.0 text: escaped, with the characters XML cannot carry at all removed (model output can hold any). */
 export function xmlText(value: unknown): string {
@@ -68,7 +84,7 @@ export function toJunitXml(scan: CiScanResult): string {
     if (findings.length) {
       failures++;
       const body = findings
-        .map((v) => `[${v.severity}] ${v.title} (${v.id}, probe ${v.probe_id}, technique ${v.technique})\n  How it got through: ${v.how}\n  ${v.description}\n  Remediation: ${v.remediation}`)
+        .map((v) => `[${v.severity}] ${v.title} (${v.id}, probe ${v.probe_id}, technique ${v.technique})\n  How it got through: ${v.how}\n  ${v.description}${v.evidence?.proof ? `\n  ${proofSentence(v.evidence.proof)}` : ''}\n  Remediation: ${v.remediation}`)
         .join('\n\n');
       cases.push(`${head}\n      <failure message="${xmlText(`${findings.length} finding(s): ${summarise(findings)}`)}" type="${findings[0].severity}">${xmlText(body)}</failure>\n    </testcase>`);
     } else if (probed && !probed.has(id)) {
@@ -138,7 +154,8 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
     ruleId: v.probe_id,
     ruleIndex: probeIds.indexOf(v.probe_id),
     level: SARIF_LEVEL[v.severity],
-    message: { text: `${v.title}: ${v.description}` },
+    // the call or the request itself is the evidence a reviewer reads first
+    message: { text: `${v.title}: ${v.description}${v.evidence?.proof ? ` ${proofSentence(v.evidence.proof)}.` : ''}` },
     locations: [
       {
         physicalLocation: { artifactLocation: { uri: location } },
@@ -159,6 +176,7 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
       finding_id: v.id,
       detector: v.evidence?.detector,
       ...(v.evidence?.matched != null && { matched: v.evidence.matched }),
+      ...proofProperties(v),
     },
   }));
   return {

@@ -1,5 +1,5 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import type { Proof, Severity, Turn, Vulnerability } from '@gauntlet/domain';
+import { proofSentence, toolCallText, turnSpeaker, turnText, type Severity, type Vulnerability } from '@gauntlet/domain';
 
 export interface RenderedReport {
   contentType: string;
@@ -9,16 +9,27 @@ export interface RenderedReport {
 
 export const SEVERITY_LABEL: Readonly<Record<Severity, string>> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
 
-/** Bounded excerpt: evidence can hold whole model replies; reports show enough to reproduce. */
-export function excerpt(text: string, max: number): string {
-  const t = text.replace(/\r\n?/g, '\n');
-  return t.length <= max ? t : `${t.slice(0, max - 1).trimEnd()}…`;
+/** One turn of the evidence as a report prints it: who spoke (the tool's name for a tool result) and what, calls included. */
+export interface EvidenceLine {
+  speaker: string;
+  text: string;
 }
 
-export function evidenceTurns(v: Vulnerability, maxTurns = 4, maxChars = 400): Turn[] {
+/**
+ * The turns a report prints, bounded: the last `maxTurns`, or the ones that lead to the proof when
+ * it sits earlier (an agent's call is often followed by its result and a closing answer).
+ */
+export function evidenceTurns(v: Pick<Vulnerability, 'evidence'>, maxTurns = 4, maxChars = 400): EvidenceLine[] {
   const turns = v.evidence?.turns ?? [];
-  const shown = turns.length > maxTurns ? turns.slice(-maxTurns) : turns;
-  return shown.map((t) => ({ role: t.role, content: excerpt(t.content, maxChars) }));
+  let from = Math.max(0, turns.length - maxTurns);
+  const at = v.evidence?.proof?.turn;
+  if (typeof at === 'number' && at < from) from = Math.max(0, at - maxTurns + 2);
+  return turns.slice(from, from + maxTurns).map((t) => ({ speaker: turnSpeaker(t), text: turnText(t, maxChars) }));
+}
+
+/** the evidence as one block of text: `speaker: text` per turn */
+export function evidenceText(v: Pick<Vulnerability, 'evidence'>, maxTurns = 4, maxChars = 400, between = '\n\n'): string {
+  return evidenceTurns(v, maxTurns, maxChars).map((t) => `${t.speaker}: ${t.text}`).join(between);
 }
 
 /** File names carry only the scan id, reduced to safe characters (it ends up in Content-Disposition). */
@@ -44,29 +55,20 @@ export function techniqueLabel(technique: string, converters: readonly string[])
   return names.join(' + ');
 }
 
-/** What a proof matched, in words: the label of a told value, how often a value recurred. */
-export function proofMatched(p: Proof): string {
-  const m = p.matched;
-  switch (m.kind) {
-    case 'canary':
-      return `the target's canary${m.label ? ` "${m.label}"` : ''}`;
-    case 'sensitive':
-      return `the sensitive value "${m.label ?? 'unnamed'}"`;
-    case 'recurrence':
-      return `a value that came back in ${m.occurrences ?? 2} independent conversations`;
-    case 'markup':
-      return 'markup the answer carried';
-    case 'invention':
-      return 'what the target made up';
-    default:
-      return 'the instruction it obeyed';
-  }
-}
-
-/** The proof as one line of a report: where it is, the quoted span, what it matched. */
-export function proofLine(v: Vulnerability, maxChars = 300): string | null {
+/**
+ * The text to mark in the printed evidence: the call as the evidence prints it for a tool call, the
+ * quoted span for a proof in the answer as written (none for a decoded reading, which the
+ * conversation does not show).
+ */
+export function proofHighlight(v: Pick<Vulnerability, 'evidence'>): string | null {
   const p = v.evidence?.proof;
   if (!p) return null;
-  const where = `turn ${p.turn + 1}${p.read_as ? `, ${p.read_as === 'rendered page' ? 'as the page rendered it' : `read as ${p.read_as}`}` : ''}`;
-  return `Proof (${where}): "${excerpt(p.text, maxChars)}", ${proofMatched(p)}`;
+  if (p.matched.kind === 'tool_call') return `called ${toolCallText(p.matched.tool ?? '', p.matched.arguments)}`;
+  return p.read_as ? null : p.text || null;
+}
+
+/** The proof as one line of a report: where it is, then the call or request it is, or the quoted span and what it matched. */
+export function proofLine(v: Pick<Vulnerability, 'evidence'>, maxChars = 300): string | null {
+  const p = v.evidence?.proof;
+  return p ? proofSentence(p, maxChars) : null;
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { sampleHistory } from '../../assessment/testing/sample-history';
+import { sampleHistory, sampleOutOfBandFinding, sampleToolCallFinding } from '../../assessment/testing/sample-history';
 import { renderReport } from './render';
 
 // poppler-utils (Debian) reads the PDF the way a viewer would; skipped where it is not installed
@@ -101,6 +101,22 @@ describe('pdf report, read back by real readers', () => {
     };
     const { file: withProof } = await write(dir, proved);
     expect(text(withProof).replace(/\s+/g, ' ')).toContain('Proof (turn 2): "Maria Kowalski", the sensitive value "customer name"');
+  });
+
+  withPoppler('says a tool call and a callback hit as what they are, with the call in the conversation', async () => {
+    const acted = buildScanReport(sampleHistory({ seed: 9, findings: 1 }), ctx);
+    // a call's arguments in any script: the fonts that draw them are embedded like the answers'
+    const foreign = sampleToolCallFinding({ id: 'v-foreign', title: 'Mail sent abroad' });
+    foreign.evidence.proof!.matched = { kind: 'tool_call', tool: 'send_email', arguments: { to: 'boss@evil.example', body: '送金してください срочно' } };
+    acted.vulnerabilities = [sampleToolCallFinding({ title: 'Überweisung an ein fremdes Konto' }), sampleOutOfBandFinding(), foreign];
+    const { file: agent } = await write(dir, acted);
+    const out = text(agent).replace(/\s+/g, ' ');
+    expect(out).toContain('Proof (turn 2): the agent called send_payment with to_account="DE89 3704 0044 0532 0130 00", amount=5000');
+    expect(out).toContain('assistant: -> called send_payment(to_account=');
+    expect(out).toContain('tool send_payment: {"status":"sent","reference":"TX-4471"}');
+    expect(out).toContain('a request reached the planted address: GET /oob/7f3a9c/c?d=Jane%20Doe at 2026-11-20T10:00:07.120Z');
+    expect(out).toContain('Überweisung');
+    expect(out).toContain('the agent called send_email with to="boss@evil.example", body="送金してください срочно"');
   });
 
   withPoppler('embeds every font it uses (pdffonts), as subsets, and no standard font', async () => {

@@ -46,9 +46,20 @@ describe('renderReport', () => {
     await expect(renderReport('docx' as any, hostileReport())).rejects.toThrow(RangeError);
   });
 
-  it('json is the report model itself', async () => {
+  it('json is the report model itself (findings without a proof have nothing added)', async () => {
     const r = hostileReport();
     expect(JSON.parse((await renderReport('json', r)).body.toString('utf8'))).toEqual(JSON.parse(JSON.stringify(r)));
+  });
+
+  it('json adds to each proof only what it shows in words, the model left as it was', async () => {
+    const r = hostileReport();
+    r.vulnerabilities[2].evidence.proof = { turn: 1, start: 0, end: 4, text: 'Sure', matched: { kind: 'obedience' } };
+    const before = JSON.stringify(r);
+    const out = JSON.parse((await renderReport('json', r)).body.toString('utf8'));
+    expect(JSON.stringify(r)).toBe(before);
+    expect(out.vulnerabilities[2].evidence.proof).toEqual({ ...r.vulnerabilities[2].evidence.proof, shows: 'the instruction it obeyed' });
+    const { shows: _shows, ...rest } = out.vulnerabilities[2].evidence.proof;
+    expect({ ...out, vulnerabilities: out.vulnerabilities.map((v: any, i: number) => (i === 2 ? { ...v, evidence: { ...v.evidence, proof: rest } } : v)) }).toEqual(JSON.parse(before));
   });
 });
 
@@ -233,7 +244,8 @@ describe('pdf', () => {
     expect(a.getPageCount()).toBeGreaterThanOrEqual(3); // cover, findings, compliance
     expect(b.getPageCount()).toBeGreaterThan(a.getPageCount() + 10);
     expect(a.getTitle()).toBe(`Gauntlet security report ${small.scan.id}`);
-  });
+    // two pdfs with embedded fonts: seconds on a loaded 2-core machine (5 s was missed at load 38)
+  }, 30_000);
 
   it('renders a scan that failed before it was scored', async () => {
     const r = buildScanReport(sampleHistory({ findings: 0, end: 'failed' }), ctx);

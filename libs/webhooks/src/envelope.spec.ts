@@ -1,4 +1,5 @@
-import type { ScanScore, Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, type ScanScore, type ScanSummaryState, type Vulnerability } from '@gauntlet/domain';
+import { sampleOutOfBandFinding, sampleToolCallFinding } from '../../assessment/testing/sample-history';
 import { envelopeId, pingEnvelope, shownGrade, toWebhookEvents, type ScanEventData, type ScanSummary, type SourceEvent } from './envelope';
 import { render } from './formats';
 
@@ -47,6 +48,35 @@ describe('toWebhookEvents', () => {
     expect(e.data).toMatchObject({ new_findings: 2, base_scan_id: 's-0', total_findings: 10 });
     const [started] = toWebhookEvents(at('ScanStarted', { scan_id: 's-1', started_at: '2026-11-20T10:00:00.000Z' }), summary);
     expect(started.data).not.toHaveProperty('new_findings');
+  });
+
+  it('vulnerability.critical carries what proves it: the kind, the tool and its arguments (one bounded line), or the request that came back', () => {
+    const long = sampleToolCallFinding();
+    long.evidence.proof!.matched.arguments = { to: 'a@evil.example', body: 'x'.repeat(5000) };
+    const [call] = toWebhookEvents(at('VulnerabilityFound', { scan_id: 's-1', vulnerability: long }), summary);
+    const proof = (call.data as ScanEventData).vulnerability!.proof!;
+    expect(proof).toMatchObject({ kind: 'tool_call', tool: 'send_payment' });
+    expect(proof.arguments!.startsWith('to="a@evil.example", body="xxx')).toBe(true);
+    expect(proof.arguments!.length).toBeLessThanOrEqual(300);
+    expect(proof.shows).toBe(`the agent called send_payment with ${proof.arguments}`);
+    const [hit] = toWebhookEvents(at('VulnerabilityFound', { scan_id: 's-1', vulnerability: sampleOutOfBandFinding() }), summary);
+    expect((hit.data as ScanEventData).vulnerability!.proof).toEqual({
+      kind: 'out_of_band', method: 'GET', path: '/oob/7f3a9c/c', query: 'd=Jane%20Doe', at: '2026-11-20T10:00:07.120Z',
+      shows: 'a request reached the planted address: GET /oob/7f3a9c/c?d=Jane%20Doe at 2026-11-20T10:00:07.120Z',
+    });
+    // a finding recorded before proofs existed carries none
+    const [old] = toWebhookEvents(at('VulnerabilityFound', { scan_id: 's-1', vulnerability: vuln('critical') }), summary);
+    expect((old.data as ScanEventData).vulnerability).not.toHaveProperty('proof');
+  });
+
+  it('given findings proven by a call and a hit, when the scan completes, then the event counts its findings by what proves them', () => {
+    let s: ScanSummaryState | null = evolveScanSummary(null, { type: 'ScanRequested', data: { account_id: 'a-1', target_id: 't-1', target_name: 'Agent', requested_at: '2026-11-20T10:00:00.000Z' } });
+    for (const v of [sampleToolCallFinding(), sampleOutOfBandFinding(), sampleToolCallFinding({ id: 'v-2', fingerprint: 'other' }), vuln('low')]) s = evolveScanSummary(s, { type: 'VulnerabilityFound', data: { vulnerability: v } }) ?? s;
+    expect(s!.proofs).toEqual({ tool_call: 2, out_of_band: 1 });
+    const [e] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), { ...summary, proofs: s!.proofs });
+    expect(e.data).toMatchObject({ findings_by_proof: { tool_call: 2, out_of_band: 1 } });
+    const [plain] = toWebhookEvents(at('ScanStarted', { scan_id: 's-1', started_at: '2026-11-20T10:00:00.000Z' }), summary);
+    expect(plain.data).not.toHaveProperty('findings_by_proof');
   });
 
   it('maps partial and failed scans with their reasons', () => {

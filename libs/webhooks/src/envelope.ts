@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { gradeLabel, partialCoverage, type AgentAlert, type OwaspCategoryId, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
+import { argumentsText, gradeLabel, partialCoverage, proofShows, type AgentAlert, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
 
 /** Every event a webhook can carry: the contract's five, the Live Agent Monitor's alert, and the test ping. */
 export type WebhookEventName = WebhookEventType | 'agent.alert' | 'ping';
@@ -48,7 +48,46 @@ export interface ScanEventData {
     category_name: string;
     severity: Severity;
     probe_id: string;
+    /** additive: what proves it (absent on findings recorded before proofs existed) */
+    proof?: FindingProof;
   };
+  /**
+   * additive, every scan event once a finding is recorded: the findings by what proves them
+   * (`tool_call: 2` are findings an agent's call proves, `out_of_band: 1` one a callback request proves)
+   */
+  findings_by_proof?: Partial<Record<ProofKind, number>>;
+}
+
+/**
+ * A finding's proof as a SIEM reads it: the kind, the sentence every view says it in, and for what
+ * the target did, the call (tool, arguments on one bounded line) or the request that reached the
+ * planted address (method, path, query, when).
+ */
+export interface FindingProof {
+  kind: ProofKind;
+  shows: string;
+  tool?: string;
+  /** `to="a@evil.example", amount=5000`: each value as JSON, bounded to 300 characters */
+  arguments?: string;
+  method?: string;
+  path?: string;
+  query?: string;
+  at?: string;
+}
+
+/** the proof a webhook carries: bounded, one line, never the whole conversation */
+export function findingProof(p: Proof | undefined): FindingProof | undefined {
+  if (!p?.matched) return undefined;
+  const m = p.matched;
+  if (m.kind === 'tool_call') return { kind: m.kind, shows: proofShows(m), tool: m.tool ?? '', arguments: argumentsText(m.arguments) };
+  if (m.kind === 'out_of_band') return { kind: m.kind, shows: proofShows(m), method: m.method ?? 'GET', path: m.path ?? '', ...(m.query && { query: m.query }), ...(m.at && { at: m.at }) };
+  return { kind: m.kind, shows: proofShows(m) };
+}
+
+/** `tool_call=2,out_of_band=1`: the tally as one SIEM field */
+export function proofTally(counts: ScanEventData['findings_by_proof']): string | undefined {
+  const parts = Object.entries(counts ?? {}).filter(([, n]) => (n ?? 0) > 0).map(([k, n]) => `${k}=${n}`);
+  return parts.length ? parts.join(',') : undefined;
 }
 
 export interface AgentAlertData {
@@ -95,6 +134,8 @@ export interface ScanSummary {
   base_url: string;
   /** at the scan's end: what is new since the previous finished scan of the target */
   changes?: { base_scan_id: string | null; new_findings: number };
+  /** the findings so far by what proves them */
+  proofs?: Partial<Record<ProofKind, number>>;
 }
 
 /** The shape of a domain event the mapping needs (a RecordedEvent fits). */
@@ -137,6 +178,7 @@ function scanData(scan: ScanSummary, over: Partial<ScanEventData> & { status: st
     report_url: reportUrl(scan.base_url, scan.scan_id),
     started_at: scan.started_at,
     finished_at: null,
+    ...(proofTally(scan.proofs) && { findings_by_proof: { ...scan.proofs } }),
     ...over,
   };
 }
@@ -194,7 +236,7 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
       return [
         env('vulnerability.critical', v.found_at, scanData(scan, {
           status: 'running',
-          vulnerability: { id: v.id, title: v.title, category: v.category, category_name: v.category_name, severity: v.severity, probe_id: v.probe_id },
+          vulnerability: { id: v.id, title: v.title, category: v.category, category_name: v.category_name, severity: v.severity, probe_id: v.probe_id, ...(findingProof(v.evidence?.proof) && { proof: findingProof(v.evidence?.proof) }) },
         })),
       ];
     }

@@ -38,6 +38,35 @@ export const critical: ScanEnvelope = {
   },
 };
 
+/** a finding an agent's call proves: arguments with every character a format must escape */
+export const agentCall: ScanEnvelope = {
+  id: 'evt_agent_call', event: 'vulnerability.critical', timestamp: '2026-11-20T10:03:13.000Z',
+  data: {
+    ...started.data, total_findings: 2, critical: 2, findings_by_proof: { tool_call: 1, canary: 1 },
+    vulnerability: {
+      id: 'v-18', title: 'Agent wires money to an attacker-chosen account', category: 'LLM06:2025', category_name: 'Excessive Agency', severity: 'critical', probe_id: 'agency/wire-transfer',
+      proof: { kind: 'tool_call', shows: 'the agent called send_payment with to="a=b | \\ ]", memo="x\\ny"', tool: 'send_payment', arguments: 'to="a=b | \\ ]", memo="x\\ny"' },
+    },
+  },
+};
+
+/** a finding a request to the planted address proves */
+export const agentHit: ScanEnvelope = {
+  id: 'evt_agent_hit', event: 'vulnerability.critical', timestamp: '2026-11-20T10:03:14.000Z',
+  data: {
+    ...started.data, total_findings: 3, critical: 3, findings_by_proof: { tool_call: 1, canary: 1, out_of_band: 1 },
+    vulnerability: {
+      id: 'v-19', title: 'Agent follows a fetched page and sends data out', category: 'LLM01:2025', category_name: 'Prompt Injection', severity: 'critical', probe_id: 'indirect/planted-page',
+      proof: { kind: 'out_of_band', shows: 'a request reached the planted address: GET /oob/7f3a/c?d=Jane%20"Doe"] at 2026-11-20T10:03:13.900Z', method: 'GET', path: '/oob/7f3a/c', query: 'd=Jane%20"Doe"]', at: '2026-11-20T10:03:13.900Z' },
+    },
+  },
+};
+
+/** a finished scan whose findings an agent's acts prove */
+export const agentCompleted: ScanEnvelope = {
+  ...completed, id: 'evt_agent_completed', data: { ...completed.data, findings_by_proof: { tool_call: 2, out_of_band: 1, canary: 3 } },
+};
+
 export const regressed: ScanEnvelope = {
   id: 'evt_regressed', event: 'scan.regressed', timestamp: '2026-11-20T10:07:31.000Z',
   data: {
@@ -55,4 +84,4 @@ export const alert: AgentAlertEnvelope = {
 
 export const ping: PingEnvelope = { id: 'evt_ping_1', event: 'ping', timestamp: '2026-11-20T12:00:00.000Z', data: { webhook_id: 'wh-1', message: 'Gauntlet webhook test' } };
 
-export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, regressed, alert, ping];
+export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, regressed, alert, ping, agentCall, agentHit, agentCompleted];

@@ -6,6 +6,7 @@ import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-c
 import { CliError, CliIo, EXIT } from '../io';
 import { defaultDataDir } from '../scan/data-dir';
 import type { LocalService } from '../scan/local-service';
+import { actLines } from '../scan/acts';
 import { renderReportFile, REPORT_FILE_EXTENSIONS, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
 import { scanVerdict, servicePolicy } from '../scan/verdict';
@@ -82,6 +83,9 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
       ['severity', 'category', 'title', 'how it got through'],
       report.vulnerabilities.map((v) => [v.severity, v.category, `${v.title}${v.change === 'new' && facts.base_scan_id ? ' (new)' : ''}${v.triage && v.triage.state !== 'open' ? ` [${v.triage.state}]` : ''}`, v.how]),
     )) out(line);
+    const acts = actLines(report.vulnerabilities);
+    if (acts.length) out('');
+    for (const line of acts) out(line);
   }
   out('');
   for (const file of planned.reports) {

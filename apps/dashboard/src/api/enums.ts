@@ -21,11 +21,11 @@ export const triageStates = ['open', 'false_positive', 'accepted_risk', 'fixed']
 export type TriageState = (typeof triageStates)[number];
 
 /** TurnView.role */
-export const turnRoles = ['system', 'user', 'assistant'] as const;
+export const turnRoles = ['system', 'user', 'assistant', 'tool'] as const;
 export type TurnRole = (typeof turnRoles)[number];
 
 /** ProofMatchView.kind */
-export const proofKinds = ['canary', 'sensitive', 'recurrence', 'obedience', 'markup', 'invention'] as const;
+export const proofKinds = ['canary', 'sensitive', 'recurrence', 'obedience', 'markup', 'invention', 'tool_call', 'out_of_band'] as const;
 export type ProofKind = (typeof proofKinds)[number];
 
 /** ControlEvidenceView.status */

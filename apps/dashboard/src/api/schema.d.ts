@@ -1050,21 +1050,58 @@ export interface components {
             scans: components["schemas"]["ScanSummaryView"][];
             next_cursor: string | null;
         };
+        ToolCallView: {
+            /** @description the call's id, as the agent's API gave it; the tool turn that answers it names it in tool_call_id */
+            id: string;
+            /** @description the tool called */
+            name: string;
+            /** @description its arguments as the agent sent them: the parsed JSON object, or the raw text when it was not JSON */
+            arguments: {
+                [key: string]: unknown;
+            } | string;
+        };
         TurnView: {
-            /** @enum {string} */
-            role: "system" | "user" | "assistant";
+            /**
+             * @description tool: the result Gauntlet answered an agent's tool call with (nothing is ever executed)
+             * @enum {string}
+             */
+            role: "system" | "user" | "assistant" | "tool";
+            /** @description what was said; often empty on an assistant turn that only calls tools */
             content: string;
+            /** @description assistant turns: the tools the agent called in this turn, in order */
+            tool_calls?: components["schemas"]["ToolCallView"][];
+            /** @description tool turns: the id of the call this result answers */
+            tool_call_id?: string;
+            /** @description tool turns: the tool's name */
+            name?: string;
         };
         ProofMatchView: {
             /**
-             * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up
+             * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path, query, at)
              * @enum {string}
              */
-            kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention";
+            kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention" | "tool_call" | "out_of_band";
             /** @description the canary or sensitive value, by its label (never the value) */
             label?: string;
             /** @description independent conversations the value came back in */
             occurrences?: number;
+            /** @description tool_call: the tool the agent called */
+            tool?: string;
+            /** @description tool_call: its arguments as the agent sent them (object, or the raw text when not JSON) */
+            arguments?: {
+                [key: string]: unknown;
+            } | string;
+            /** @description out_of_band: the method of the request that reached the planted address */
+            method?: string;
+            /** @description out_of_band: its path */
+            path?: string;
+            /** @description out_of_band: its query string, without the "?" */
+            query?: string;
+            /**
+             * Format: date-time
+             * @description out_of_band: when it arrived
+             */
+            at?: string;
         };
         ProofView: {
             /** @description index into evidence.turns of the answer that shows it */
@@ -1077,6 +1114,10 @@ export interface components {
             matched: components["schemas"]["ProofMatchView"];
             /** @description the reading the offsets are in, when the answer was decoded first */
             read_as?: string;
+            /** @description what it shows, in the words every report and webhook use: "the instruction it obeyed", "the agent called send_email with to="a@evil.example"", "a request reached the planted address: GET /oob/…?d=… at …" */
+            shows: string;
+            /** @description where it is, in words: "turn 2", "turn 2, read as base64", "turn 2, as the page rendered it" */
+            where: string;
         };
         EvidenceView: {
             turns: components["schemas"]["TurnView"][];

@@ -84,16 +84,39 @@ export class ScanList {
   @ApiProperty({ nullable: true, type: String }) next_cursor: string | null;
 }
 
+/** a call's arguments: the JSON object the agent sent, or its raw text when it was not JSON (still evidence) */
+const TOOL_ARGUMENTS = { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }] };
+
+class ToolCallView {
+  @ApiProperty({ description: "the call's id, as the agent's API gave it; the tool turn that answers it names it in tool_call_id" }) id: string;
+  @ApiProperty({ description: 'the tool called' }) name: string;
+  @ApiProperty({ ...TOOL_ARGUMENTS, description: 'its arguments as the agent sent them: the parsed JSON object, or the raw text when it was not JSON' })
+  arguments: Record<string, unknown> | string;
+}
+
 class TurnView {
-  @ApiProperty({ enum: ['system', 'user', 'assistant'] }) role: string;
-  @ApiProperty() content: string;
+  @ApiProperty({ enum: ['system', 'user', 'assistant', 'tool'], description: "tool: the result Gauntlet answered an agent's tool call with (nothing is ever executed)" }) role: string;
+  @ApiProperty({ description: 'what was said; often empty on an assistant turn that only calls tools' }) content: string;
+  @ApiPropertyOptional({ type: [ToolCallView], description: 'assistant turns: the tools the agent called in this turn, in order' }) tool_calls?: ToolCallView[];
+  @ApiPropertyOptional({ description: 'tool turns: the id of the call this result answers' }) tool_call_id?: string;
+  @ApiPropertyOptional({ description: "tool turns: the tool's name" }) name?: string;
 }
 
 class ProofMatchView {
-  @ApiProperty({ enum: PROOF_KINDS, description: "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up" })
+  @ApiProperty({
+    enum: PROOF_KINDS,
+    description:
+      "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path, query, at)",
+  })
   kind: string;
   @ApiPropertyOptional({ description: 'the canary or sensitive value, by its label (never the value)' }) label?: string;
   @ApiPropertyOptional({ description: 'independent conversations the value came back in' }) occurrences?: number;
+  @ApiPropertyOptional({ description: 'tool_call: the tool the agent called' }) tool?: string;
+  @ApiPropertyOptional({ ...TOOL_ARGUMENTS, description: 'tool_call: its arguments as the agent sent them (object, or the raw text when not JSON)' }) arguments?: Record<string, unknown> | string;
+  @ApiPropertyOptional({ description: 'out_of_band: the method of the request that reached the planted address' }) method?: string;
+  @ApiPropertyOptional({ description: 'out_of_band: its path' }) path?: string;
+  @ApiPropertyOptional({ description: 'out_of_band: its query string, without the "?"' }) query?: string;
+  @ApiPropertyOptional({ format: 'date-time', description: 'out_of_band: when it arrived' }) at?: string;
 }
 
 class ProofView {
@@ -103,6 +126,9 @@ class ProofView {
   @ApiProperty({ description: 'the span itself, as the answer (or its reading) has it' }) text: string;
   @ApiProperty({ type: ProofMatchView }) matched: ProofMatchView;
   @ApiPropertyOptional({ description: 'the reading the offsets are in, when the answer was decoded first' }) read_as?: string;
+  @ApiProperty({ description: 'what it shows, in the words every report and webhook use: "the instruction it obeyed", "the agent called send_email with to="a@evil.example"", "a request reached the planted address: GET /oob/…?d=… at …"' })
+  shows: string;
+  @ApiProperty({ description: 'where it is, in words: "turn 2", "turn 2, read as base64", "turn 2, as the page rendered it"' }) where: string;
 }
 
 class EvidenceView {

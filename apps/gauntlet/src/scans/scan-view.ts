@@ -1,5 +1,5 @@
 import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
-import type { Cancellation, Vulnerability } from '@gauntlet/domain';
+import { proofShows, proofWhere, type Cancellation, type Evidence, type Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
 /** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
@@ -24,7 +24,12 @@ export const summaryView = (d: NamedScanDoc): ScanSummaryView => ({
   probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {} }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,
 });
 
+/** evidence as the API shows it: its proof also says, in the words every view uses, what it shows and where */
+function evidenceView(e: Evidence): Evidence {
+  return e?.proof ? { ...e, proof: { ...e.proof, shows: proofShows(e.proof.matched), where: proofWhere(e.proof) } as Evidence['proof'] } : e;
+}
+
 export function vulnerabilityView(d: VulnerabilityDoc): Vulnerability {
-  const { _id, _rev, scan_id, ...v } = d;
-  return v as Vulnerability;
+  const { _id, _rev, scan_id, ...v } = d as VulnerabilityDoc & Vulnerability;
+  return { ...v, evidence: evidenceView(v.evidence), variants: (v.variants ?? []).map((x) => ({ ...x, evidence: evidenceView(x.evidence) })) } as Vulnerability;
 }

@@ -1,4 +1,4 @@
-import { fingerprintOf, type Severity } from './vulnerability';
+import { fingerprintOf, type ProofKind, type Severity } from './vulnerability';
 import type { ScanStatus } from './scan';
 
 /**
@@ -21,6 +21,8 @@ export interface ScanSummaryState {
   created_at?: string;
   /** the fingerprints of its findings so far (absent on relay summaries from before they were kept) */
   fingerprints?: string[];
+  /** its findings by what proves them (absent on summaries from before it was kept, and before a finding) */
+  proofs?: Partial<Record<ProofKind, number>>;
 }
 
 /** a scan event as the log hands it over (data not yet typed by the reader) */
@@ -51,7 +53,9 @@ export function evolveScanSummary<S extends ScanSummaryState>(summary: S | null,
       // findings recorded before fingerprints existed have the same one, derived
       const fingerprint: string = v.fingerprint ?? fingerprintOf(v.probe_id, v.category);
       const known = summary.fingerprints ?? [];
-      return { ...summary, [sev]: summary[sev] + 1, fingerprints: known.includes(fingerprint) ? known : [...known, fingerprint] };
+      const kind: ProofKind | undefined = v.evidence?.proof?.matched?.kind;
+      const proofs = kind ? { ...summary.proofs, [kind]: (summary.proofs?.[kind] ?? 0) + 1 } : summary.proofs;
+      return { ...summary, [sev]: summary[sev] + 1, fingerprints: known.includes(fingerprint) ? known : [...known, fingerprint], ...(proofs && { proofs }) };
     }
     case 'ScanCompleted':
       return { ...summary, status: 'completed' };

@@ -1,5 +1,6 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, proofLine } from '../common';
+import { outOfBandRequest, type ProofMatch } from '@gauntlet/domain';
+import { evidenceText, proofLine } from '../common';
 import { reportFormat } from './report-format';
 
 /**
@@ -24,7 +25,25 @@ export const CSV_COLUMNS = [
   'scan_partial', 'scan_coverage',
   // the span of the answer that proves the finding, and what it matched
   'proof',
+  // what kind of proof it is, and for what the target did: the tool it called with its arguments
+  // (JSON, bounded), or the request that reached the planted address (method, path, query, when)
+  'proof_kind', 'proof_tool', 'proof_arguments', 'proof_request', 'proof_request_at',
 ] as const;
+
+/** a call's arguments in a cell: the JSON the agent sent, bounded (a cell is read, not replayed) */
+export const MAX_CSV_ARGUMENTS = 2000;
+
+function proofCells(m: ProofMatch | undefined): unknown[] {
+  if (!m) return ['', '', '', '', ''];
+  const args = m.kind === 'tool_call' && m.arguments !== undefined ? (typeof m.arguments === 'string' ? m.arguments : JSON.stringify(m.arguments)) : '';
+  return [
+    m.kind,
+    m.kind === 'tool_call' ? m.tool ?? '' : '',
+    args.length > MAX_CSV_ARGUMENTS ? `${args.slice(0, MAX_CSV_ARGUMENTS - 1)}…` : args,
+    m.kind === 'out_of_band' ? outOfBandRequest(m) : '',
+    m.kind === 'out_of_band' ? m.at ?? '' : '',
+  ];
+}
 
 export function toCsv(report: ScanReport): string {
   const rows: unknown[][] = [[...CSV_COLUMNS]];
@@ -32,10 +51,11 @@ export function toCsv(report: ScanReport): string {
     rows.push([
       report.scan.id, report.target.name ?? '', v.id, v.severity, v.category, v.category_name, v.title, v.probe_id, v.technique,
       v.converters.join(' '), v.how, v.variants.length, v.fingerprint, v.confidence, v.phase, v.found_at, v.description, v.evidence?.detector ?? '', v.evidence?.matched ?? '',
-      v.evidence?.read_as ?? '', evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n'), v.remediation, v.references.join(' '),
+      v.evidence?.read_as ?? '', evidenceText(v, 4, 400, '\n'), v.remediation, v.references.join(' '),
       v.change ?? '', v.triage?.state ?? 'open', v.triage?.reason ?? '', v.triage?.by_name ?? v.triage?.by ?? '', v.triage?.at ?? '', v.triage?.expires_at ?? '',
       report.scan.partial, report.scan.coverage ?? '',
       proofLine(v) ?? '',
+      ...proofCells(v.evidence?.proof?.matched),
     ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
+import { evidenceText, pct, plural, proofHighlight, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
 import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
 
@@ -100,7 +100,7 @@ export function toHtml(r: ScanReport): string {
 
   parts.push(`<h2>Findings (${r.vulnerabilities.length})</h2>`);
   r.vulnerabilities.forEach((v, i) => {
-    const turns = evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n\n');
+    const turns = evidenceText(v);
     parts.push(
       `<section class="finding"><h3>${i + 1}. <span class="sev ${e(v.severity)}">${SEVERITY_LABEL[v.severity]}</span> ${e(v.title)}</h3>`,
       v.change ? `<p class="${v.change === 'new' ? 'new' : 'meta'}">${v.change === 'new' ? 'New since the last scan' : 'Still open since the last scan'}</p>` : '',
@@ -110,7 +110,7 @@ export function toHtml(r: ScanReport): string {
       `<p>${e(v.description)}</p>`,
       `<p><strong>Evidence</strong> <span class="meta">detector ${e(v.evidence?.detector)}${v.evidence?.matched ? `, matched <code>${e(v.evidence.matched)}</code>` : ''}</span></p>`,
       proofLine(v) ? `<p class="proof">${e(proofLine(v))}</p>` : '',
-      `<pre>${marked(e(turns), v.evidence?.proof?.read_as ? null : v.evidence?.proof?.text)}</pre>`,
+      `<pre>${marked(e(turns), proofHighlight(v))}</pre>`,
       `<p><strong>Remediation:</strong> ${e(v.remediation)}</p>`,
       v.variants.length ? `<p><strong>Also got through (${plural(v.variants.length, 'other way')}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>` : '',
       // references are shown, not linked: a report must not carry clickable target-supplied URLs

@@ -1,5 +1,5 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
+import { evidenceText, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
 import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
 
@@ -121,7 +121,7 @@ export function toMarkdown(r: ScanReport): string {
       `**Evidence** (detector ${mdText(v.evidence?.detector ?? '')}${v.evidence?.matched ? `, matched ${mdText(v.evidence.matched)}` : ''}):`,
       '',
       ...(proofLine(v) ? [`**${mdText(proofLine(v)!)}**`, ''] : []),
-      mdFence(evidenceTurns(v).map((t) => `${t.role}: ${t.content}`).join('\n\n')),
+      mdFence(evidenceText(v)),
       '',
       `**Remediation:** ${mdText(v.remediation)}`,
       '',

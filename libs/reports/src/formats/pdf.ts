@@ -258,7 +258,7 @@ function findings(l: Layout, r: ScanReport) {
     l.text(`Evidence (detector ${v.evidence?.detector ?? '-'}${v.evidence?.matched ? `, matched "${v.evidence.matched}"` : ''})`, { face: bold, size: 9 });
     const proof = proofLine(v);
     if (proof) l.text(proof, { face: bold, size: 8.5, color: SEVERITY_COLOR[v.severity] });
-    for (const t of evidenceTurns(v, 4, 360)) l.text(`${t.role}: ${t.content}`, { face: mono, size: 7.5, indent: 10, leading: 9.5 });
+    for (const t of evidenceTurns(v, 4, 360)) l.text(`${t.speaker}: ${t.text}`, { face: mono, size: 7.5, indent: 10, leading: 9.5 });
     l.gap(3);
     l.text(`Remediation: ${v.remediation}`, { size: 9.5 });
     if (v.variants.length) {
@@ -309,7 +309,7 @@ function unusualCharacters(r: ScanReport): Set<string> {
     r.target, r.scan, r.score && Object.values(r.score.category_scores).map((c) => c.name), r.techniques_that_worked, r.changes?.fixed_findings,
     r.vulnerabilities.map((v) => [
       v.title, v.category, v.category_name, v.probe_id, v.technique, v.converters, v.how, v.description, v.remediation, v.evidence?.detector, v.evidence?.matched,
-      evidenceTurns(v, 4, 360), v.variants.slice(0, PDF_VARIANTS).map((x) => x.how), v.triage,
+      evidenceTurns(v, 4, 360), proofLine(v), v.variants.slice(0, PDF_VARIANTS).map((x) => x.how), v.triage,
     ]),
     Object.values(r.compliance.frameworks).map((f) => f.controls.map((c) => c.name)),
   ]);

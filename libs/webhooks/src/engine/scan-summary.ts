@@ -17,6 +17,7 @@ export function toScanSummary(doc: ScanSummaryDoc, baseUrl: string, changes?: Sc
     scan_id: doc._id, account_id: doc.account_id, target_id: doc.target_id, target_name: doc.target_name, status: doc.status,
     critical: doc.critical, high: doc.high, medium: doc.medium, low: doc.low, started_at: doc.started_at, base_url: baseUrl,
     ...(changes && { changes }),
+    ...(doc.proofs && { proofs: doc.proofs }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
+import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
 import { renderCef } from './cef';
 
 /**
@@ -81,6 +81,16 @@ describe('cef format', () => {
     expect(header).toEqual(['CEF:0', 'Gauntlet', 'Gauntlet', '0.1.0', 'vulnerability.critical', `Critical vulnerability: ${v.title}`, '10']);
     expect(ext).toMatchObject({ cs5: 'LLM07:2025', cs5Label: 'owaspCategory', cs6: 'v-17', cs6Label: 'vulnerabilityId', outcome: 'running', cn3: '1' });
     expect(ext.cs4).toBeUndefined(); // no grade before the scan is scored: left out, not invented
+  });
+
+  it('a finding an agent\'s act proves: the kind in flexString2, the call or the request in msg (escaped, read back whole), the method in requestMethod', () => {
+    const call = parseCef(renderCef(agentCall, product)).ext;
+    expect(call).toMatchObject({ flexString2: 'tool_call', flexString2Label: 'proofKind' });
+    expect(call.msg.endsWith(`. Proof: ${agentCall.data.vulnerability!.proof!.shows}`)).toBe(true);
+    const hit = parseCef(renderCef(agentHit, product)).ext;
+    expect(hit).toMatchObject({ flexString2: 'out_of_band', requestMethod: 'GET' });
+    expect(hit.msg).toContain('GET /oob/7f3a/c?d=Jane%20"Doe"]');
+    expect(parseCef(renderCef(agentCompleted, product)).ext).toMatchObject({ flexString2: 'tool_call=2,out_of_band=1,canary=3', flexString2Label: 'findingsByProof' });
   });
 
   it('header newlines become spaces; extension newlines are escaped and read back', () => {

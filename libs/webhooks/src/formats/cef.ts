@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 import { siemFormat, type ProductVersion } from './siem-format';
 
 /** Header fields: backslash and pipe are escaped (ArcSight CEF rules); newlines would end the record. */
@@ -36,7 +36,9 @@ function custom(pairs: [label: string, value: string | number | null | undefined
  * One CEF record. Signature ID is the webhook event name; severity is `eventSeverity`, the model
  * OCSF and syslog map from too. Custom fields are fixed per event kind so SIEM parsers can map them:
  * scans: cs1 scanId, cs2 targetId, cs3 targetName, cs4 securityGrade, cs5 owaspCategory, cs6 vulnerabilityId,
- * cn1 securityScore, cn2 totalFindings, cn3 criticalFindings, flexNumber1 newFindings (scan end); agent alerts: cs1 sessionId, cs2 targetId,
+ * cn1 securityScore, cn2 totalFindings, cn3 criticalFindings, flexNumber1 newFindings (scan end), flexString2 proofKind (a finding:
+ * tool_call, out_of_band, canary...) or findingsByProof (a scan: `tool_call=2,out_of_band=1`), requestMethod the callback's
+ * method (an out_of_band proof); the proof in words ends `msg`; agent alerts: cs1 sessionId, cs2 targetId,
  * cs3 targetName, cs4 detector, cs5 kind, cs6 matched.
  */
 export function renderCef(envelope: WebhookEnvelope, product: CefProduct): string {
@@ -63,9 +65,11 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
     const regressed = envelope.event === 'scan.regressed';
     severity = SEVERITY[eventSeverity(envelope)];
     const score = d.security_score === null ? '' : ` score ${d.security_score} grade ${shownGrade(d)};`;
+    const proof = v?.proof;
+    const tally = proofTally(d.findings_by_proof);
     ext = [
       ['rt', rt],
-      ['msg', regressed ? regressionMessage(d) : `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}`],
+      ['msg', regressed ? regressionMessage(d) : `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}${proof ? `. Proof: ${proof.shows}` : ''}`],
       ['cat', envelope.event],
       ['externalId', envelope.id],
       ['outcome', d.status],
@@ -80,6 +84,9 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
       ...(typeof d.coverage === 'number' ? ([['flexNumber2', Math.round(d.coverage * 100)], ['flexNumber2Label', 'coveragePercent']] as Ext[]) : []),
       // a regression carries no coverage: its second flex number is the previous score, labelled so
       ...(regressed && d.previous_score !== null && d.previous_score !== undefined ? ([['flexNumber2', d.previous_score], ['flexNumber2Label', 'previousScore']] as Ext[]) : []),
+      // what proves the finding, or the scan's findings by what proves them
+      ...(proof ? ([['flexString2', proof.kind], ['flexString2Label', 'proofKind']] as Ext[]) : tally ? ([['flexString2', tally], ['flexString2Label', 'findingsByProof']] as Ext[]) : []),
+      ...(proof?.kind === 'out_of_band' ? ([['requestMethod', proof.method]] as Ext[]) : []),
     ];
   }
   const header = ['CEF:0', product.vendor, product.product, product.version, envelope.event, name, String(severity)].map((h, i) => (i === 0 ? h : escapeCefHeader(h)));

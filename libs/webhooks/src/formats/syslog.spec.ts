@@ -1,4 +1,4 @@
-import { alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
+import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
 import { octetCountedFrame, renderSyslog } from './syslog';
 
 interface Parsed {
@@ -112,6 +112,16 @@ describe('syslog format (RFC 5424)', () => {
     expect(params(p)).toMatchObject({ vulnerability_id: v.id, title: v.title, category: v.category, severity: 'critical', probe_id: v.probe_id, status: 'running' });
     expect(params(p).security_score).toBeUndefined();
     expect(line).toContain('title="System prompt leaked = \\"secret\\" | via \\] roleplay"');
+  });
+
+  it('a finding an agent\'s act proves: the kind, the tool and arguments or the request as params, escaped; the proof ends the message', () => {
+    const call = parse5424(renderSyslog(agentCall, opts));
+    const proof = agentCall.data.vulnerability!.proof!;
+    expect(params(call)).toMatchObject({ proof_kind: 'tool_call', proof_tool: 'send_payment', proof_arguments: proof.arguments, findings_by_proof: 'tool_call=1,canary=1' });
+    expect(call.msg.endsWith(`. Proof: ${proof.shows}`)).toBe(true);
+    const hit = parse5424(renderSyslog(agentHit, opts));
+    expect(params(hit)).toMatchObject({ proof_kind: 'out_of_band', proof_method: 'GET', proof_path: '/oob/7f3a/c', proof_query: 'd=Jane%20"Doe"]', proof_at: '2026-11-20T10:03:13.900Z' });
+    expect(params(parse5424(renderSyslog(agentCompleted, opts))).findings_by_proof).toBe('tool_call=2,out_of_band=1,canary=3');
   });
 
   it('severity follows the event and the facility is configurable', () => {

@@ -1,6 +1,6 @@
 import type { Severity } from '@gauntlet/domain';
 import { hostname } from 'node:os';
-import { eventSeverity, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 import { siemFormat } from './siem-format';
 
 export interface SyslogOptions {
@@ -78,12 +78,17 @@ function details(envelope: WebhookEnvelope): { severity: number; params: [string
       ['security_score', d.security_score], ['security_grade', d.security_grade], ['total_findings', d.total_findings],
       ['critical', d.critical], ['high', d.high], ['medium', d.medium], ['low', d.low], ['new_findings', d.new_findings], ['base_scan_id', d.base_scan_id], ['partial', d.partial], ['coverage', d.coverage], ['report_url', d.report_url], ['reason', d.reason],
       ['previous_score', d.previous_score], ['fingerprints', d.fingerprints?.join(',') || undefined],
+      ['findings_by_proof', proofTally(d.findings_by_proof)],
       ...(v ? ([['vulnerability_id', v.id], ['title', v.title], ['category', v.category], ['severity', v.severity], ['probe_id', v.probe_id]] as [string, unknown][]) : []),
+      // what proves it: the kind, and the call (tool, arguments) or the request that came back
+      ...(v?.proof
+        ? ([['proof_kind', v.proof.kind], ['proof_tool', v.proof.tool], ['proof_arguments', v.proof.arguments], ['proof_method', v.proof.method], ['proof_path', v.proof.path], ['proof_query', v.proof.query], ['proof_at', v.proof.at]] as [string, unknown][])
+        : []),
     ],
     msg: envelope.event === 'scan.regressed'
       ? regressionMessage(d)
       : v
-      ? `Critical vulnerability in ${d.target_name}: ${v.title} (${v.category})`
+      ? `Critical vulnerability in ${d.target_name}: ${v.title} (${v.category})${v.proof ? `. Proof: ${v.proof.shows}` : ''}`
       : `Gauntlet ${envelope.event} for ${d.target_name}:${score} ${d.total_findings} findings${d.reason ? `; ${d.reason}` : ''}`,
   };
 }

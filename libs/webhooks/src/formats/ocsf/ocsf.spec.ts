@@ -1,4 +1,4 @@
-import { alert, ALL, completed, critical, failed, partial, ping, regressed, started } from '../../../test/fixtures';
+import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, partial, ping, regressed, started } from '../../../test/fixtures';
 import { ocsfErrors } from './validate';
 import { renderOcsf } from './ocsf';
 
@@ -51,6 +51,20 @@ describe('ocsf format (OCSF 1.8.0)', () => {
     });
     expect(v.vulnerabilities).toEqual([{ title: vuln.title, severity: 'Critical', advisory: { uid: 'LLM07:2025', title: 'System Prompt Leakage' } }]);
     expect(v.resources).toEqual([{ uid: critical.data.target_id, name: critical.data.target_name, type: 'AI Target' }]);
+  });
+
+  it('says what proves a finding: the call or the hit in finding_info.desc and the message, whole in unmapped.proof, its kind among the types', () => {
+    const call = read(agentCall);
+    expect(ocsfErrors(call)).toEqual([]);
+    expect(call.finding_info.desc).toBe(`Proof: ${agentCall.data.vulnerability!.proof!.shows}`);
+    expect(call.finding_info.types).toEqual(['LLM06:2025', 'proof:tool_call']);
+    expect(call.message).toContain('Proof: the agent called send_payment');
+    expect(call.unmapped.proof).toEqual({ kind: 'tool_call', shows: agentCall.data.vulnerability!.proof!.shows, tool: 'send_payment', arguments: agentCall.data.vulnerability!.proof!.arguments });
+    const hit = read(agentHit);
+    expect(hit.unmapped.proof).toMatchObject({ kind: 'out_of_band', method: 'GET', path: '/oob/7f3a/c', at: '2026-11-20T10:03:13.900Z' });
+    // a scan's findings by what proves them
+    expect(read(agentCompleted).unmapped.findings_by_proof).toEqual({ tool_call: 2, out_of_band: 1, canary: 3 });
+    expect(read(critical).finding_info.desc).toBeUndefined();
   });
 
   it('maps agent.alert to Detection Finding 2004 and the ping to the Base Event', () => {

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, regressionMessage, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
+import { eventSeverity, proofTally, regressionMessage, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
 
 import { siemFormat, type ProductVersion } from '../siem-format';
 
@@ -71,32 +71,40 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
       ...(d.new_findings !== undefined && { new_findings: d.new_findings, base_scan_id: d.base_scan_id ?? null }),
       ...(d.partial !== undefined && { partial: d.partial, coverage: d.coverage ?? null }),
       ...(regressed && { regression_reason: d.reason, fingerprints: d.fingerprints ?? [], score: d.score, previous_score: d.previous_score ?? null }),
+      ...(proofTally(d.findings_by_proof) && { findings_by_proof: d.findings_by_proof }),
       report_url: d.report_url,
     },
   };
 }
 
-/** Vulnerability Finding (2002), activity 1 Create; the OWASP LLM category is the advisory (just one of advisory/cve/cwe). */
+/**
+ * Vulnerability Finding (2002), activity 1 Create; the OWASP LLM category is the advisory (just one
+ * of advisory/cve/cwe). What proves it is said in `finding_info.desc` (the call the agent made, the
+ * request that reached the planted address) and kept whole, bounded, in `unmapped.proof`: 1.8's
+ * Vulnerability Finding has no attribute of its own for a tool call or a callback.
+ */
 function vulnerabilityFinding(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
   const d = e.data;
   const v = d.vulnerability!;
+  const proof = v.proof;
   return {
     ...base(e, product, OCSF_CLASS.vulnerabilityFinding, 2, 1, SEVERITY_ID[eventSeverity(e)], d.scan_id),
     activity_name: 'Create',
     status_id: 1,
     status: 'New',
-    message: `Critical vulnerability in ${d.target_name}: ${v.title}`,
+    message: `Critical vulnerability in ${d.target_name}: ${v.title}${proof ? `. Proof: ${proof.shows}` : ""}`,
     finding_info: {
       uid: `${d.scan_id}:${v.id}`,
       title: v.title,
       created_time: Date.parse(e.timestamp),
       src_url: d.report_url,
-      types: [v.category],
+      ...(proof && { desc: `Proof: ${proof.shows}` }),
+      types: [v.category, ...(proof ? [`proof:${proof.kind}`] : [])],
       analytic: { uid: v.probe_id, name: v.probe_id, type_id: 1, type: 'Rule' },
     },
     vulnerabilities: [{ title: v.title, severity: SEVERITY_CAPTION[SEVERITY_ID[v.severity]], advisory: { uid: v.category, title: v.category_name } }],
     resources: [{ uid: d.target_id, name: d.target_name, type: 'AI Target' }],
-    unmapped: { scan_id: d.scan_id, vulnerability_id: v.id, probe_id: v.probe_id, report_url: d.report_url },
+    unmapped: { scan_id: d.scan_id, vulnerability_id: v.id, probe_id: v.probe_id, report_url: d.report_url, ...(proof && { proof }) },
   };
 }
 
