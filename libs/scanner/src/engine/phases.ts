@@ -1,4 +1,4 @@
-import { diagnose, Turn } from '@gauntlet/domain';
+import { diagnose, Turn, Vulnerability } from '@gauntlet/domain';
 import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { topicsOf } from '../converters/topics';
 import { readRefusal } from '../detectors/refusal';
@@ -114,12 +114,16 @@ export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], rec
   return !scan.interrupted;
 }
 
-/** analyze: one finding per weakness, its strongest evidence and every other way in as variants. False when interrupted. */
-export async function analyze(scan: ScanRun): Promise<boolean> {
+/**
+ * analyze: one finding per weakness, its strongest evidence and every other way in as variants;
+ * `proven` are findings proven by what the target did (out-of-band requests), written first, so a
+ * weakness both did and said is shown by the deed. False when interrupted.
+ */
+export async function analyze(scan: ScanRun, proven: readonly Vulnerability[] = []): Promise<boolean> {
   const { recorder, book, input } = scan;
   recorder.replan(2);
   await recorder.enter('analyze');
-  for (const v of book.vulnerabilities(input.scanId)) {
+  for (const v of [...proven, ...book.vulnerabilities(input.scanId)]) {
     if (input.signal.aborted) return false;
     await recorder.recordVulnerability(v);
   }
