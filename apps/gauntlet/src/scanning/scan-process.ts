@@ -2,7 +2,7 @@ import { scoreScan } from '@gauntlet/assessment';
 import { SecretBox } from '@gauntlet/auth';
 import { DomainError, isTerminal, leaseExpired, leaseTimings, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, ScanScore, streams } from '@gauntlet/domain';
 import type { DocumentStore, ScanDoc, TargetDoc } from '@gauntlet/read-models';
-import { concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
+import { CallbackInbox, callbackKey, concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { WritePath } from '../platform/write-path';
@@ -17,7 +17,9 @@ export interface ScanProcessDeps {
   docs: DocumentStore;
   history: ScanHistory;
   secrets: SecretBox;
-  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker'>;
+  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker' | 'callbackBaseUrl' | 'secretsKey'>;
+  /** where the scan hears of requests to the addresses it planted (the hits its stream holds) */
+  callbackInbox: CallbackInbox;
   log: Logger;
   now: () => Date;
 }
@@ -93,6 +95,7 @@ export class ScanProcess {
         // optional models, only ever contacted when the operator configured them
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
+        callbacks: { baseUrl: config.callbackBaseUrl, key: callbackKey(config.secretsKey), inbox: this.deps.callbackInbox },
       });
       const ending = await this.ending(job.scan_id, runOutcome(outcome));
       await end(ending.command);
