@@ -58,7 +58,7 @@ const sourceOf = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown'
  * the listener, every other path answers 404 at once. Requests have a deadline; the server is
  * closed, with its connections, by `close`.
  */
-export async function startCallbackServer(listener: CallbackListener, host = '127.0.0.1', port = 0): Promise<CallbackServer> {
+export async function startCallbackServer(listener: Pick<CallbackListener, 'answer'>, host = '127.0.0.1', port = 0): Promise<CallbackServer> {
   const server: Server = createServer({ requestTimeout: CALLBACK_DEADLINE_MS, headersTimeout: CALLBACK_DEADLINE_MS }, (req, res) => {
     const url = req.url ?? '/';
     if (!url.startsWith(`${CALLBACK_MOUNT}/`)) {
