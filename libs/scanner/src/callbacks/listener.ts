@@ -1,4 +1,5 @@
 import { MAX_HIT_BYTES, OutOfBandHit } from '@gauntlet/domain';
+import type { CallbackHook } from '@gauntlet/outbound';
 import { mintToken, verifyToken } from './token';
 import { poisonedPage } from './poisoned-page';
 
@@ -161,4 +162,17 @@ function boundedHit(base: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { q
   }
   const body = request.body?.length ? take(request.body.toString('utf8'), budget) : '';
   return { ...base, path, ...(query && { query }), ...(Object.keys(headers).length && { headers }), ...(body && { body }) };
+}
+
+/**
+ * The listener as Gauntlet's guarded proxy meets it (browser mode): a chat page's request under the
+ * callback base, e.g. an attacker's image it rendered, is answered and recorded here without
+ * connecting out. The source is the page in Gauntlet's own browser.
+ */
+export function proxyCallbackHook(listener: Pick<CallbackListener, 'answer'>, baseUrl: string): CallbackHook {
+  const base = baseUrl.replace(/\/+$/, '');
+  return {
+    base,
+    answer: ({ method, url, headers }) => listener.answer({ method, url: url.slice(base.length), source: 'browser (Gauntlet\'s proxy)', headers, body: null }),
+  };
 }
