@@ -18,6 +18,7 @@ describe('callback listener (/oob)', () => {
   let scanId: string;
   let key: Buffer;
   let score: number;
+  let api: Awaited<ReturnType<typeof signUp>>['api'];
 
   const hitsOf = async (id: string) =>
     (await svc.runtime.infra.events.readStream(streams.scan(id))).filter((e) => e.type === 'OutOfBandHit').map((e) => e.data as { hit: OutOfBandHit; after_scan: boolean });
@@ -26,7 +27,7 @@ describe('callback listener (/oob)', () => {
     bot = await startFetchingAgent({ fetches: false, follows: false, customer: 'Dana Whitfield' });
     svc = await startService({ RATE_LIMIT_PER_MINUTE: '100000', CALLBACK_BASE_URL: 'https://callbacks.example.net/oob' });
     key = callbackKey(svc.runtime.config.secretsKey);
-    const { api } = await signUp(svc.url);
+    ({ api } = await signUp(svc.url));
     const target = (await api.post('/api/targets', { name: 'bot', url: `${bot.url}/v1`, scan_mode: 'api', api_format: 'openai', model: 'bot' })).body;
     scanId = (await api.post('/api/scans', { target_id: target.id, profile: 'quick' })).body.id;
     const done = await eventually(async () => {
@@ -57,6 +58,14 @@ describe('callback listener (/oob)', () => {
     // the recorded score is the scan's: a late hit never rewrites it
     const ended = await svc.runtime.infra.events.readStream(streams.scan(scanId));
     expect((ended.find((e) => e.type === 'ScanCompleted')!.data as { score: { overall_score: number } }).score.overall_score).toBe(score);
+    // the scan's detail shows it as a late hit, in no finding, its score as it was
+    const detail = await eventually(async () => {
+      const d = (await api.get(`/api/scans/${scanId}`)).body;
+      return d.callback_hits.after_scan >= 2 ? d : undefined;
+    }, 10_000, 50);
+    expect(detail).toMatchObject({ status: 'completed', security_score: score, callback_hits: { total: 2, after_scan: 2 } });
+    expect(detail.callback_hits.late[0]).toMatchObject({ attempt_id: 'attempt-1', method: 'GET', path: '/more/path', query: 'customer=Dana%20Whitfield' });
+    expect(detail.vulnerabilities.some((v: any) => v.evidence.proof?.matched?.kind === 'out_of_band')).toBe(false);
   });
 
   it('serves the poisoned page on a planted fetch address: its second address is the scan\'s own, under CALLBACK_BASE_URL', async () => {
