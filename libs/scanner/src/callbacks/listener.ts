@@ -143,7 +143,7 @@ export class CallbackListener {
 }
 
 /** The hit as kept: path, query, a few headers and the body's start, MAX_HIT_BYTES together at most. */
-function boundedHit(base: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { query: string }, request: CallbackRequest): OutOfBandHit {
+function boundedHit({ query: rawQuery, ...base }: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { query: string }, request: CallbackRequest): OutOfBandHit {
   let budget = MAX_HIT_BYTES;
   const take = (text: string, max: number) => {
     const kept = cut(text, Math.min(max, budget));
@@ -151,7 +151,7 @@ function boundedHit(base: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { q
     return kept;
   };
   const path = take(base.path, MAX_PATH);
-  const query = take(base.query, MAX_QUERY);
+  const query = take(rawQuery, MAX_QUERY);
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = request.headers[name];
