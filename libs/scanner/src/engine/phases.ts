@@ -5,6 +5,7 @@ import { readRefusal } from '../detectors/refusal';
 import { candidatesOf } from '../detectors/candidates';
 import { heldRule } from '../detectors/rules';
 import { targetEndpoint } from '../drivers/create-chat-driver';
+import { plantsCallbacks } from '../callbacks/planting';
 import { adaptiveAttack } from './adaptive-attack';
 import { boundTurn, RECON_MESSAGE } from './attempts';
 import { Escalation, ProbeResult } from './escalation';
@@ -89,7 +90,8 @@ export async function probe(scan: ScanRun): Promise<ProbeResult[]> {
 export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], reconRefused: boolean): Promise<boolean> {
   const { recorder, plan, attempts, input } = scan;
   await recorder.enter('amplify');
-  const results = [...probed];
+  // a probe proven by a request to its planted address is heard, not escalated: its words prove nothing
+  const results = probed.filter((r) => !plantsCallbacks(r.probe));
   const escalation = new Escalation(results, {
     budget: plan.escalationBudget, seed: input.seed, stackAfter: plan.stackAfter, leadsPerCategory: plan.leadsPerCategory, reconRefused,
   });
