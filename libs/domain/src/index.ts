@@ -31,3 +31,4 @@ export * from './scan/regression';
 export * from './fleet/fleet';
 export * from './agent/tools';
 export * from './agent/callbacks';
+export * from './agent/callback-policy';

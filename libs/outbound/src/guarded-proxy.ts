@@ -19,12 +19,23 @@ export interface GuardedProxy {
 }
 
 /**
+ * Gauntlet's own callback listener as the proxy meets it: a page's request under `base` (an
+ * attacker's image the chat page rendered) is answered by `answer` and recorded there, never
+ * connected out (the listener may sit on an address the policy refuses, e.g. loopback).
+ */
+export interface CallbackHook {
+  /** CALLBACK_BASE_URL, e.g. `http://127.0.0.1:8787/oob` */
+  base: string;
+  answer(request: { method: string; url: string; headers: IncomingMessage['headers'] }): Promise<{ status: number; headers: Record<string, string>; body: string | Buffer }>;
+}
+
+/**
  * A forward HTTP proxy on loopback that applies the outbound policy to every connection it
  * makes, after DNS, exactly like the guarded dispatcher. A browser pointed at it (with
  * loopback not bypassed) cannot reach what the service itself may not: plain HTTP requests
  * are forwarded, HTTPS and WebSockets go through CONNECT tunnels, all checked at connect time.
  */
-export async function startGuardedProxy(policy: OutboundPolicy): Promise<GuardedProxy> {
+export async function startGuardedProxy(policy: OutboundPolicy, hooks: { onCallback?: CallbackHook } = {}): Promise<GuardedProxy> {
   const refusals: Array<{ host: string; reason: string }> = [];
   const sockets = new Set<Socket>();
   const refused = (err: unknown): err is OutboundRefusedError => {
@@ -43,6 +54,7 @@ export async function startGuardedProxy(policy: OutboundPolicy): Promise<Guarded
       res.writeHead(400).end('absolute http URL expected');
       return;
     }
+    if (hooks.onCallback && isCallback(target, hooks.onCallback.base)) return void answerCallback(hooks.onCallback, req, res, target);
     const port = Number(target.port || 80);
     const literal = literalHostRefusal(target.hostname, policy, port);
     if (literal) return void (refused(literal), refuse(res, literal));
@@ -128,6 +140,20 @@ export async function startGuardedProxy(policy: OutboundPolicy): Promise<Guarded
         openProxies--;
       })()),
   };
+}
+
+/** whether `target` is under the callback listener's base (same origin, path below it) */
+function isCallback(target: URL, base: string): boolean {
+  const b = new URL(base);
+  return target.origin === b.origin && target.pathname.startsWith(`${b.pathname.replace(/\/+$/, '')}/`);
+}
+
+function answerCallback(hook: CallbackHook, req: IncomingMessage, res: import('node:http').ServerResponse, target: URL): void {
+  req.resume(); // a body is not wanted: the page's request is proof enough
+  hook
+    .answer({ method: req.method ?? 'GET', url: target.href, headers: req.headers })
+    .then((a) => res.writeHead(a.status, a.headers).end(a.body))
+    .catch(() => res.writeHead(502).end());
 }
 
 function refuse(res: import('node:http').ServerResponse, err: OutboundRefusedError): void {

@@ -102,6 +102,29 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
   return VERDICT_EXIT[verdict];
 }
 
+/** the callback listener as the flags and the environment ask for it */
+function callbackOptions(flags: ScanFlags, env: Record<string, string | undefined>): { url?: string; host: string; port: number } {
+  let host = '127.0.0.1';
+  let port = 0;
+  if (flags.callbackListen) {
+    const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(flags.callbackListen.trim());
+    if (!m || Number(m[3]) > 65535) throw new CliError('--callback-listen must be host:port, e.g. 0.0.0.0:8787');
+    host = m[1] ?? m[2];
+    port = Number(m[3]);
+  }
+  const url = flags.callbackUrl ?? env.CALLBACK_BASE_URL;
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new CliError('--callback-url must be an http or https URL');
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol) || parsed.search || parsed.hash) throw new CliError('--callback-url must be an http or https URL without a query');
+  }
+  return { ...(url && { url }), host, port };
+}
+
 const target = (r: { target: { name: string | null; url: string | null } }) => `${r.target.name ?? ''}${r.target.url && r.target.url !== r.target.name ? ` <${r.target.url}>` : ''}`;
 
 async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Promise<number> {
@@ -124,7 +147,8 @@ async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Pr
   try {
     // the service's whole composition loads only when a scan runs: --help and argument errors stay instant
     const { LocalService } = await import('../scan/local-service');
-    service = await LocalService.open({ dataDir, allowPrivate: flags.private !== false, env: io.env });
+    service = await LocalService.open({ dataDir, allowPrivate: flags.private !== false, env: io.env, callback: callbackOptions(flags, io.env) });
+    io.stdout(`gauntlet: listening for callbacks at ${service.callbackBaseUrl}${service.callbackListening !== service.callbackBaseUrl ? ` (on ${service.callbackListening})` : ''}`);
     let code: number = EXIT.passed;
     for (const planned of plan.scans) {
       if (stop.requested) {
@@ -171,5 +195,7 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--config <file>', 'the config file (default: ./gauntlet.yaml, .yml or .json)')
     .option('--no-private', 'refuse loopback and private addresses, as the service does by default')
     .option('--timeout <seconds>', 'stop the scan after this long, keeping what it found')
+    .option('--callback-url <url>', 'the public address of the callback listener when the target is remote (a tunnel or proxy to --callback-listen); default $CALLBACK_BASE_URL, else the loopback listener')
+    .option('--callback-listen <host:port>', 'where the callback listener listens (default 127.0.0.1 on a free port)')
     .action((url: string | undefined, flags: ScanFlags) => runCommand(ctx, () => runScan(url, flags, ctx.io)));
 }

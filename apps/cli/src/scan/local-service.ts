@@ -28,6 +28,8 @@ import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
 import { UpdateTarget } from '../../../gauntlet/src/targets/updating-target/update-target';
 import { CliError } from '../io';
 import { chromiumPath } from './browser';
+import { CALLBACK_MOUNT, CallbackListener, startCallbackServer } from '@gauntlet/scanner';
+import { callbackListener, ScanStreamHits } from '../../../gauntlet/src/callbacks/scan-stream-hits';
 
 /** A target as the CLI and gauntlet.yaml describe it: the service's registration body, secrets in clear (they are sealed on the way in). */
 export type TargetSpec = Omit<RegisterTargetBody, 'check'>;
@@ -41,6 +43,11 @@ export interface LocalServiceOptions {
   /** the user's own machine: loopback and private addresses are allowed unless told otherwise */
   allowPrivate: boolean;
   env: Record<string, string | undefined>;
+  /**
+   * the callback listener: where it listens (loopback, a free port, by default) and the public
+   * address probes plant (default: its own loopback address, enough for a target on this machine)
+   */
+  callback?: { url?: string; host: string; port: number };
 }
 
 /** What the environment may configure of the engine: never distributed stores, never a port. */
@@ -55,6 +62,8 @@ const PASSED_THROUGH = ['JUDGE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'ATTACKER_U
 export class LocalService {
   private worker: ScanWorker | null = null;
   readonly accountFile = LOCAL_ACCOUNT_FILE;
+  /** where the callback listener listens (`http://127.0.0.1:<port>/oob`) */
+  callbackListening = '';
   private constructor(
     private readonly runtime: Runtime,
     private readonly app: INestApplicationContext,
@@ -68,13 +77,24 @@ export class LocalService {
       OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivate), CHROMIUM_PATH: chromiumPath(options.env), SCAN_QUOTA_ENTERPRISE: 'unlimited',
     };
     for (const name of PASSED_THROUGH) if (options.env[name]) env[name] = options.env[name]!;
+    // the listener first: its address is what the scans plant; it answers once the service is up
+    let listener: CallbackListener | null = null;
+    const callbacks = await startCallbackServer({ answer: (r) => (listener ? listener.answer(r) : Promise.resolve({ status: 503, headers: {}, body: '' })) }, options.callback?.host, options.callback?.port);
+    const listening = `${callbacks.url}${CALLBACK_MOUNT}`;
+    env.CALLBACK_BASE_URL = options.callback?.url ?? listening;
     let config;
     try {
       config = loadConfig(env);
     } catch (e) {
+      await callbacks.close();
       throw new CliError((e as Error).message);
     }
-    const runtime = await createRuntime(config, createLogger(config.logLevel));
+    const runtime = await createRuntime(config, createLogger(config.logLevel)).catch(async (e) => {
+      await callbacks.close();
+      throw e;
+    });
+    runtime.onClose(() => callbacks.close());
+    listener = callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events)));
     let app: INestApplicationContext | null = null;
     try {
       app = await NestFactory.createApplicationContext(AppModule.forRuntime(runtime, await runtime.infra.budgets()), { logger: false });
@@ -83,6 +103,7 @@ export class LocalService {
       await startRoles(runtime, ['projector', 'relay']);
       const account = await localAccount(app, options.dataDir);
       const service = new LocalService(runtime, app, account, options.dataDir);
+      service.callbackListening = listening;
       service.worker = new ScanWorker(runtime, { concurrency: 1, leaseMs: config.scanLeaseMs });
       await service.worker.start();
       return service;
@@ -165,6 +186,11 @@ export class LocalService {
       if (isTerminal(doc.status) || Date.now() > deadline) return doc;
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** the address scans plant callbacks under (CALLBACK_BASE_URL) */
+  get callbackBaseUrl(): string {
+    return this.runtime.config.callbackBaseUrl;
   }
 
   get reader(): ScanReader {

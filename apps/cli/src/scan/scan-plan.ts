@@ -28,6 +28,10 @@ export interface ScanFlags {
   timeout?: string;
   categories?: string;
   probes?: string;
+  /** the callback listener's public address when the target is remote (default: CALLBACK_BASE_URL, else the loopback listener's) */
+  callbackUrl?: string;
+  /** where the callback listener listens, host:port (default 127.0.0.1 on a free port) */
+  callbackListen?: string;
 }
 
 /** One target to scan, with what to write afterwards. */

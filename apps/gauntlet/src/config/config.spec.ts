@@ -43,3 +43,18 @@ describe('configuration of the scanning browser and the connection check', () =>
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });
 });
+
+describe('configuration of the callback listener', () => {
+  it('listens under the public base URL by default, or where CALLBACK_BASE_URL says (a proxy or tunnel in front of /oob)', () => {
+    expect(loadConfig({ ...base, PUBLIC_BASE_URL: 'https://gauntlet.example.com/' }).callbackBaseUrl).toBe('https://gauntlet.example.com/oob');
+    expect(loadConfig({ ...base, CALLBACK_BASE_URL: 'https://cb.example.net/hooks/' }).callbackBaseUrl).toBe('https://cb.example.net/hooks');
+  });
+
+  it.each([
+    [{ CALLBACK_BASE_URL: 'ftp://cb.example.net' }, 'Invalid configuration: CALLBACK_BASE_URL must be a http: or https: URL'],
+    [{ CALLBACK_BASE_URL: 'not a url' }, 'Invalid configuration: CALLBACK_BASE_URL must be a http: or https: URL'],
+    [{ CALLBACK_BASE_URL: 'https://cb.example.net/oob?x=1' }, 'Invalid configuration: CALLBACK_BASE_URL must not carry a query or fragment'],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(message);
+  });
+});

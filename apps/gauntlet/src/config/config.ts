@@ -15,6 +15,11 @@ export interface Config {
   host: string;
   dataDir: string;
   publicBaseUrl: string;
+  /**
+   * CALLBACK_BASE_URL: the public address of the callback listener (`/oob` of this service, or a
+   * proxy or tunnel in front of it), under which probes plant their addresses; default PUBLIC_BASE_URL + /oob
+   */
+  callbackBaseUrl: string;
   adminEmail: string | null;
   adminPassword: string | null;
   jwtSecret: string;
@@ -140,6 +145,9 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   const publicBaseUrl = (url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
 
+  const callbackBaseUrl = (url(env, 'CALLBACK_BASE_URL', ['http:', 'https:']) ?? `${publicBaseUrl}/oob`).replace(/\/+$/, '');
+  if (/[?#]/.test(callbackBaseUrl)) throw new ConfigError('CALLBACK_BASE_URL', 'must not carry a query or fragment: tokens are appended to its path');
+
   const adminEmail = env.ADMIN_EMAIL?.trim() || null;
   const adminPassword = env.ADMIN_PASSWORD || null;
   if (adminEmail && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError('ADMIN_EMAIL', 'must be an email address');
@@ -172,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '0.0.0.0',
     dataDir,
     publicBaseUrl,
+    callbackBaseUrl,
     adminEmail,
     adminPassword,
     jwtSecret,

@@ -6,12 +6,15 @@ import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from '../app.module';
+import { callbackRoute } from '../callbacks/callback-route';
+import { callbackListener, ScanStreamHits } from '../callbacks/scan-stream-hits';
 import { RegisterAccount } from '../auth/registering-account/register-account';
 import { createRequestLogger, NestPinoLogger } from '../platform/logger';
 import { Runtime } from '../runtime';
 import { AccountReader } from '../auth/account-reader';
 import { Authenticator, routeMarkers } from '../auth/authenticator';
 import { VerifiedSessions } from '../auth/verified-sessions';
+import { ScanHistory } from '../scans/scan-history';
 import { ScanReader } from '../scans/scan-reader';
 import { ScansController } from '../scans/scans.controller';
 import { STATUS_ROUTE, statusFastLane } from '../scans/status-fast-lane';
@@ -98,6 +101,9 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     ...(config.rateLimitPerMinute > 0 && { spend: requestSpender(app.get<ThrottlerStorage>(getStorageToken()), config.rateLimitPerMinute) }),
     answered: metrics.statusFastLane,
   });
+
+  // the callback listener, outside /api: its own limits, no credentials
+  await fastify.register(callbackRoute, { listener: callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events))) });
 
   const document = openApiDocument(app, config.publicBaseUrl);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });

@@ -2,7 +2,7 @@ import { scoreScan } from '@gauntlet/assessment';
 import { SecretBox } from '@gauntlet/auth';
 import { DomainError, isTerminal, leaseExpired, leaseTimings, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, ScanScore, streams } from '@gauntlet/domain';
 import type { DocumentStore, ScanDoc, TargetDoc } from '@gauntlet/read-models';
-import { concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
+import { CallbackInbox, callbackKey, CallbackListener, proxyCallbackHook, concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { WritePath } from '../platform/write-path';
@@ -17,7 +17,12 @@ export interface ScanProcessDeps {
   docs: DocumentStore;
   history: ScanHistory;
   secrets: SecretBox;
-  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker'>;
+  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker' | 'callbackBaseUrl' | 'secretsKey'>;
+  /**
+   * the callback listener: the scan hears of requests to the addresses it planted (the hits its
+   * stream holds), and a scanned chat page's requests to it are answered at the page's proxy
+   */
+  callbacks: { inbox: CallbackInbox; listener: Pick<CallbackListener, 'answer'> };
   log: Logger;
   now: () => Date;
 }
@@ -82,7 +87,7 @@ export class ScanProcess {
       model: target.model, canaries: target.canaries, browser: target.browser, http: target.http, max_requests_per_second: target.max_requests_per_second,
       headers: openHeaders(secrets, target.headers_encrypted), sensitive: openSensitive(secrets, target.sensitive_encrypted), stream: target.stream ?? false,
     };
-    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile) });
+    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile), callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl) });
     const log = this.deps.log.child({ scan_id: job.scan_id });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {
@@ -93,6 +98,7 @@ export class ScanProcess {
         // optional models, only ever contacted when the operator configured them
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
+        callbacks: { baseUrl: config.callbackBaseUrl, key: callbackKey(config.secretsKey), inbox: this.deps.callbacks.inbox },
       });
       const ending = await this.ending(job.scan_id, runOutcome(outcome));
       await end(ending.command);

@@ -4,6 +4,7 @@ import { leaseTimings } from '@gauntlet/domain';
 import type { Consumer, DeliveredMessage } from '@gauntlet/messaging';
 import type { ScanDoc } from '@gauntlet/read-models';
 import type { Runtime } from '../runtime';
+import { callbackListener, ScanStreamHits } from '../callbacks/scan-stream-hits';
 import { ScanHistory } from '../scans/scan-history';
 import { ScanClaims, ScanWriter } from './scan-claims';
 import { ScanJob, SCAN_JOBS_TOPIC } from './scan-jobs';
@@ -60,9 +61,10 @@ export class ScanWorker {
     const now = () => runtime.clock.now();
     this.log = runtime.log.child({ component: 'scanner', worker: this.workerId });
     this.claims = new ScanClaims(runtime.writePath, runtime.infra.documents, this.workerId, options.leaseMs ?? 15_000, now);
+    const hits = new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events));
     this.manager = new ScanProcess({
       writePath: runtime.writePath, claims: this.claims, docs: runtime.infra.documents, history: new ScanHistory(runtime.infra.events),
-      secrets: runtime.secrets, config: runtime.config, log: this.log, now,
+      secrets: runtime.secrets, config: runtime.config, log: this.log, now, callbacks: { inbox: hits, listener: callbackListener(runtime, hits, this.log) },
     });
   }
 

@@ -197,7 +197,24 @@ class ProvenWeaknessView {
   @ApiProperty({ format: 'date-time', description: 'when the attempt that first proved it was recorded' }) proven_at: string;
 }
 
+class LateCallbackHitView {
+  @ApiProperty({ description: 'the attempt that planted the address' }) attempt_id: string;
+  @ApiProperty({ example: 'GET' }) method: string;
+  @ApiProperty({ description: 'the path after /oob/<token> ("" when none)' }) path: string;
+  @ApiPropertyOptional({ description: 'the query string without its "?"' }) query?: string;
+  @ApiProperty({ description: 'the address the request came from' }) source: string;
+  @ApiProperty({ format: 'date-time' }) at: string;
+}
+
+class CallbackHitsView {
+  @ApiProperty({ description: 'requests that reached addresses the scan\'s attempts planted (bounded per address)' }) total: number;
+  @ApiProperty({ description: 'of those, the ones that came after the scan ended: recorded on the scan, in no finding and not in the score' }) after_scan: number;
+  @ApiProperty({ type: [LateCallbackHitView], description: 'the latest requests that came after the scan ended (at most 20)' }) late: LateCallbackHitView[];
+}
+
 export class ScanDetailView extends ScanSummaryView {
+  @ApiProperty({ type: CallbackHitsView, description: 'out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook' })
+  callback_hits: CallbackHitsView;
   @ApiProperty({ type: [VulnerabilityView], description: 'written at the analyze phase, each with its strongest evidence and variants' }) vulnerabilities: VulnerabilityView[];
   @ApiProperty({
     type: [ProvenWeaknessView],

@@ -42,9 +42,9 @@ export class ScansController {
   @Get(':id')
   @ApiOperation({ summary: 'The full scan with its vulnerabilities' })
   @ApiOkResponse({ type: ScanDetailView })
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[]; proven_so_far: unknown[] }> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[]; proven_so_far: unknown[]; callback_hits: unknown }> {
     const doc = await this.reader.ownedNamed(p.account_id, id);
-    return { ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [] };
+    return { ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [], callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] } };
   }
 
   @Post(':id/vulnerabilities/:vulnerability_id/triage')

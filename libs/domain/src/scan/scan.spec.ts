@@ -1,6 +1,6 @@
 import { spec } from '@gauntlet/testing';
 import { fold } from '../decider';
-import { gradeLabel, partialCoverage, scanDecider, ScanEvent } from './scan';
+import { gradeLabel, MAX_HITS_PER_TOKEN, partialCoverage, scanDecider, ScanEvent } from './scan';
 import { ProbeAttempt, ScanScore, upcastVulnerability, Vulnerability } from './vulnerability';
 
 const now = '2026-11-21T10:00:00.000Z';
@@ -32,6 +32,29 @@ describe('scan decider', () => {
     spec(scanDecider).given([requested, started, completed]).when({ type: 'RecordRegression', regression, now }).then([regressed]);
     spec(scanDecider).given([requested, started, completed, regressed]).when({ type: 'RecordRegression', regression, now }).then([]);
     spec(scanDecider).given([requested, started]).when({ type: 'RecordRegression', regression, now }).thenFails('conflict');
+  });
+
+  describe('out-of-band hits', () => {
+    const hit = (token = 'tok1') => ({ scan_id: 's1', attempt_id: 'at1', token, method: 'GET', path: '', source: '203.0.113.9', at: now });
+    const recorded = (after_scan: boolean, token = 'tok1'): ScanEvent => ({ type: 'OutOfBandHit', schemaVersion: 1, data: { scan_id: 's1', hit: hit(token), after_scan } });
+    const completed: ScanEvent = { type: 'ScanCompleted', schemaVersion: 1, data: { scan_id: 's1', score, finished_at: now } };
+
+    it('are recorded while the scan runs, and after it ended (marked so: no finding or score includes them)', () => {
+      spec(scanDecider).given([requested, started]).when({ type: 'RecordOutOfBandHit', hit: hit() }).then([recorded(false)]);
+      spec(scanDecider).given([requested, started, completed]).when({ type: 'RecordOutOfBandHit', hit: hit() }).then([recorded(true)]);
+      spec(scanDecider).given([requested]).when({ type: 'RecordOutOfBandHit', hit: hit() }).then([recorded(false)]);
+    });
+
+    it('are recorded only on a scan that exists, and only its own', () => {
+      spec(scanDecider).given([]).when({ type: 'RecordOutOfBandHit', hit: hit() }).thenFails('not_found');
+      spec(scanDecider).given([requested, started]).when({ type: 'RecordOutOfBandHit', hit: { ...hit(), scan_id: 's2' } }).thenFails('conflict');
+    });
+
+    it('are bounded per planted address: a burst adds at most MAX_HITS_PER_TOKEN events, another address still counts', () => {
+      const burst = Array.from({ length: MAX_HITS_PER_TOKEN }, () => recorded(false));
+      spec(scanDecider).given([requested, started, ...burst]).when({ type: 'RecordOutOfBandHit', hit: hit() }).then([]);
+      spec(scanDecider).given([requested, started, ...burst]).when({ type: 'RecordOutOfBandHit', hit: hit('tok2') }).then([recorded(false, 'tok2')]);
+    });
   });
 
   it('a requested scan is pending; requesting the same id again is a retry', () => {

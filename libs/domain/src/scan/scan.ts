@@ -2,6 +2,13 @@ import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
 import type { Regression } from './regression';
+import type { OutOfBandHit } from '../agent/callbacks';
+
+/**
+ * Requests recorded per planted address: a target (or someone who copied the address) hitting it
+ * in a loop adds this many events at most, the rest are dropped (the first ones prove it already).
+ */
+export const MAX_HITS_PER_TOKEN = 20;
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -77,6 +84,11 @@ export type ScanEvent =
   | DomainEvent<'ScanFailed', { scan_id: string; reason: string; finished_at: string }>
   | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>
   /** recorded once per reason after the scan finished, so a replay raises the same alerts */
+  /**
+   * a request reached an address one of the scan's attempts planted (the callback listener);
+   * after_scan: it came once the scan had ended, so no finding or score includes it
+   */
+  | DomainEvent<'OutOfBandHit', { scan_id: string; hit: OutOfBandHit; after_scan: boolean }>
   | DomainEvent<'ScanRegressed', { scan_id: string; target_id: string; detected_at: string } & Regression>;
 
 /** The target as a scan request needs it, folded from the target's own stream (null: no such stream). */
@@ -101,7 +113,8 @@ export type ScanCommand =
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
   | { type: 'FailScan'; reason: string; now: string }
   | { type: 'CancelScan'; account_id: string; cancelled_by: string; now: string }
-  | { type: 'RecordRegression'; regression: Regression; now: string };
+  | { type: 'RecordRegression'; regression: Regression; now: string }
+  | { type: 'RecordOutOfBandHit'; hit: OutOfBandHit };
 
 export interface ScanState {
   id: string | null;
@@ -121,6 +134,8 @@ export interface ScanState {
   score?: number;
   /** regression reasons already recorded */
   regressions?: string[];
+  /** out-of-band requests recorded, per planted token */
+  hitsByToken?: Record<string, number>;
 }
 
 const clampProgress = (p: number) => Math.max(0, Math.min(100, Math.floor(p)));
@@ -210,6 +225,14 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
         }
         if (state.regressions?.includes(command.regression.reason)) return [];
         return [event('ScanRegressed', { scan_id, target_id: state.target_id!, detected_at: command.now, ...command.regression })];
+
+      case 'RecordOutOfBandHit': {
+        // in any state: a target may fetch a planted address long after the scan asked it to
+        const { hit } = command;
+        if (hit.scan_id !== scan_id) throw new DomainError('conflict', 'The hit belongs to another scan.');
+        if ((state.hitsByToken?.[hit.token] ?? 0) >= MAX_HITS_PER_TOKEN) return [];
+        return [event('OutOfBandHit', { scan_id, hit, after_scan: isTerminal(state.status) })];
+      }
     }
   },
 
@@ -234,6 +257,10 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
         return { ...state, status: 'completed_partial', phase: 'done', progress: 100, score: e.data.score.overall_score };
       case 'ScanRegressed':
         return { ...state, regressions: [...(state.regressions ?? []), e.data.reason] };
+      case 'OutOfBandHit': {
+        const counts = state.hitsByToken ?? {};
+        return { ...state, hitsByToken: { ...counts, [e.data.hit.token]: (counts[e.data.hit.token] ?? 0) + 1 } };
+      }
       case 'ScanFailed':
         return { ...state, status: 'failed', phase: 'done' };
       case 'ScanCancelled':

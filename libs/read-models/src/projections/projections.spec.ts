@@ -105,6 +105,16 @@ describe('scan projections', () => {
     expect(project<any>(scansProjection, [...events, regressed], 's1')).toMatchObject({ _rev: 7, status: 'completed', regressions: [{ reason: 'score_drop', score: 55, previous_score: 80, fingerprints: [], detected_at: now }] });
   });
 
+  it('counts out-of-band hits and lists those that came after the scan ended, its score and status as they were', () => {
+    const hit = (at: string) => ({ scan_id: 's1', attempt_id: 'x', token: 'tok', method: 'GET', path: '', query: 'customer=Jo', source: '203.0.113.9', at });
+    const during = recorded('scan-s1', 6, 'OutOfBandHit', { scan_id: 's1', hit: hit(now), after_scan: false });
+    const late = Array.from({ length: 25 }, (_, i) => recorded('scan-s1', 8 + i, 'OutOfBandHit', { scan_id: 's1', hit: hit(`2026-11-21T11:00:${String(i).padStart(2, '0')}.000Z`), after_scan: true }));
+    const doc = project<any>(scansProjection, [...events.slice(0, 6), during, { ...events[6], revision: 7 }, ...late], 's1');
+    expect(doc).toMatchObject({ status: 'completed', score, callback_hits: { total: 26, after_scan: 25 } });
+    expect(doc.callback_hits.late).toHaveLength(20);
+    expect(doc.callback_hits.late.at(-1)).toEqual({ attempt_id: 'x', method: 'GET', path: '', query: 'customer=Jo', source: '203.0.113.9', at: '2026-11-21T11:00:24.000Z' });
+  });
+
   it('records why a scan failed or was cancelled', () => {
     const failed = [...events.slice(0, 2), recorded('scan-s1', 2, 'ScanFailed', { scan_id: 's1', reason: 'target never answered', finished_at: now })];
     expect(project(scansProjection, failed, 's1')).toMatchObject({ status: 'failed', phase: 'done', reason: 'target never answered' });

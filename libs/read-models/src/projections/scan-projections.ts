@@ -37,8 +37,25 @@ export interface ScanDoc {
   proven?: (ProvenWeakness & { proven_at: string })[];
   /** regressions recorded after the scan finished (absent: none) */
   regressions?: { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string }[];
+  /**
+   * requests to addresses its attempts planted (absent: none): how many, how many came after the
+   * scan ended (no finding or score includes those), and the latest of those late ones
+   */
+  callback_hits?: { total: number; after_scan: number; late: LateCallbackHit[] };
   [k: string]: unknown;
 }
+
+/** A request to a planted address that came once its scan had ended, as the scan's detail lists it. */
+export interface LateCallbackHit {
+  attempt_id: string;
+  method: string;
+  path: string;
+  query?: string;
+  source: string;
+  at: string;
+}
+/** late hits listed per scan, the latest kept */
+export const MAX_LATE_HITS_SHOWN = 20;
 
 export type VulnerabilityDoc = Vulnerability & { _id: string; _rev?: number; scan_id: string; [k: string]: unknown };
 
@@ -109,6 +126,15 @@ export const scansProjection: Projection<ScanDoc> = {
       case 'ScanRegressed': {
         const { reason, fingerprints, score, previous_score, detected_at } = e.data;
         return { ...next, regressions: [...(doc.regressions ?? []), { reason, fingerprints, score, previous_score, detected_at }] };
+      }
+      case 'OutOfBandHit': {
+        const { hit, after_scan } = e.data;
+        const was = doc.callback_hits ?? { total: 0, after_scan: 0, late: [] };
+        const late: LateCallbackHit = { attempt_id: hit.attempt_id, method: hit.method, path: hit.path, ...(hit.query && { query: hit.query }), source: hit.source, at: hit.at };
+        return {
+          ...next,
+          callback_hits: { total: was.total + 1, after_scan: was.after_scan + (after_scan ? 1 : 0), late: after_scan ? [...was.late, late].slice(-MAX_LATE_HITS_SHOWN) : was.late },
+        };
       }
       default:
         return next;

@@ -1,4 +1,5 @@
 import { apiEndpoint, ApiFormat, apiFormat, BrowserSelectors, HttpFormat, isApiFormat, ScanMode } from '@gauntlet/domain';
+import type { CallbackHook } from '@gauntlet/outbound';
 import { ChatDriver, TargetProtocolError } from '../chat-driver';
 import { ApiFormatChatDriver } from './api/api-format-driver';
 import { ApiDriverOptions } from './api/api-transport';
@@ -41,6 +42,8 @@ export interface ChatDriverOptions {
   screenshotOnFailure?: boolean;
   /** browser targets: longest wait for one browser operation (default 5 s) */
   operationTimeoutMs?: number;
+  /** browser targets: Gauntlet's callback listener, answered at the page's proxy */
+  callbacks?: CallbackHook;
 }
 
 /** the endpoint a driver for `target` calls (the chat page for browser targets) */
@@ -57,7 +60,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     return new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks },
     );
   }
   if (!isApiFormat(target.api_format)) throw new TargetProtocolError(`api_format ${String(target.api_format)} is not supported for api targets`);

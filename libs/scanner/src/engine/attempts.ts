@@ -1,5 +1,6 @@
 import type { ProbeAttempt, Turn } from '@gauntlet/domain';
 import { TargetUnavailableError } from '../chat-driver';
+import type { CallbackPlanting } from '../callbacks/planting';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict } from '../detectors/detector';
 import { candidatesOf } from '../detectors/candidates';
@@ -50,6 +51,8 @@ export interface AttemptsDeps {
   /** the scan's stop: once it trips, what fails was cut short, not the target's doing */
   stop: AbortSignal;
   maxRecordedChars: number;
+  /** where an attempt's `{{callback}}` placeholders become its own listener addresses (null: no listener) */
+  callbacks?: CallbackPlanting | null;
 }
 
 /**
@@ -99,13 +102,14 @@ export class Attempts {
   async deliver(probe: Probe, phase: AttemptPhase, how: Delivery, units: number): Promise<{ verdict: Verdict; answer: string } | null> {
     const { health, conversations, book, recorder, stop, maxRecordedChars } = this.deps;
     if (health.stopped) return null;
-    const { turns, converters, technique } = how;
+    const { converters, technique } = how;
     const rendered = this.rendered(probe);
-    const converted = turns !== rendered.turns;
+    const converted = how.turns !== rendered.turns;
     const context: JudgeContext = {
       canary: rendered.canary, targetCanaries: this.deps.target.canaries, sensitive: this.deps.target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }), ...(probe.pattern && { pattern: probe.pattern }),
     };
     const base = { attempt_id: stableId(this.deps.scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
+    const turns = this.plantCallbacks(base, probe, how.turns);
     let record: ProbeAttempt;
     let verdict: Verdict | null = null;
     let answer = '';
@@ -115,6 +119,7 @@ export class Attempts {
       verdict = await this.deps.judge(probe, transcript, context);
       health.answered();
       const recorded = transcript.map((t) => (t.role === 'assistant' ? boundTurn(t, maxRecordedChars) : t));
+      this.deps.callbacks?.delivered(base.attempt_id, recorded);
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
       // what every answer holds that looks like personal data or a credential: held only if it recurs
       const candidates = candidatesOf(transcript, context);
@@ -140,6 +145,12 @@ export class Attempts {
     }
     await recorder.recordAttempt(record, recorder.advance(units)).catch(() => undefined);
     return verdict && { verdict, answer };
+  }
+
+  /** the turns with this attempt's own listener addresses in place of `{{callback}}` placeholders */
+  private plantCallbacks(base: { attempt_id: string; technique: string; converters: string[]; phase: AttemptPhase }, probe: Probe, turns: string[]): string[] {
+    const { callbacks } = this.deps;
+    return callbacks ? callbacks.plant(base.attempt_id, turns, { probe, technique: base.technique, converters: base.converters, phase: base.phase }, this.deps.now()) : turns;
   }
 
   /** whether the target still answers a harmless first message */

@@ -1,10 +1,11 @@
-import { diagnose, Turn } from '@gauntlet/domain';
+import { diagnose, Turn, Vulnerability } from '@gauntlet/domain';
 import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { topicsOf } from '../converters/topics';
 import { readRefusal } from '../detectors/refusal';
 import { candidatesOf } from '../detectors/candidates';
 import { heldRule } from '../detectors/rules';
 import { targetEndpoint } from '../drivers/create-chat-driver';
+import { plantsCallbacks } from '../callbacks/planting';
 import { adaptiveAttack } from './adaptive-attack';
 import { boundTurn, RECON_MESSAGE } from './attempts';
 import { Escalation, ProbeResult } from './escalation';
@@ -89,7 +90,8 @@ export async function probe(scan: ScanRun): Promise<ProbeResult[]> {
 export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], reconRefused: boolean): Promise<boolean> {
   const { recorder, plan, attempts, input } = scan;
   await recorder.enter('amplify');
-  const results = [...probed];
+  // a probe proven by a request to its planted address is heard, not escalated: its words prove nothing
+  const results = probed.filter((r) => !plantsCallbacks(r.probe));
   const escalation = new Escalation(results, {
     budget: plan.escalationBudget, seed: input.seed, stackAfter: plan.stackAfter, leadsPerCategory: plan.leadsPerCategory, reconRefused,
   });
@@ -114,12 +116,16 @@ export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], rec
   return !scan.interrupted;
 }
 
-/** analyze: one finding per weakness, its strongest evidence and every other way in as variants. False when interrupted. */
-export async function analyze(scan: ScanRun): Promise<boolean> {
+/**
+ * analyze: one finding per weakness, its strongest evidence and every other way in as variants;
+ * `proven` are findings proven by what the target did (out-of-band requests), written first, so a
+ * weakness both did and said is shown by the deed. False when interrupted.
+ */
+export async function analyze(scan: ScanRun, proven: readonly Vulnerability[] = []): Promise<boolean> {
   const { recorder, book, input } = scan;
   recorder.replan(2);
   await recorder.enter('analyze');
-  for (const v of book.vulnerabilities(input.scanId)) {
+  for (const v of [...proven, ...book.vulnerabilities(input.scanId)]) {
     if (input.signal.aborted) return false;
     await recorder.recordVulnerability(v);
   }

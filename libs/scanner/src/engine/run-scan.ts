@@ -1,3 +1,4 @@
+import { hearCallbacks } from '../callbacks/hearing';
 import { amplify, analyze, finishEarly, probe, recon, report } from './phases';
 import { ScanRun } from './scan-run';
 import { RunScanInput, ScanOutcome } from './types';
@@ -23,7 +24,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     if (scan.interrupted) return await finishEarly(scan);
     // a target given up on during the probe phase is not attacked harder: its findings are analysed as they are
     if (!scan.health.unavailable && !(await amplify(scan, results, reached.refused))) return await finishEarly(scan);
-    if (!(await analyze(scan))) return await finishEarly(scan);
+    // what the target did out of band: requests to the addresses its attempts planted
+    const heard = await hearCallbacks(scan.callbacks, input.scanId, input.target, scan.stop.signal);
+    if (!(await analyze(scan, heard))) return await finishEarly(scan);
     return await report(scan);
   } catch (e) {
     if (scan.recorder.error) throw scan.recorder.error;

@@ -1,3 +1,4 @@
+import { CallbackPlanting, plantsCallbacks } from '../callbacks/planting';
 import { probesFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { Attempts } from './attempts';
@@ -28,12 +29,16 @@ export class ScanRun {
   readonly recorder: ScanRecorder;
   readonly book: FindingBook;
   readonly attempts: Attempts;
+  /** the addresses its attempts planted, when a listener hears the scan */
+  readonly callbacks: CallbackPlanting | null;
   private readonly onAbort = () => this.stop.abort();
 
   constructor(readonly input: RunScanInput) {
     this.limits = { ...DEFAULT_LIMITS, ...input.limits };
     this.plan = PROFILE_PLANS[input.profile];
-    this.probes = interleaveByCategory(selectProbes(probesFor(input.profile), input.selection));
+    this.callbacks = input.callbacks ? new CallbackPlanting(input.callbacks, input.scanId) : null;
+    // a probe proven only by a request to its planted address runs only where a listener hears it
+    this.probes = interleaveByCategory(selectProbes(probesFor(input.profile), input.selection)).filter((p) => this.callbacks || !plantsCallbacks(p));
     input.signal.addEventListener('abort', this.onAbort, { once: true });
     this.waits = new Waits(this.stop.signal, Math.min(250, Math.max(10, this.limits.messageTimeoutMs / 10)));
     this.conversations = new Conversations(input.driver, this.waits, this.limits.messageTimeoutMs, this.stop.signal);
@@ -45,7 +50,7 @@ export class ScanRun {
     this.book = new FindingBook(this.limits.maxRecordedChars);
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),
-      recorder: this.recorder, book: this.book, health: this.health, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
+      recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
     });
   }
 

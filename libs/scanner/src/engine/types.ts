@@ -2,6 +2,7 @@ import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, ProbeSele
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
+import type { CallbackSetup } from '../callbacks/planting';
 
 /** The target as the engine needs it: TargetSettings with the API key already decrypted. */
 export interface ScanTarget {
@@ -67,6 +68,8 @@ export interface RunScanInput {
   /** an attacker model rewriting refused attacks (ATTACKER_URL); without one, nothing is contacted */
   attacker?: Attacker;
   limits?: Partial<EngineLimits>;
+  /** a callback listener hears this scan: probes that plant addresses run, and requests to them prove findings */
+  callbacks?: CallbackSetup;
 }
 
 /** How much work each profile does. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PageObservation } from '@gauntlet/domain';
-import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
+import { CallbackHook, checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright';
 import { ChatDriver, Conversation, TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { findChromium } from './chromium';
@@ -13,6 +13,8 @@ export interface BrowserSelectorsConfig {
 }
 
 export interface BrowserChatDriverOptions {
+  /** Gauntlet's callback listener: the page's requests to it are recorded at the proxy, never connected out */
+  callbacks?: CallbackHook;
   /** OUTBOUND_ALLOW_PRIVATE: may the page (and everything it loads) reach private addresses */
   allowPrivate: boolean;
   /** CHROMIUM_PATH; unset: found by findChromium (Playwright's Chromium, then a system one), never downloaded */
@@ -116,6 +118,7 @@ export class BrowserChatDriver implements ChatDriver {
       operationTimeoutMs: options.operationTimeoutMs ?? 5_000,
       browser: options.browser,
       screenshotOnFailure: options.screenshotOnFailure ?? false,
+      callbacks: options.callbacks,
     };
   }
 
@@ -174,7 +177,7 @@ export class BrowserChatDriver implements ChatDriver {
         if (!found.found) throw new TargetUnavailableError(found.message, undefined, { kind: 'page', step: 'launch', install: found.install });
         executable = found.path;
       }
-      const proxy = await startGuardedProxy({ allowPrivate: this.options.allowPrivate });
+      const proxy = await startGuardedProxy({ allowPrivate: this.options.allowPrivate }, { onCallback: this.options.callbacks });
       try {
         const browser = this.options.browser ?? (await launchChromium(executable!));
         return { browser, proxy };
@@ -189,7 +192,7 @@ export class BrowserChatDriver implements ChatDriver {
   }
 }
 
-type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser'>> & { chromiumPath: string | null; browser?: Browser };
+type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser' | 'callbacks'>> & { chromiumPath: string | null; browser?: Browser; callbacks?: CallbackHook };
 
 async function closeContext(context: BrowserContext): Promise<void> {
   await within(context.close(), CLOSE_MS, 'closing a browser context').catch(() => undefined);

@@ -1,0 +1,29 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CALLBACK_MOUNT, CallbackListener, readBoundedBody } from '@gauntlet/scanner';
+
+/**
+ * `GET|POST|HEAD /oob/<token>[/...]`: the callback listener behind the service's HTTP server, outside
+ * /api. No credentials, not under the api's per-IP limit (the listener limits per token and per
+ * source itself), any body read up to the listener's bound and dropped past it, a slow sender cut
+ * off at the deadline. Glue only: what a request proves and answers is the listener's.
+ */
+export async function callbackRoute(fastify: FastifyInstance, options: { listener: CallbackListener }): Promise<void> {
+  // whatever a request says its body is, it is bytes the listener keeps the start of
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_request: FastifyRequest, payload, done) => {
+    readBoundedBody(payload).then((body) => done(null, body), done);
+  });
+  fastify.route({
+    method: ['GET', 'POST', 'HEAD'],
+    url: `${CALLBACK_MOUNT}/*`,
+    exposeHeadRoute: false,
+    handler: async (request, reply) => {
+      const answer = await options.listener.answer({
+        method: request.method, url: request.url.slice(CALLBACK_MOUNT.length), source: request.ip, headers: request.headers, body: Buffer.isBuffer(request.body) ? request.body : null,
+      });
+      // a body not read to its end is dropped with the connection
+      if (!request.raw.complete) reply.header('connection', 'close');
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    },
+  });
+}

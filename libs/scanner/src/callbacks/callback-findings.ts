@@ -1,0 +1,164 @@
+import {
+  CallbackHitFacts, CallbackVerdict, Evidence, fingerprintOf, judgeCallbackHits, OutOfBandHit, Proof, SensitiveValue, SEVERITIES, Vulnerability,
+} from '@gauntlet/domain';
+import { howItGotThrough } from '../converters/describe';
+import { exposedOf, findHeld, heldValuesOf } from '../detectors/disclosure';
+import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
+import { stableId } from '../engine/ids';
+import { PlantedAttempt } from './planting';
+import { verifyToken } from './token';
+
+/** What a target holds, to name what a request carried away. */
+export interface HeldByTarget {
+  canaries: readonly string[];
+  sensitive?: readonly SensitiveValue[];
+}
+
+const TITLES: Record<string, string> = {
+  'LLM06:2025': 'Fetches any address a user names',
+  'LLM05:2025': 'Its answers make their reader load an attacker\'s address',
+  'LLM01:2025': 'Obeyed an instruction in a page it fetched (indirect prompt injection)',
+  'LLM02:2025': 'Sent data to an attacker\'s address',
+};
+const MAX_VARIANTS = 25;
+const MAX_CARRIED = 300;
+
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * What a request carried beyond the address planted: the path after the token, the values of its
+ * query (names and empty values are the address's own), the start of its body; decoded.
+ */
+export function carriedBy(hit: Pick<OutOfBandHit, 'path' | 'query' | 'body'>): string {
+  const parts: string[] = [];
+  for (const segment of hit.path.split('/')) if (segment) parts.push(decode(segment));
+  for (const pair of (hit.query ?? '').split('&')) {
+    const eq = pair.indexOf('=');
+    const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
+    if (value.trim()) parts.push(value.trim());
+  }
+  if (hit.body?.trim()) parts.push(hit.body.trim());
+  return parts.join(' ');
+}
+
+/**
+ * The request as a finding shows it: a value the owner told us of is named by its label, never
+ * quoted (a disclosure names what leaked, not the value); the recorded hit keeps what came.
+ */
+function redacted(hit: OutOfBandHit, held: readonly { label: string; value: string }[]): OutOfBandHit {
+  const hide = (text: string | undefined) => {
+    if (!text) return text;
+    let out = text;
+    for (const h of held) {
+      for (const form of new Set([h.value, encodeURIComponent(h.value), encodeURIComponent(h.value).replace(/%20/g, '+')])) {
+        if (form) out = out.split(form).join(`[${h.label}]`);
+      }
+    }
+    return out;
+  };
+  const query = hide(hit.query);
+  const { body: _body, ...rest } = hit;
+  return { ...rest, path: hide(hit.path) ?? '', ...(query && { query }) };
+}
+
+interface Proven {
+  planted: PlantedAttempt;
+  verdict: CallbackVerdict;
+  hit: OutOfBandHit;
+  carried: string;
+  /** labels of the target's values the request carried (the values never shown) */
+  labels: string[];
+}
+
+/**
+ * The findings requests to planted addresses prove (judgeCallbackHits), one per probe and
+ * category: the strongest attempt's is the finding, the others its variants. The proof is the
+ * request itself (`out_of_band`: method, path, query, when), pinned on the user message that
+ * planted the address. Hits of attempts this scan did not plant here are not counted.
+ */
+export function callbackFindings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): Vulnerability[] {
+  const values = heldValuesOf(held.canaries, held.sensitive ?? []);
+  const byAttempt = new Map<string, OutOfBandHit[]>();
+  for (const hit of hits) byAttempt.set(hit.attempt_id, [...(byAttempt.get(hit.attempt_id) ?? []), hit]);
+  const proven = new Map<string, Proven[]>();
+  for (const p of planted) {
+    const ofAttempt = (byAttempt.get(p.attemptId) ?? []).filter((h) => h.scan_id === scanId).sort((a, b) => a.at.localeCompare(b.at));
+    if (!ofAttempt.length) continue;
+    const sent = p.turns.filter((t) => t.role === 'user').map((t) => t.content).join('\n');
+    const facts = ofAttempt.flatMap((hit) => {
+      const claim = verifyToken(key, hit.token);
+      if (!claim || claim.attemptId !== p.attemptId) return [];
+      const carried = carriedBy(hit);
+      const matches = carried ? findHeld(carried, values, sent) : [];
+      const shown = matches.length ? redacted(hit, matches.map((m) => m.held)) : hit;
+      return [{ hit: shown, carried: matches.length ? '' : carried, labels: matches.map((m) => m.held.label), fact: { address: claim.stage, carried, exposes: matches.map(exposedOf) } satisfies CallbackHitFacts }];
+    });
+    for (const verdict of judgeCallbackHits(facts.map((f) => f.fact))) {
+      const leak = verdict.category === 'LLM02:2025';
+      const lead = facts.find((f) => f.fact.address === verdict.address && (!leak || f.fact.carried)) ?? facts[0];
+      const key = fingerprintOf(p.probe.id, verdict.category);
+      proven.set(key, [...(proven.get(key) ?? []), { planted: p, verdict, hit: lead.hit, carried: lead.carried, labels: leak ? lead.labels : [] }]);
+    }
+  }
+  return [...proven.entries()].map(([fingerprint, all]) => {
+    const ranked = [...all].sort((a, b) => SEVERITIES.indexOf(a.verdict.severity) - SEVERITIES.indexOf(b.verdict.severity) || a.hit.at.localeCompare(b.hit.at));
+    return toVulnerability(scanId, fingerprint, ranked[0], ranked.slice(1, 1 + MAX_VARIANTS));
+  });
+}
+
+/** The planted address the proof points at: a steered request came from the page the fetched address served. */
+function plantedAddressOf(p: PlantedAttempt, stage: CallbackVerdict['address']) {
+  const wanted = stage === 'steered' ? 'fetch' : stage;
+  return p.addresses.find((a) => a.stage === wanted) ?? p.addresses[0];
+}
+
+function proofOf(x: Proven): Proof {
+  const address = plantedAddressOf(x.planted, x.verdict.address);
+  const userTurns = x.planted.turns.map((t, i) => [t, i] as const).filter(([t]) => t.role === 'user');
+  const [turn, index] = userTurns[address.message] ?? userTurns[0] ?? [{ content: '' }, 0];
+  const start = Math.max(0, turn.content.indexOf(address.url));
+  const { method, path, query, at } = x.hit;
+  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: { kind: 'out_of_band', method, path, ...(query && { query }), at } };
+}
+
+function requestLine(hit: OutOfBandHit): string {
+  return `${hit.method} ${hit.path || '/'}${hit.query ? `?${hit.query}` : ''}`;
+}
+
+function evidenceOf(x: Proven): Evidence {
+  return { turns: x.planted.turns, detector: 'out-of-band', matched: requestLine(x.hit), proof: proofOf(x) };
+}
+
+function toVulnerability(scanId: string, fingerprint: string, main: Proven, others: Proven[]): Vulnerability {
+  const { planted: p, verdict, hit } = main;
+  const guidance = guidanceFor(verdict.category);
+  const own = verdict.category === p.probe.category;
+  const carried = main.carried ? ` It carried: "${main.carried.slice(0, MAX_CARRIED)}${main.carried.length > MAX_CARRIED ? '…' : ''}".` : '';
+  const label = main.labels.length ? [...new Set(main.labels)].join(', ') : undefined;
+  return {
+    id: stableId(scanId, 'vulnerability', fingerprint),
+    probe_id: p.probe.id,
+    category: verdict.category,
+    category_name: CATEGORY_NAMES[verdict.category] ?? verdict.category,
+    title: `${TITLES[verdict.category] ?? p.probe.title}${label ? `: ${label}` : ''}`,
+    severity: verdict.severity,
+    confidence: 1,
+    technique: p.technique,
+    converters: p.converters,
+    how: `${howItGotThrough(p.converters, p.turns)} Proven by a request to the address the attempt planted (${requestLine(hit)} from ${hit.source}).`,
+    description: `${verdict.proves} While testing "${p.probe.title}", ${hit.method} reached Gauntlet's listener at ${hit.at}.${carried}`,
+    evidence: evidenceOf(main),
+    remediation: own || !guidance ? p.probe.remediation : guidance.remediation,
+    references: own || !guidance ? p.probe.references : guidance.references,
+    phase: p.phase,
+    found_at: hit.at,
+    fingerprint,
+    variants: others.map((x) => ({ technique: x.planted.technique, converters: x.planted.converters, how: howItGotThrough(x.planted.converters, x.planted.turns), phase: x.planted.phase, evidence: evidenceOf(x), found_at: x.hit.at })),
+  };
+}
