@@ -1050,6 +1050,28 @@ export interface components {
             scans: components["schemas"]["ScanSummaryView"][];
             next_cursor: string | null;
         };
+        LateCallbackHitView: {
+            /** @description the attempt that planted the address */
+            attempt_id: string;
+            /** @example GET */
+            method: string;
+            /** @description the path after /oob/<token> ("" when none) */
+            path: string;
+            /** @description the query string without its "?" */
+            query?: string;
+            /** @description the address the request came from */
+            source: string;
+            /** Format: date-time */
+            at: string;
+        };
+        CallbackHitsView: {
+            /** @description requests that reached addresses the scan's attempts planted (bounded per address) */
+            total: number;
+            /** @description of those, the ones that came after the scan ended: recorded on the scan, in no finding and not in the score */
+            after_scan: number;
+            /** @description the latest requests that came after the scan ended (at most 20) */
+            late: components["schemas"]["LateCallbackHitView"][];
+        };
         ToolCallView: {
             /** @description the call's id, as the agent's API gave it; the tool turn that answers it names it in tool_call_id */
             id: string;
@@ -1255,6 +1277,8 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
+            /** @description out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook */
+            callback_hits: components["schemas"]["CallbackHitsView"];
             /** @description written at the analyze phase, each with its strongest evidence and variants */
             vulnerabilities: components["schemas"]["VulnerabilityView"][];
             /** @description each weakness as soon as an attempt proved it, grouped as the findings are (findings_so_far counts them): what a running scan shows before its findings are written */
