@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { API_FORMATS, ApiFormat, CustomProbe, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
-import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES } from '@gauntlet/scanner';
+import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
 import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
 import type { TargetSpec } from './local-service';
@@ -87,13 +87,8 @@ export function customProbesOf(list: ConfigProbe[]): CustomProbe[] {
     seen.add(id);
     const category = /:/.test(p.category) ? p.category.toUpperCase() : `${p.category.toUpperCase()}:2025`;
     if (UNTESTABLE_CATEGORIES.some((u) => u.category === category)) throw new CliError(`custom probe ${p.name}: category ${p.category} is not testable from outside`);
-    if (p.success?.pattern) {
-      try {
-        new RegExp(p.success.pattern, 'i');
-      } catch (e) {
-        throw new CliError(`custom probe ${p.name}: success.pattern is not a regular expression (${(e as Error).message})`);
-      }
-    }
+    const problem = p.success?.pattern ? userPatternProblem(p.success.pattern) : null;
+    if (problem) throw new CliError(`custom probe ${p.name}: success.pattern ${problem}`);
     return { id, category, severity: p.severity, title: p.title ?? p.name, turns: p.turns ?? [p.prompt!], ...(p.success?.pattern && { pattern: p.success.pattern }) };
   });
 }
