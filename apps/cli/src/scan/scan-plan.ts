@@ -101,7 +101,8 @@ function headersOf(list: string[] = []): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
   for (const h of list) {
     const i = h.indexOf(':');
-    if (i <= 0) throw new CliError(`--header "${h}" must be "Name: value"`);
+    // the value is a secret (a gateway's key): the message names the header, never its value
+    if (i <= 0) throw new CliError(`--header must be "Name: value" (one was given without a name before a colon; its text is not shown)`);
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
   }
   return headers;
@@ -112,7 +113,9 @@ function sensitiveOf(list: string[] = []): { label: string; value: string }[] | 
   if (!list.length) return undefined;
   return list.map((s) => {
     const i = s.indexOf('=');
-    if (i <= 0 || i === s.length - 1) throw new CliError(`--sensitive "${s}" must be "label=value"`);
+    // what is written there is the secret itself: the message shows the label at most, never the value
+    if (i <= 0) throw new CliError(`--sensitive must be "label=value": one was given without a label (its value is not shown)`);
+    if (i === s.length - 1) throw new CliError(`--sensitive must be "label=value": one was given with nothing after the "=" (its text is not shown)`);
     return { label: s.slice(0, i), value: s.slice(i + 1) };
   });
 }
