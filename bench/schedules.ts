@@ -9,7 +9,8 @@
  *
  * No scanner runs: requested scans stay pending (what is measured is the scheduler, not scans).
  * Lateness includes up to one tick (a due time falls between two passes): SCHEDULER_TICK_MS is
- * 15 s in a deployment; the bench ticks every second to show what the pass itself adds.
+ * 15 s in a deployment; the bench ticks every second to show what the passes themselves add. The
+ * due minute is made to come 1.5 s after the passes start (the clock the scheduler reads is shifted).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,18 +69,23 @@ async function main() {
   try {
     const started = Date.now();
     const owners: string[] = [];
-    for (let a = 0; a < ACCOUNTS; a++) {
-      const { id, token } = await account(base, a);
-      owners.push(id);
-      const target = await call(base, 'POST', '/api/targets', { name: `bot ${a}`, url: 'http://127.0.0.1:9/v1', scan_mode: 'api', api_format: 'openai' }, token);
-      for (let s = 0; s < EACH; s++) await call(base, 'POST', '/api/schedules', { target_id: target.id, cron: '* * * * *', timezone: 'UTC', catch_up: 'skip' }, token);
+    // ten accounts at a time, each creating its schedules at once: setting up is not what is measured
+    for (let from = 0; from < ACCOUNTS; from += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, ACCOUNTS - from) }, async (_, k) => {
+          const { id, token } = await account(base, from + k);
+          owners.push(id);
+          const target = await call(base, 'POST', '/api/targets', { name: `bot ${from + k}`, url: 'http://127.0.0.1:9/v1', scan_mode: 'api', api_format: 'openai' }, token);
+          await Promise.all(Array.from({ length: EACH }, () => call(base, 'POST', '/api/schedules', { target_id: target.id, cron: '* * * * *', timezone: 'UTC', catch_up: 'skip' }, token)));
+        }),
+      );
     }
     let noisy: string | null = null;
     if (NOISY) {
       const { id, token } = await account(base, ACCOUNTS);
       noisy = id;
       for (let t = 0; t < 12; t++) await call(base, 'POST', '/api/targets', { name: `fleet ${t}`, url: 'http://127.0.0.1:9/v1', scan_mode: 'api', api_format: 'openai', tags: ['fleet'] }, token);
-      for (let s = 0; s < NOISY; s++) await call(base, 'POST', '/api/schedules', { tag: 'fleet', cron: '* * * * *', timezone: 'UTC', catch_up: 'skip' }, token);
+      for (let s = 0; s < NOISY; s += 10) await Promise.all(Array.from({ length: Math.min(10, NOISY - s) }, () => call(base, 'POST', '/api/schedules', { tag: 'fleet', cron: '* * * * *', timezone: 'UTC', catch_up: 'skip' }, token)));
     }
     console.log(`created ${ACCOUNTS * EACH} schedules across ${ACCOUNTS} accounts${NOISY ? `, and ${NOISY} on a 12-target tag in one noisy account` : ''} in ${Math.round((Date.now() - started) / 1000)} s`);
 
@@ -96,13 +102,17 @@ async function main() {
     const docs = runtime.infra.documents.collection<ScheduleDoc>('schedules');
     const dueIso = new Date(due).toISOString();
     let fired: ScheduleDoc[] = [];
-    // passes on the scheduler's own rhythm, each timed, until every schedule fired for `due` (bounded)
+    // passes on the scheduler's own rhythm (a pass cut short by its budget is followed at once), each
+    // timed, until every schedule fired for `due` (bounded)
+    let deferred = 0;
     for (let i = 0; i < 600 && fired.length < total; i++) {
       const t = Date.now();
-      await scheduler.tick();
+      const report = await scheduler.tick();
+      deferred += report.deferred ?? 0;
       passes.push(Date.now() - t);
-      fired = (await docs.find({ deleted: false }, { limit: total + 1 })).filter((d) => d.last_firing?.due_at === dueIso);
-      await new Promise((r) => setTimeout(r, Math.max(0, TICK_MS - (Date.now() - t))));
+      // a schedule first looked at after the next minute came fires for that one (`missed` 1): it still counts, late
+      fired = (await docs.find({ deleted: false }, { limit: total + 1 })).filter((d) => d.last_firing && d.last_firing.due_at >= dueIso);
+      if (!report.deferred) await new Promise((r) => setTimeout(r, Math.max(0, TICK_MS - (Date.now() - t))));
     }
     const late = (d: ScheduleDoc) => Date.parse(d.last_firing!.fired_at) - due;
     console.log(line('all accounts', fired.map(late)));
@@ -111,7 +121,7 @@ async function main() {
       console.log(line('the noisy account', fired.filter((d) => d.account_id === noisy).map(late)));
     }
     const sorted = [...passes].sort((a, b) => a - b);
-    console.log(`scheduler passes: ${passes.length}, duration p50 ${pct(sorted, 50)} ms, max ${sorted[sorted.length - 1]} ms (tick ${TICK_MS} ms); ${total - fired.length} schedules not fired`);
+    console.log(`scheduler passes: ${passes.length}, duration p50 ${pct(sorted, 50)} ms, max ${sorted[sorted.length - 1]} ms (tick ${TICK_MS} ms, pass budget ${Math.min(10_000, TICK_MS)} ms); ${deferred} schedule visits deferred to a later pass; ${total - fired.length} schedules not fired`);
   } finally {
     await runtime.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -21,7 +21,7 @@ export interface SchedulerOptions {
    * The rest waits for the next pass, where the account's turn starts after what was done.
    */
   perAccountPerPass?: number;
-  /** the longest a pass runs, whatever the accounts hold (default: half the tick, at most 10 s); the next pass goes on from there */
+  /** the longest a pass runs, whatever the accounts hold (default: the tick, at most 10 s); the next pass goes on from there at once */
   passBudgetMs?: number;
   /** schedules looked at at once (default 4) */
   parallel?: number;
@@ -34,6 +34,9 @@ export interface SchedulerDeps {
   clock: Clock;
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
+
+/** the pause before the next pass when one was cut short: others' work (the api, projections) gets its turn */
+const BEHIND_PAUSE_MS = 100;
 
 export interface TickReport {
   fired: number;
@@ -73,11 +76,14 @@ export class Scheduler {
     this.stopped = false;
     const loop = () => {
       if (this.stopped) return;
+      let behind = false;
       this.ticking = this.tick()
+        .then((report) => (behind = Boolean(report.deferred)))
         .catch((err) => this.deps.log.error({ err }, 'scheduler tick failed'))
         .finally(() => {
           this.ticking = null;
-          if (!this.stopped) this.timer = setTimeout(loop, this.options.tickMs);
+          // a pass cut short by its budget goes on almost at once: bounded passes, not a slower scheduler
+          if (!this.stopped) this.timer = setTimeout(loop, behind ? Math.min(BEHIND_PAUSE_MS, this.options.tickMs) : this.options.tickMs);
         });
     };
     loop();
@@ -104,7 +110,7 @@ export class Scheduler {
   async tick(): Promise<TickReport> {
     const report: TickReport = { fired: 0, missed: 0, requested: 0, refused: 0, deferred: 0 };
     const perAccount = this.options.perAccountPerPass ?? 25;
-    const budgetMs = this.options.passBudgetMs ?? Math.min(10_000, Math.max(100, Math.floor(this.options.tickMs / 2)));
+    const budgetMs = this.options.passBudgetMs ?? Math.min(10_000, Math.max(100, this.options.tickMs));
     const deadline = Date.now() + budgetMs;
     const order = this.turns(await this.schedules.active(), perAccount);
     const shares = new Map<string, Share>();
