@@ -18,12 +18,14 @@ process.stdout.on('error', (e) => {
   if (e && e.code === 'EPIPE') process.exit(process.exitCode === undefined ? 0 : process.exitCode);
   throw e;
 });
+// a failure outside any command is one line as well: the CLI never prints a stack trace
+cli.exitOnStrayFailure();
 cli.main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (e) => {
-    process.stderr.write(`gauntlet: ${e && e.stack ? e.stack : e}\n`);
+    process.stderr.write(`gauntlet: error: ${String((e && e.message) || e).split('\n')[0]}\n`);
     process.exitCode = 2;
   },
 );

@@ -89,7 +89,7 @@ describe('deploy schedules: a deploy reported through the CI api fires each cove
 
     // a scheduler's tick never fires a deploy schedule on the clock
     const tick = await new Scheduler({ writePath: svc.runtime.writePath, docs: svc.runtime.infra.documents, config: svc.runtime.config, clock: svc.runtime.clock, log: silent }, { tickMs: 60_000, graceMs: 120_000, id: 'x' }).tick();
-    expect(tick).toEqual({ fired: 0, missed: 0, requested: 0, refused: 0 });
+    expect(tick).toEqual({ fired: 0, missed: 0, requested: 0, refused: 0, deferred: 0 });
     expect((await api.delete(`/api/schedules/${id}`)).status).toBe(204);
   });
 

@@ -152,7 +152,7 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     ];
     const created = await api.post('/api/targets', { ...labTarget(lab), canaries: [], sensitive });
     expect(created.status).toBe(201);
-    expect(created.body.sensitive).toEqual(sensitive.map((x) => ({ label: x.label, fingerprint: expect.stringMatching(/^fp_[0-9a-f]{20}$/) })));
+    expect(created.body.sensitive).toEqual(sensitive.map((x) => ({ label: x.label, fingerprint: expect.stringMatching(/^fp2_[0-9a-f]{20}$/) })));
     const target = created.body;
     // the same values give the same fingerprints; nothing reads back the values
     expect(JSON.stringify((await api.get(`/api/targets/${target.id}`)).body)).not.toContain('rk_live_51HqLyj');

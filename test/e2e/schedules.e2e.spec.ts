@@ -88,7 +88,7 @@ describe('schedules: created over the api, fired exactly once by several schedul
     // a restart of the whole service: the log remembers the firing
     svc = await svc.restart();
     api = client(svc.url, { token });
-    expect(await schedulerOf(svc.runtime, clock, 'c').tick()).toEqual({ fired: 0, missed: 0, requested: 0, refused: 0 });
+    expect(await schedulerOf(svc.runtime, clock, 'c').tick()).toEqual({ fired: 0, missed: 0, requested: 0, refused: 0, deferred: 0 });
 
     // the next day the first scan is still pending (no scanner runs): the firing passes the target over
     clock.at = new Date(Date.parse(view.next_run_at) + 30_000);
@@ -134,5 +134,25 @@ describe('schedules: created over the api, fired exactly once by several schedul
 
     expect((await api.delete(`/api/schedules/${byTag.id}`)).status).toBe(204);
     expect((await api.get(`/api/schedules/${byTag.id}`)).status).toBe(404);
+  });
+
+  it("refuses a schedule past the plan's cap with 403 and one clear line; a deleted one makes room", async () => {
+    const { api: other } = await signUp(svc.url);
+    const mine = (await other.post('/api/targets', { name: 'capped', url: 'http://127.0.0.1:9/v1', scan_mode: 'api', api_format: 'openai' })).body;
+    const body = { target_id: mine.id, cron: '0 4 * * *', timezone: 'UTC', catch_up: 'skip' };
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await other.post('/api/schedules', body);
+      expect(r.status).toBe(201);
+      made.push(r.body.id);
+    }
+    const refused = await other.post('/api/schedules', body);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('content-type')).toMatch(/problem\+json/);
+    expect(refused.body.detail).toBe('The free plan includes 5 schedules and this account has 5; delete one, or move to a larger plan, to create another.');
+    // the cap is the account's: another account still creates schedules
+    expect((await api.post('/api/schedules', { ...body, target_id: target.id })).status).toBe(201);
+    expect((await other.delete(`/api/schedules/${made[0]}`)).status).toBe(204);
+    expect((await other.post('/api/schedules', body)).status).toBe(201);
   });
 });

@@ -49,3 +49,15 @@ export const defaultIo: CliIo = {
 
 /** A failure the user can act on: printed as one line, exit code 2, never a stack trace. */
 export class CliError extends Error {}
+
+/**
+ * What the CLI prints for any failure: one line, never a stack trace (a user reads it, a CI log
+ * keeps it). A CliError says what to do; anything else is a failure we did not foresee, told by
+ * its kind and first line only, cut short (its text comes from code that may have held a value).
+ */
+export function oneLine(e: unknown): string {
+  if (e instanceof CliError) return e.message.split('\n')[0];
+  const first = String((e as Error)?.message ?? e).split('\n')[0].slice(0, 200);
+  const kind = (e as Error)?.name && (e as Error).name !== 'Error' ? `${(e as Error).name}: ` : '';
+  return `unexpected failure (${kind}${first}); this is a bug in gauntlet, please report it with the command that caused it`;
+}

@@ -6,7 +6,7 @@ import { registerScan } from './commands/scan';
 import { registerScans } from './commands/scans';
 import { registerSchedules } from './commands/schedules';
 import { registerTargets } from './commands/targets';
-import { CliIo, CLI_VERSION, defaultIo, EXIT } from './io';
+import { CliIo, CLI_VERSION, defaultIo, EXIT, oneLine } from './io';
 
 export { CLI_VERSION, EXIT } from './io';
 export type { CliIo } from './io';
@@ -47,12 +47,25 @@ export async function main(argv: string[], overrides: Partial<CliIo> = {}): Prom
   } catch (e) {
     // help and --version end with code 0; every parse error is an error
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.passed : EXIT.error;
-    throw e;
+    // the top-level handler: whatever escaped a command is one line too, never a stack trace
+    io.stderr(`gauntlet: error: ${oneLine(e)}`);
+    return EXIT.error;
   }
   return code;
 }
 
+/** the process's last resort (a failure outside any command's promise): one line and exit 2 */
+export function exitOnStrayFailure(write: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): void {
+  const last = (e: unknown) => {
+    write(`gauntlet: error: ${oneLine(e)}`);
+    process.exit(EXIT.error);
+  };
+  process.on('uncaughtException', last);
+  process.on('unhandledRejection', last);
+}
+
 if (require.main === module) {
+  exitOnStrayFailure();
   main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
   });

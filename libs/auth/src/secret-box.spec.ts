@@ -22,6 +22,16 @@ describe('SecretBox', () => {
     expect(() => new SecretBox(randomBytes(32)).open(token)).toThrow();
   });
 
+  it('fingerprints a value per account: the same within one, unrelated across two, never the value', () => {
+    const a = box.fingerprint('Dana Kowalski', 'account-a');
+    expect(a).toMatch(/^fp2_[0-9a-f]{20}$/);
+    expect(box.fingerprint('Dana Kowalski', 'account-a')).toBe(a);
+    expect(box.fingerprint('Dana Kowalski', 'account-b')).not.toBe(a);
+    expect(box.fingerprint('Dana Kowalsky', 'account-a')).not.toBe(a);
+    // another deployment's key gives another fingerprint for the same account and value
+    expect(new SecretBox(randomBytes(32)).fingerprint('Dana Kowalski', 'account-a')).not.toBe(a);
+  });
+
   it('rejects keys of the wrong size', () => {
     expect(() => new SecretBox(randomBytes(16))).toThrow(/32-byte/);
   });

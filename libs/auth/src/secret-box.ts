@@ -25,13 +25,16 @@ export class SecretBox {
   }
 
   /**
-   * A keyed fingerprint of a value (HMAC-SHA256 under a key derived from this box's): equal values
-   * give equal fingerprints under one deployment's key, and a short value (a name, a code) cannot
-   * be recovered by hashing guesses without the key.
+   * A keyed fingerprint of a value, keyed per account: HMAC-SHA256 under a key derived from this
+   * box's key and the account's id (HMAC(box key, "gauntlet fingerprint v2" + account)). Equal
+   * values give equal fingerprints within one account and unrelated ones across accounts, so a
+   * fingerprint says nothing about another tenant's values; a short value (a name, a code) cannot
+   * be recovered by hashing guesses without the key. `fp2_` tells them from the service-wide `fp_`
+   * fingerprints recorded before, which stay as they were recorded.
    */
-  fingerprint(plain: string): string {
-    const key = createHmac('sha256', this.key).update('gauntlet fingerprint v1').digest();
-    return `fp_${createHmac('sha256', key).update(plain, 'utf8').digest('hex').slice(0, 20)}`;
+  fingerprint(plain: string, accountId: string): string {
+    const key = createHmac('sha256', this.key).update(`gauntlet fingerprint v2\0${accountId}`).digest();
+    return `fp2_${createHmac('sha256', key).update(plain, 'utf8').digest('hex').slice(0, 20)}`;
   }
 
   open(token: string): string {

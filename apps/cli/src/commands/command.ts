@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { API_FORMATS } from '@gauntlet/domain';
-import { CliError, CliIo, EXIT } from '../io';
+import { CliError, CliIo, EXIT, oneLine } from '../io';
 
 /** What every command module receives: the io it may touch, and where its exit code goes. */
 export interface CommandContext {
@@ -11,12 +11,12 @@ export interface CommandContext {
 /** One file per command under commands/, each registering itself on the one program. */
 export type RegisterCommand = (program: Command, ctx: CommandContext) => void;
 
-/** Runs a command body: a CliError is one line and exit 2; anything else is a bug, printed with its stack. */
+/** Runs a command body: any failure is one line (see oneLine) and exit 2. */
 export async function runCommand(ctx: CommandContext, body: () => Promise<number>): Promise<void> {
   try {
     ctx.exit(await body());
   } catch (e) {
-    ctx.io.stderr(`gauntlet: error: ${e instanceof CliError ? e.message : (e as Error)?.stack ?? String(e)}`);
+    ctx.io.stderr(`gauntlet: error: ${oneLine(e)}`);
     ctx.exit(EXIT.error);
   }
 }

@@ -1,11 +1,11 @@
 import Ajv, { ErrorObject } from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { Document, isAlias, isCollection, isMap, isPair, isScalar, LineCounter, Node, parseDocument, visit } from 'yaml';
 import type { ApiFormat, Profile } from '@gauntlet/domain';
 import { CliError } from '../io';
 
-/** gauntlet.yaml as read: every ${ENV} resolved. */
+/** gauntlet.yaml as read: every ${ENV} resolved (only where a secret belongs: see SECRET_FIELDS). */
 export interface GauntletConfig {
   profile?: Profile;
   fail_under?: number;
@@ -86,9 +86,38 @@ function describeError(e: ErrorObject): { path: (string | number)[]; message: st
   }
 }
 
+/** Bounds on a config file: it is a few dozen lines; these refuse what would exhaust memory or time reading it. */
+export const CONFIG_LIMITS = {
+  /** bytes in the file */
+  bytes: 1024 * 1024,
+  /** brackets and braces open at once (deeper flow nesting makes the YAML reader itself run out of memory) */
+  flowDepth: 64,
+  /** nodes once every alias is expanded: an alias bomb expands a few lines into billions */
+  expandedNodes: 100_000,
+};
+
+/**
+ * Where `${ENV}` may appear: only where a secret belongs, so the environment goes nowhere but
+ * into a value that is sealed and never printed. Anywhere else (a name, a URL, a prompt, a
+ * report path) an environment value could be printed, sent to any address or stored in clear.
+ */
+export const SECRET_FIELDS = ['targets[].api_key', 'targets[].headers.<name>', 'targets[].sensitive[].value'];
+
+function isSecretField(path: (string | number)[]): boolean {
+  if (path[0] !== 'targets' || typeof path[1] !== 'number') return false;
+  const rest = path.slice(2);
+  if (rest.length === 1 && rest[0] === 'api_key') return true;
+  if (rest.length === 2 && rest[0] === 'headers' && typeof rest[1] === 'string') return true;
+  return rest.length === 3 && rest[0] === 'sensitive' && typeof rest[1] === 'number' && rest[2] === 'value';
+}
+
+/** `${NAME}`, or `$${` (a literal `${`) */
+const REFERENCE = /\$\$\{|\$\{([^}]*)\}/g;
+
 /**
  * Reads gauntlet.yaml (or .json: JSON is YAML), validates it against the shipped JSON Schema and
- * resolves ${ENV} references. A problem is one line naming the file, line, column and field.
+ * resolves ${ENV} references where a secret belongs. A problem is one line naming the file, line,
+ * column and field, and never carries a value read from the environment.
  */
 export function loadConfig(file: string, env: Record<string, string | undefined>): GauntletConfig {
   let text: string;
@@ -97,18 +126,37 @@ export function loadConfig(file: string, env: Record<string, string | undefined>
   } catch (e) {
     throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  if (Buffer.byteLength(text) > CONFIG_LIMITS.bytes) throw new CliError(`${file}: is larger than ${CONFIG_LIMITS.bytes / 1024 / 1024} MiB; a config file is a few dozen lines`);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const at = (offset: number | undefined) => {
     if (offset === undefined) return file;
     const { line, col } = lines.linePos(offset);
     return `${file}:${line}:${col}`;
   };
+  const deep = tooDeep(text);
+  if (deep !== null) {
+    lines.addNewLine(0);
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+    throw new CliError(`${at(deep)}: nests brackets more than ${CONFIG_LIMITS.flowDepth} deep`);
+  }
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     const e = doc.errors[0];
     throw new CliError(`${at(e.pos[0])}: ${e.message.split('\n')[0]}`);
   }
-  const value = doc.toJS();
+  const bomb = aliasExpansionProblem(doc);
+  if (bomb) throw new CliError(`${at(bomb.offset)}: ${bomb.problem}`);
+  // the expansion is bounded above, so the reader's own alias count (which also refuses a file
+  // that merely uses one anchor a hundred times) is not needed
+  const value = doc.toJS({ maxAliasCount: -1 });
+  // before the schema: `${URL}` in a url is refused for being there, not for not looking like a URL
+  const misplaced = misplacedReference(value, []);
+  if (misplaced) {
+    throw new CliError(
+      `${at(offsetOf(doc, misplaced))}: ${fieldName(misplaced)} holds a \${...} reference, which is resolved only where a secret belongs ` +
+        `(a target's api_key, header values and sensitive values); write the value itself here, or $\${ for a literal \${`,
+    );
+  }
   const problems = validate(value);
   if (problems.length) {
     // the most specific problem first: a wrong field inside a target says more than "targets[0] is invalid"
@@ -116,11 +164,76 @@ export function loadConfig(file: string, env: Record<string, string | undefined>
     const first = described.sort((a, b) => b.path.length - a.path.length)[0] ?? describeError(problems[0]);
     throw new CliError(`${at(offsetOf(doc, first.path))}: ${fieldName(first.path)} ${first.message}`);
   }
-  return resolveEnv(value, [], (path, name) => {
-    throw new CliError(`${at(offsetOf(doc, path))}: ${fieldName(path)} refers to \${${name}}, which is not set in the environment`);
+  return resolveEnv(value, [], (path, problem) => {
+    throw new CliError(`${at(offsetOf(doc, path))}: ${fieldName(path)} ${problem}`);
   }, env) as GauntletConfig;
 }
 
+/** the offset where flow brackets nest deeper than the limit (outside quotes and comments), or null */
+function tooDeep(text: string): number | null {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote || c === '\n') quote = null;
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      const end = text.indexOf('\n', i);
+      if (end < 0) break;
+      i = end;
+    } else if (c === '"' || (c === "'" && (i === 0 || /[\s[{,:]/.test(text[i - 1])))) quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > CONFIG_LIMITS.flowDepth) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return null;
+}
+
+/**
+ * How many nodes the document is once every alias is expanded, counted without expanding it
+ * (each anchored node's size is computed once): past the limit, the alias that got there.
+ */
+function aliasExpansionProblem(doc: Document): { offset: number | undefined; problem: string } | null {
+  const sizes = new Map<Node, number>();
+  const visiting = new Set<Node>();
+  let found: { offset: number | undefined; problem: string } | null = null;
+  const size = (node: unknown): number => {
+    if (found) return 0;
+    if (isAlias(node)) {
+      const source = node.resolve(doc);
+      if (!source) return 1;
+      if (visiting.has(source)) {
+        found = { offset: node.range?.[0], problem: `the alias *${node.source} refers to a node that contains it` };
+        return 0;
+      }
+      const n = size(source);
+      if (!found && n > CONFIG_LIMITS.expandedNodes) found = { offset: node.range?.[0], problem: aliasProblem(node.source) };
+      return n;
+    }
+    if (isPair(node)) return size(node.key) + size(node.value);
+    if (!isCollection(node)) return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    visiting.add(node);
+    let total = 1;
+    for (const item of node.items as unknown[]) {
+      total += size(item);
+      if (total > CONFIG_LIMITS.expandedNodes) {
+        const alias = firstAlias(item);
+        if (!found) found = { offset: (alias ?? (item as Node)).range?.[0] ?? undefined, problem: aliasProblem(alias?.source) };
+        break;
+      }
+    }
+    visiting.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  size(doc.contents);
+  return found;
+}
 /** where the node at `path` starts; for a key that should not be there, where the key is; else its nearest parent */
 function offsetOf(doc: ReturnType<typeof parseDocument>, path: (string | number)[]): number | undefined {
   for (let n = path.length; n >= 0; n--) {
@@ -135,11 +248,60 @@ function offsetOf(doc: ReturnType<typeof parseDocument>, path: (string | number)
   return undefined;
 }
 
-function resolveEnv(value: unknown, path: (string | number)[], missing: (path: (string | number)[], name: string) => never, env: Record<string, string | undefined>): unknown {
-  if (typeof value === 'string') {
-    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? missing(path, name));
+/** the first alias at or under `node` (the line a bomb is reported on) */
+function firstAlias(node: unknown): import('yaml').Alias | null {
+  let alias: import('yaml').Alias | null = null;
+  if (isAlias(node)) return node;
+  if (isPair(node) || isCollection(node)) {
+    visit(node as never, {
+      Alias: (_, n) => {
+        alias = n;
+        return visit.BREAK;
+      },
+    });
   }
-  if (Array.isArray(value)) return value.map((v, i) => resolveEnv(v, [...path, i], missing, env));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnv(v, [...path, k], missing, env)]));
+  return alias;
+}
+
+const aliasProblem = (name: string | undefined) =>
+  `${name ? `the alias *${name} takes` : 'aliases take'} the file past ${CONFIG_LIMITS.expandedNodes.toLocaleString('en')} values once expanded (an alias bomb?); anchors and aliases are fine, nesting them to multiply is not`;
+
+/** the path of the first string or key holding a `${...}` outside the fields where a secret belongs */
+function misplacedReference(value: unknown, path: (string | number)[]): (string | number)[] | null {
+  if (typeof value === 'string') return !isSecretField(path) && references(value).length ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = misplacedReference(value[i], [...path, i]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (references(k).length) return [...path, k];
+      const found = misplacedReference(v, [...path, k]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** the `${...}` references in a string (a literal `$${` is none) */
+function references(text: string): string[] {
+  return [...text.matchAll(REFERENCE)].filter((m) => m[0] !== '$${').map((m) => m[1]);
+}
+
+/** every string with its references resolved (only secret fields have any left by now) and `$${` made `${` */
+function resolveEnv(value: unknown, path: (string | number)[], refuse: (path: (string | number)[], problem: string) => never, env: Record<string, string | undefined>): unknown {
+  if (typeof value === 'string') {
+    return value.replace(REFERENCE, (whole, name: string | undefined) => {
+      if (whole === '$${') return '${';
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name!)) return refuse(path, `refers to \${${name!.slice(0, 40)}}, which is not an environment variable name`);
+      // the value is never part of a message: only the variable's name is
+      return env[name!] ?? refuse(path, `refers to \${${name}}, which is not set in the environment`);
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => resolveEnv(v, [...path, i], refuse, env));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnv(v, [...path, k], refuse, env)]));
   return value;
 }

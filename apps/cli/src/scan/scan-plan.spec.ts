@@ -88,6 +88,9 @@ describe('custom probes from gauntlet.yaml', () => {
   it('refuses a pattern that is not a regular expression, a twice-used name and an untestable category', () => {
     const probe = { name: 'x', category: 'LLM01', severity: 'low' as const, prompt: 'hi' };
     expect(() => planScans(undefined, {}, { targets: [target], custom_probes: [{ ...probe, success: { pattern: '(' } }] }, {})).toThrow(/custom probe x: success.pattern is not a regular expression/);
+    // a pattern the linear-time engine cannot run is refused when the file is read, not during the scan
+    expect(() => planScans(undefined, {}, { targets: [target], custom_probes: [{ ...probe, success: { pattern: '(a)\\1' } }] }, {})).toThrow(/custom probe x: success.pattern uses backreferences or lookaround/);
+    expect(() => planScans(undefined, {}, { targets: [target], custom_probes: [{ ...probe, success: { pattern: 'code(?=:)' } }] }, {})).toThrow(/lookaround/);
     expect(() => planScans(undefined, {}, { targets: [target], custom_probes: [probe, { ...probe, name: 'X' }] }, {})).toThrow(/same name/);
     expect(() => planScans(undefined, {}, { targets: [target], custom_probes: [{ ...probe, category: 'LLM04' }] }, {})).toThrow(/not testable/);
   });

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { API_FORMATS, ApiFormat, CustomProbe, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
-import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES } from '@gauntlet/scanner';
+import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
 import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
 import type { TargetSpec } from './local-service';
@@ -91,13 +91,8 @@ export function customProbesOf(list: ConfigProbe[]): CustomProbe[] {
     seen.add(id);
     const category = /:/.test(p.category) ? p.category.toUpperCase() : `${p.category.toUpperCase()}:2025`;
     if (UNTESTABLE_CATEGORIES.some((u) => u.category === category)) throw new CliError(`custom probe ${p.name}: category ${p.category} is not testable from outside`);
-    if (p.success?.pattern) {
-      try {
-        new RegExp(p.success.pattern, 'i');
-      } catch (e) {
-        throw new CliError(`custom probe ${p.name}: success.pattern is not a regular expression (${(e as Error).message})`);
-      }
-    }
+    const problem = p.success?.pattern ? userPatternProblem(p.success.pattern) : null;
+    if (problem) throw new CliError(`custom probe ${p.name}: success.pattern ${problem}`);
     return { id, category, severity: p.severity, title: p.title ?? p.name, turns: p.turns ?? [p.prompt!], ...(p.success?.pattern && { pattern: p.success.pattern }) };
   });
 }
@@ -110,7 +105,8 @@ function headersOf(list: string[] = []): Record<string, string> | undefined {
   const headers: Record<string, string> = {};
   for (const h of list) {
     const i = h.indexOf(':');
-    if (i <= 0) throw new CliError(`--header "${h}" must be "Name: value"`);
+    // the value is a secret (a gateway's key): the message names the header, never its value
+    if (i <= 0) throw new CliError(`--header must be "Name: value" (one was given without a name before a colon; its text is not shown)`);
     headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
   }
   return headers;
@@ -121,7 +117,9 @@ function sensitiveOf(list: string[] = []): { label: string; value: string }[] | 
   if (!list.length) return undefined;
   return list.map((s) => {
     const i = s.indexOf('=');
-    if (i <= 0 || i === s.length - 1) throw new CliError(`--sensitive "${s}" must be "label=value"`);
+    // what is written there is the secret itself: the message shows the label at most, never the value
+    if (i <= 0) throw new CliError(`--sensitive must be "label=value": one was given without a label (its value is not shown)`);
+    if (i === s.length - 1) throw new CliError(`--sensitive must be "label=value": one was given with nothing after the "=" (its text is not shown)`);
     return { label: s.slice(0, i), value: s.slice(i + 1) };
   });
 }

@@ -558,7 +558,7 @@ export interface paths {
         put?: never;
         /**
          * Scan a target, or every target of a tag, on a cron schedule or after each deploy
-         * @description A body with cron is a cron schedule; trigger deploy makes one that fires once per deploy reported with POST /api/ci/deploy. Each due time (or deploy) starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs.
+         * @description A body with cron is a cron schedule; trigger deploy makes one that fires once per deploy reported with POST /api/ci/deploy. Each due time (or deploy) starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs. An account keeps at most its plan's number of schedules (SCHEDULE_LIMIT_FREE/_PRO/_ENTERPRISE, 5/100/1000 by default): one more is refused with 403.
          */
         post: operations["SchedulesController_create"];
         delete?: never;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { DEFAULT_SCHEDULE_LIMITS } from '@gauntlet/domain';
 
 /** Configuration problems stop the process at start with one line naming the variable. */
 export class ConfigError extends Error {
@@ -48,6 +49,8 @@ export interface Config {
   /** longest wait for one operation in a scanned page (a script, a click, a title) */
   browserOperationTimeoutMs: number;
   scanQuota: { free: number | null; pro: number | null; enterprise: number | null };
+  /** live schedules an account may keep, by plan; null: unlimited */
+  scheduleLimits: { free: number | null; pro: number | null; enterprise: number | null };
   trustProxy: boolean;
   logLevel: string;
   scannerConcurrency: number;
@@ -206,6 +209,11 @@ export function loadConfig(env: Env = process.env): Config {
       free: quota(env, 'SCAN_QUOTA_FREE', 10),
       pro: quota(env, 'SCAN_QUOTA_PRO', 500),
       enterprise: quota(env, 'SCAN_QUOTA_ENTERPRISE', null),
+    },
+    scheduleLimits: {
+      free: quota(env, 'SCHEDULE_LIMIT_FREE', DEFAULT_SCHEDULE_LIMITS.free),
+      pro: quota(env, 'SCHEDULE_LIMIT_PRO', DEFAULT_SCHEDULE_LIMITS.pro),
+      enterprise: quota(env, 'SCHEDULE_LIMIT_ENTERPRISE', DEFAULT_SCHEDULE_LIMITS.enterprise),
     },
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel,

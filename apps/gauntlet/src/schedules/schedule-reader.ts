@@ -20,17 +20,22 @@ export class ScheduleReader {
     return this.schedules.find({ account_id, deleted: false, ...(target_id && { target_id }) }, { sort: { field: 'created_at', direction: 'desc' }, limit, after });
   }
 
+  /** the account's live schedules (paused ones too): what the plan's schedule cap counts */
+  live(account_id: string): Promise<number> {
+    return this.schedules.count({ account_id, deleted: false });
+  }
+
   /** the account's live, unpaused deploy schedules: what a reported deploy may fire (each decides again on its stream) */
   onDeploy(account_id: string): Promise<ScheduleDoc[]> {
     return this.schedules.find({ account_id, trigger: 'deploy', deleted: false, paused: false }, { limit: 10_000 });
   }
 
-  /** the ids of every live, unpaused schedule, all accounts: what a scheduler looks at each tick */
-  async active(): Promise<string[]> {
-    const ids: string[] = [];
+  /** every live, unpaused schedule (id and account), all accounts, oldest first: what a scheduler looks at each tick */
+  async active(): Promise<{ id: string; account_id: string }[]> {
+    const ids: { id: string; account_id: string }[] = [];
     for (let after: FindOptions['after'] = undefined; ; ) {
       const page = await this.schedules.find({ deleted: false, paused: false }, { sort: { field: 'created_at', direction: 'asc' }, limit: 500, after });
-      ids.push(...page.map((d) => d._id));
+      ids.push(...page.map((d) => ({ id: d._id, account_id: d.account_id })));
       if (page.length < 500) return ids;
       after = { value: page[page.length - 1].created_at, id: page[page.length - 1]._id };
     }

@@ -6,6 +6,7 @@ import type { CommandContext, WritePath } from '../platform/write-path';
 import type { Clock } from '../platform/clock';
 import { TargetReader } from '../targets/target-reader';
 import { previousScanRunning, requestPlannedScan, scheduledScanId } from './firing-scans';
+import { ActiveSchedule, passOrder } from './pass-order';
 import { ScheduleReader } from './schedule-reader';
 
 export interface SchedulerOptions {
@@ -15,6 +16,15 @@ export interface SchedulerOptions {
   graceMs: number;
   /** names this scheduler in the log's metadata */
   id: string;
+  /**
+   * what one account may take of a pass: schedules looked at plus scans asked for (default 25).
+   * The rest waits for the next pass, where the account's turn starts after what was done.
+   */
+  perAccountPerPass?: number;
+  /** the longest a pass runs, whatever the accounts hold (default: the tick, at most 10 s); the next pass goes on from there at once */
+  passBudgetMs?: number;
+  /** schedules looked at at once (default 4) */
+  parallel?: number;
 }
 
 export interface SchedulerDeps {
@@ -25,11 +35,21 @@ export interface SchedulerDeps {
   log: Pick<Logger, 'info' | 'warn' | 'error'>;
 }
 
+/** the pause before the next pass when one was cut short: others' work (the api, projections) gets its turn */
+const BEHIND_PAUSE_MS = 100;
+
 export interface TickReport {
   fired: number;
   missed: number;
   requested: number;
   refused: number;
+  /** schedules left for the next pass: their account's share of this one was spent, or the pass's time */
+  deferred?: number;
+}
+
+/** an account's share of one pass: each schedule looked at and each scan asked for takes one */
+interface Share {
+  left: number;
 }
 
 /**
@@ -56,11 +76,14 @@ export class Scheduler {
     this.stopped = false;
     const loop = () => {
       if (this.stopped) return;
+      let behind = false;
       this.ticking = this.tick()
+        .then((report) => (behind = Boolean(report.deferred)))
         .catch((err) => this.deps.log.error({ err }, 'scheduler tick failed'))
         .finally(() => {
           this.ticking = null;
-          if (!this.stopped) this.timer = setTimeout(loop, this.options.tickMs);
+          // a pass cut short by its budget goes on almost at once: bounded passes, not a slower scheduler
+          if (!this.stopped) this.timer = setTimeout(loop, behind ? Math.min(BEHIND_PAUSE_MS, this.options.tickMs) : this.options.tickMs);
         });
     };
     loop();
@@ -72,20 +95,54 @@ export class Scheduler {
     await this.ticking;
   }
 
-  /** one look at every active schedule; a failure on one schedule never stops the others */
+  /** where each account's next turn starts in its list of schedules, and which account starts the next pass */
+  private readonly cursors = new Map<string, number>();
+  private passes = 0;
+
+  /**
+   * One pass over the active schedules, fair across accounts and bounded in time: accounts take
+   * turns (round-robin, one schedule each per turn, the first account rotating from pass to pass),
+   * each within its share of the pass (schedules looked at plus scans asked for), and the pass
+   * stops at its time budget. What is left waits for the next pass, which starts each account
+   * after what it did: one account with many schedules or a large tag delays its own schedules,
+   * never another account's. A failure on one schedule never stops the others.
+   */
   async tick(): Promise<TickReport> {
-    const report: TickReport = { fired: 0, missed: 0, requested: 0, refused: 0 };
-    for (const id of await this.schedules.active()) {
-      try {
-        await this.visit(id, report);
-      } catch (err) {
-        this.deps.log.error({ err, schedule_id: id }, 'schedule could not be handled this tick');
+    const report: TickReport = { fired: 0, missed: 0, requested: 0, refused: 0, deferred: 0 };
+    const perAccount = this.options.perAccountPerPass ?? 25;
+    const budgetMs = this.options.passBudgetMs ?? Math.min(10_000, Math.max(100, this.options.tickMs));
+    const deadline = Date.now() + budgetMs;
+    const order = this.turns(await this.schedules.active(), perAccount);
+    const shares = new Map<string, Share>();
+    let next = 0;
+    const worker = async () => {
+      while (next < order.length) {
+        const { id, account_id } = order[next++];
+        const share = shares.get(account_id) ?? shares.set(account_id, { left: perAccount }).get(account_id)!;
+        // the account's share went on scans its earlier schedules asked for, or the pass is out of time
+        if (share.left <= 0 || Date.now() >= deadline) {
+          report.deferred!++;
+          continue;
+        }
+        share.left--;
+        this.cursors.set(account_id, (this.cursors.get(account_id) ?? 0) + 1);
+        try {
+          await this.visit(id, report, share);
+        } catch (err) {
+          this.deps.log.error({ err, schedule_id: id }, 'schedule could not be handled this tick');
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.options.parallel ?? 4) }, worker));
+    if (report.deferred) this.deps.log.warn({ deferred: report.deferred }, 'scheduler pass left schedules for the next pass (an account\'s share or the pass\'s time was spent)');
     return report;
   }
 
-  private async visit(schedule_id: string, report: TickReport): Promise<void> {
+  private turns(active: ActiveSchedule[], perAccount: number): ActiveSchedule[] {
+    return passOrder(active, perAccount, this.cursors, this.passes++);
+  }
+
+  private async visit(schedule_id: string, report: TickReport, share: Share): Promise<void> {
     const { writePath, clock } = this.deps;
     const stream = streams.schedule(schedule_id);
     let state = await writePath.state(scheduleDecider, stream);
@@ -113,11 +170,11 @@ export class Scheduler {
       this.deps.log.info({ schedule_id, due_at: due.due_at, scans: planned.filter((p) => !p.busy).length, skipped: planned.filter((p) => p.busy).length }, 'schedule fired');
       state = decided.state;
     }
-    await this.settle(schedule_id, state, report, context);
+    await this.settle(schedule_id, state, report, context, share);
   }
 
   /** asks for the latest firing's scans not yet asked for (by whichever scheduler won it, or one that stopped half-way) */
-  private async settle(schedule_id: string, state: ScheduleState, report: TickReport, context: (due_at: string) => CommandContext): Promise<void> {
+  private async settle(schedule_id: string, state: ScheduleState, report: TickReport, context: (due_at: string) => CommandContext, share: Share): Promise<void> {
     const firing = state.last_firing;
     const unsettled = unsettledScans(state);
     if (!firing || !unsettled.length) return;
@@ -125,6 +182,12 @@ export class Scheduler {
     if (!account) return this.deps.log.warn({ schedule_id }, 'the schedule\'s account is not in the read model yet: its scans are asked for next tick');
     // the latest firing of either kind: a deploy firing whose api request stopped half-way is finished here too
     for (const planned of unsettled) {
+      // past the account's share, the rest of the firing is asked for next pass (it stays unsettled on the stream)
+      if (share.left <= 0) {
+        report.deferred!++;
+        return;
+      }
+      share.left--;
       const { requested, refused } = await requestPlannedScan(this.deps, state, account.plan, firing.due_at, planned, context(firing.due_at));
       if (requested) report.requested++;
       if (refused) {

@@ -21,11 +21,11 @@ export class SchedulesController {
   @Post()
   @ApiOperation({
     summary: 'Scan a target, or every target of a tag, on a cron schedule or after each deploy',
-    description: 'A body with cron is a cron schedule; trigger deploy makes one that fires once per deploy reported with POST /api/ci/deploy. Each due time (or deploy) starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs.',
+    description: 'A body with cron is a cron schedule; trigger deploy makes one that fires once per deploy reported with POST /api/ci/deploy. Each due time (or deploy) starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs. An account keeps at most its plan\'s number of schedules (SCHEDULE_LIMIT_FREE/_PRO/_ENTERPRISE, 5/100/1000 by default): one more is refused with 403.',
   })
   @ApiCreatedResponse({ type: ScheduleView })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateScheduleBody, @Ctx() ctx: CommandContext): Promise<ScheduleView> {
-    return this.commands.execute(new CreateSchedule({ account_id: p.account_id, body, context: ctx }));
+    return this.commands.execute(new CreateSchedule({ account_id: p.account_id, plan: p.plan, body, context: ctx }));
   }
 
   @Get()

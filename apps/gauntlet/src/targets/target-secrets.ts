@@ -14,12 +14,13 @@ export function openHeaders(secrets: SecretBox, sealed: string | null | undefine
 
 /**
  * The owner's sensitive values are sealed as one JSON array; what stays readable is each label
- * with a keyed fingerprint, so a read can say what is watched for without saying what it is.
+ * with a fingerprint keyed per account (the same value in two accounts has unrelated ones), so a
+ * read can say what is watched for without saying what it is.
  */
-export function sealSensitive(secrets: SecretBox, values: SensitiveValue[] | null | undefined): { sensitive_encrypted: string | null; sensitive_labels: SensitiveLabel[] } {
+export function sealSensitive(secrets: SecretBox, accountId: string, values: SensitiveValue[] | null | undefined): { sensitive_encrypted: string | null; sensitive_labels: SensitiveLabel[] } {
   if (!values || values.length === 0) return { sensitive_encrypted: null, sensitive_labels: [] };
   const plain = values.map(({ label, value }) => ({ label, value }));
-  return { sensitive_encrypted: secrets.seal(JSON.stringify(plain)), sensitive_labels: plain.map(({ label, value }) => ({ label, fingerprint: secrets.fingerprint(value) })) };
+  return { sensitive_encrypted: secrets.seal(JSON.stringify(plain)), sensitive_labels: plain.map(({ label, value }) => ({ label, fingerprint: secrets.fingerprint(value, accountId) })) };
 }
 
 export function openSensitive(secrets: SecretBox, sealed: string | null | undefined): SensitiveValue[] {

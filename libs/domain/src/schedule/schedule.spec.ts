@@ -7,7 +7,7 @@ const created: ScheduleEvent = {
   type: 'ScheduleCreated', schemaVersion: 1,
   data: { schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, trigger: 'cron', cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard', catch_up: 'skip', paused: false, created_at: '2026-11-20T12:00:00.000Z' },
 };
-const create = { type: 'CreateSchedule' as const, schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, trigger: 'cron' as const, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard' as const, catch_up: 'skip' as const, paused: false, now: '2026-11-20T12:00:00.000Z', target: { account_id: 'a1', deleted: false } };
+const create = { type: 'CreateSchedule' as const, schedule_id: 's1', account_id: 'a1', target_id: 't1', tag: null, trigger: 'cron' as const, cron: '0 3 * * *', timezone: 'Europe/Paris', profile: 'standard' as const, catch_up: 'skip' as const, paused: false, now: '2026-11-20T12:00:00.000Z', target: { account_id: 'a1', deleted: false }, room: { plan: 'free' as const, allowed: 5, live: 0 } };
 const fired = (due_at: string, scans = [{ target_id: 't1', scan_id: 'sc1' }]): ScheduleEvent => ({
   type: 'ScheduledScanFired', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', due_at, fired_at: due_at, missed: 0, profile: 'standard', scans, skipped: [] },
 });
@@ -17,6 +17,20 @@ const due = '2026-11-21T02:00:00.000Z';
 describe('schedule decider', () => {
   it('creates a schedule of one of the account\'s targets', () => {
     spec(scheduleDecider).given([]).when(create).then([created]);
+  });
+
+  it('refuses a schedule past the plan\'s cap (403: what the plan includes, not a wait), and takes any number when unlimited', () => {
+    spec(scheduleDecider).given([]).when({ ...create, room: { plan: 'free', allowed: 5, live: 4 } }).then([created]);
+    const refused = (() => {
+      try {
+        scheduleDecider.decide({ ...create, room: { plan: 'free', allowed: 5, live: 5 } }, scheduleDecider.initialState());
+      } catch (e) {
+        return e as { code: string; message: string };
+      }
+      return null;
+    })();
+    expect(refused).toMatchObject({ code: 'forbidden', broken: { rule: 'schedule-limit' }, message: 'The free plan includes 5 schedules and this account has 5; delete one, or move to a larger plan, to create another.' });
+    spec(scheduleDecider).given([]).when({ ...create, room: { plan: 'enterprise', allowed: null, live: 100_000 } }).then([created]);
   });
 
   it('refuses another account\'s target, both selectors, bad cron and bad time zones', () => {

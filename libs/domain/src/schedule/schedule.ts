@@ -2,6 +2,7 @@ import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { Profile, PROFILES } from '../scan/scan';
 import { normalizeTag } from '../target/tags';
+import { requireScheduleRoom, ScheduleRoomFacts } from '../account/plans';
 import { cronProblem, dueTimesBetween } from './cron';
 
 /** After a downtime (or any due time the scheduler saw late): run once for the latest missed time, or skip them. */
@@ -74,7 +75,7 @@ export interface ScheduledTargetFacts {
 }
 
 export type ScheduleCommand =
-  | ({ type: 'CreateSchedule'; schedule_id: string; account_id: string; paused: boolean; target: ScheduledTargetFacts | null; now: string } & ScheduleSelector & ScheduleTiming)
+  | ({ type: 'CreateSchedule'; schedule_id: string; account_id: string; paused: boolean; target: ScheduledTargetFacts | null; room: ScheduleRoomFacts; now: string } & ScheduleSelector & ScheduleTiming)
   | { type: 'ChangeSchedule'; account_id: string; changes: ScheduleChanges; paused?: boolean; now: string }
   | { type: 'DeleteSchedule'; account_id: string; now: string }
   | { type: 'FireSchedule'; due_at: string; missed: number; targets: (PlannedScan & { busy: boolean })[]; now: string }
@@ -165,6 +166,7 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
       // another account's target answers exactly like an absent one
       if (c.target_id !== null && (!c.target || c.target.deleted || c.target.account_id !== c.account_id)) throw new DomainError('not_found', 'Target not found.');
       checkTiming(c);
+      requireScheduleRoom(c.room);
       return [event('ScheduleCreated', { schedule_id: c.schedule_id, account_id: c.account_id, target_id: c.target_id, tag, ...timingOf(c), paused: c.paused, created_at: c.now })];
     }
     const system = c.type === 'FireSchedule' || c.type === 'FireOnDeploy' || c.type === 'RecordRunsMissed' || c.type === 'RecordScanNotStarted';

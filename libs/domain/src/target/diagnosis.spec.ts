@@ -63,4 +63,12 @@ describe('what a connection check says', () => {
     const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
     expect(failed({ kind: 'page', step: 'settle' }, page).diagnosis).toMatch(/did not settle/);
   });
+
+  it('says what the driver said once, never its prefix twice', () => {
+    const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
+    const said = (step: 'load' | 'settle', message: string) => diagnose(page, { kind: 'failed', failure: { kind: 'page', step }, message }, 1).diagnosis;
+    expect(said('load', 'the chat page did not load: nothing came within 30 s')).toBe('The chat page did not load: nothing came within 30 s.');
+    expect(said('settle', 'the page did not settle: reading the answer took longer than 5000 ms')).toBe('The page did not settle: reading the answer took longer than 5000 ms.');
+    expect(said('settle', "nothing came of it within 60 s (the check's deadline); the browser was closed")).toBe("The page did not settle: nothing came of it within 60 s (the check's deadline); the browser was closed.");
+  });
 });

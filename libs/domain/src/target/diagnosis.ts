@@ -171,14 +171,23 @@ function pageDiagnosis(step: PageStep, message: string, install?: string): Diagn
       if (install) return { ok: false, diagnosis: 'No Chromium is installed on the Gauntlet server, so chat pages cannot be opened.', hint: `Run \`${install}\` on the Gauntlet server (or set CHROMIUM_PATH to a Chromium or Chrome).` };
       return { ok: false, diagnosis: 'Chromium did not start on the Gauntlet server.', hint: 'Install Debian\'s chromium (infra/debian-packages.sh) or point CHROMIUM_PATH at a Chromium.' };
     case 'load':
-      return { ok: false, diagnosis: `The chat page did not load: ${message}`, hint: 'Check the address opens in a browser from the Gauntlet server.' };
+      return { ok: false, diagnosis: `The chat page did not load: ${reason(message, /^(?:the )?chat page did not load\s*:?\s*/i)}`, hint: 'Check the address opens in a browser from the Gauntlet server.' };
     case 'input':
       return { ok: false, diagnosis: 'The page loaded, but no chat input was found on it.', hint: 'Set browser.input_selector (and send_selector, response_selector) to CSS selectors of the chat box; the screenshot shows what the page looked like.' };
     case 'send':
       return { ok: false, diagnosis: 'The chat input was found, but the message could not be sent.', hint: 'Set browser.send_selector to the send button.' };
     case 'settle':
-      return { ok: false, diagnosis: `The page did not settle: ${message}`, hint: 'The page keeps the browser busy (a frame that never loads, a script that never ends, endless dialogs or reloads); check that it opens and stays still in a browser, or point url at the chat itself.' };
+      return { ok: false, diagnosis: `The page did not settle: ${reason(message, /^(?:the )?page did not settle\s*:?\s*/i)}`, hint: 'The page keeps the browser busy (a frame that never loads, a script that never ends, endless dialogs or reloads); check that it opens and stays still in a browser, or point url at the chat itself.' };
     case 'answer':
       return { ok: false, diagnosis: 'The message was sent, but no answer appeared.', hint: 'Set browser.response_selector to the element holding the bot\'s answers; the screenshot shows the page after sending.' };
   }
+}
+
+/**
+ * The driver's sentence as the end of ours: said once (the driver's message often starts with the
+ * same words the diagnosis does) and ending in one full stop.
+ */
+function reason(message: string, ownPrefix: RegExp): string {
+  const rest = message.split('\n')[0].trim().replace(ownPrefix, '').replace(/[.\s]+$/, '');
+  return `${rest || 'no reason was given'}.`;
 }

@@ -11,3 +11,4 @@ export * from './rule-detector';
 export { candidatesOf } from './candidates';
 export * from './llm-judge';
 export * from './registry';
+export { compileUserPattern, userPatternProblem, UserPattern, MAX_USER_PATTERN_LENGTH } from './user-pattern';

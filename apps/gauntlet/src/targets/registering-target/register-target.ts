@@ -57,7 +57,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       tags: body.tags ?? [],
       regression_threshold: body.regression_threshold ?? null,
       // sealed like the key; labels and fingerprints stay readable
-      ...sealSensitive(this.secrets, body.sensitive),
+      ...sealSensitive(this.secrets, account_id, body.sensitive),
     };
     const target_id = randomUUID();
     await this.writePath.commit(

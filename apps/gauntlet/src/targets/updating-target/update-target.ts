@@ -31,7 +31,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
       changes.headers_encrypted = sealHeaders(this.secrets, headers);
       changes.header_names = headerNames(headers);
     }
-    if (sensitive !== undefined) Object.assign(changes, sealSensitive(this.secrets, sensitive));
+    if (sensitive !== undefined) Object.assign(changes, sealSensitive(this.secrets, account_id, sensitive));
     if (browser !== undefined) changes.browser = { ...browser };
     if (http !== undefined) changes.http = { ...http };
     await this.writePath.commit(

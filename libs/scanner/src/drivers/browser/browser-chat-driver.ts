@@ -4,6 +4,7 @@ import { CallbackHook, checkOutboundUrl, GuardedProxy, startGuardedProxy } from 
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from 'playwright';
 import { ChatDriver, Conversation, TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { findChromium } from './chromium';
+import { inGauntletWords } from './page-errors';
 import { PAGE_SCRIPT } from './page-script';
 
 export interface BrowserSelectorsConfig {
@@ -456,7 +457,8 @@ function scriptable(frame: Frame): boolean {
 function asTargetError(err: unknown, what: string, failure: TargetFailure): TargetUnavailableError | TargetProtocolError {
   if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) return err;
   const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-  return new TargetUnavailableError(`${what}: ${detail}`, err, browserFailure(detail) ?? failure);
+  // the failure's kind is read from Playwright's text; what a user reads is in our words
+  return new TargetUnavailableError(`${what}: ${inGauntletWords(detail)}`, err, browserFailure(detail) ?? failure);
 }
 
 /** Chromium's network errors said the way the API drivers say them */

@@ -1,0 +1,19 @@
+import { inGauntletWords } from './page-errors';
+
+describe("the browser's failures in Gauntlet's words", () => {
+  it.each([
+    ['page.goto: Timeout 4000ms exceeded.\nCall log:\n  - navigating to "http://x/", waiting until "domcontentloaded"', 'nothing came within 4 s'],
+    ['page.goto: net::ERR_TUNNEL_CONNECTION_FAILED at https://x/\nCall log:', "Gauntlet's outbound guard could not connect to the site (refused or unreachable)"],
+    ['page.goto: net::ERR_CONNECTION_REFUSED at http://127.0.0.1:9/', 'nothing accepted the connection'],
+    ['page.goto: net::ERR_CERT_AUTHORITY_INVALID at https://x/', "the site's TLS certificate was not accepted"],
+    ['page.goto: net::ERR_SOMETHING_NEW at http://x/', "the browser's connection failed (something new)"],
+    ['page.evaluate: Target page, context or browser has been closed', 'the browser closed the page before it was done'],
+    ['page.evaluate: Execution context was destroyed, most likely because of a navigation', 'the page navigated away while it was being read'],
+    ['locator.fill: Element is not visible', 'the chat controls could not be used (hidden, disabled or covered by something else)'],
+    ['Protocol error (Runtime.callFunctionOn): something internal', 'the browser could not complete it'],
+  ])('%s', (playwright, ours) => {
+    const said = inGauntletWords(playwright);
+    expect(said).toBe(ours);
+    expect(said).not.toMatch(/page\.|net::|Call log|Protocol error|Timeout \d+ms/);
+  });
+});

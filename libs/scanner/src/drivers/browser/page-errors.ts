@@ -1,0 +1,44 @@
+/**
+ * What went wrong in the browser, in Gauntlet's words: Playwright's and Chromium's own text
+ * (`page.goto: Timeout 30000ms exceeded.`, `net::ERR_TUNNEL_CONNECTION_FAILED at ...`, call logs)
+ * is for their developers, and never reaches a diagnosis, a scan's reason or a log line a user reads.
+ */
+export function inGauntletWords(detail: string): string {
+  const timeout = detail.match(/Timeout (\d+)\s*ms exceeded/i);
+  if (timeout) return `nothing came within ${seconds(Number(timeout[1]))}`;
+  const net = detail.match(/net::ERR_([A-Z0-9_]+)/)?.[1];
+  if (net) return NETWORK[net] ?? (net.startsWith('CERT_') ? "the site's TLS certificate was not accepted" : net.startsWith('SSL_') ? 'the TLS handshake failed' : `the browser's connection failed (${net.toLowerCase().replace(/_/g, ' ')})`);
+  if (/crash/i.test(detail)) return 'the page crashed';
+  if (/(?:Target|page|context|browser)[^\n]*(?:has been )?closed/i.test(detail)) return 'the browser closed the page before it was done';
+  if (/Execution context was destroyed|frame was detached|navigat/i.test(detail)) return 'the page navigated away while it was being read';
+  if (/not (?:visible|enabled|editable|attached)|outside of the viewport|intercepts pointer events/i.test(detail)) return 'the chat controls could not be used (hidden, disabled or covered by something else)';
+  return 'the browser could not complete it';
+}
+
+const seconds = (ms: number) => (ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
+
+const NETWORK: Record<string, string> = {
+  CONNECTION_REFUSED: 'nothing accepted the connection',
+  NAME_NOT_RESOLVED: 'the host name does not resolve',
+  NAME_RESOLUTION_FAILED: 'the host name does not resolve',
+  TUNNEL_CONNECTION_FAILED: "Gauntlet's outbound guard could not connect to the site (refused or unreachable)",
+  PROXY_CONNECTION_FAILED: "the browser could not reach Gauntlet's outbound guard",
+  CONNECTION_RESET: 'the connection was closed before an answer',
+  CONNECTION_CLOSED: 'the connection was closed before an answer',
+  EMPTY_RESPONSE: 'the server closed the connection without answering',
+  CONNECTION_TIMED_OUT: 'the site cannot be reached (the connection timed out)',
+  TIMED_OUT: 'nothing came in time',
+  ADDRESS_UNREACHABLE: 'the site cannot be reached from the Gauntlet server',
+  INTERNET_DISCONNECTED: 'the Gauntlet server has no network',
+  TOO_MANY_REDIRECTS: 'the page redirects in a loop',
+  ABORTED: 'the page went elsewhere, or answered with a download, before it loaded',
+  INVALID_RESPONSE: 'the server answered something that is not HTTP',
+  INVALID_HTTP_RESPONSE: 'the server answered something that is not HTTP',
+  INCOMPLETE_CHUNKED_ENCODING: 'the answer was cut off before its end',
+  CONTENT_LENGTH_MISMATCH: 'the answer was cut off before its end',
+  HTTP2_PROTOCOL_ERROR: 'the server broke the HTTP/2 protocol',
+  SSL_PROTOCOL_ERROR: 'the TLS handshake failed: the server does not seem to speak HTTPS on that port',
+  BLOCKED_BY_CLIENT: 'the browser refused to load it',
+  BLOCKED_BY_RESPONSE: 'the site forbids being opened this way',
+  UNSAFE_PORT: 'the browser refuses that port',
+};
