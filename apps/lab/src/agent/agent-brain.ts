@@ -96,13 +96,15 @@ export function callKey(name: string, args: Record<string, unknown> | string): s
   return `${name} ${typeof args === 'string' ? args : JSON.stringify(args, Object.keys(args).sort())}`;
 }
 
-/** what the agent says once its calls are answered: what it used, and the gist of the newest result (never the instructions in it) */
+/** what the agent says once its calls are answered: what it used, and the gist of what the user asked it to read (never the instructions in it) */
 function summaryOf(results: Extract<AgentMessage, { role: 'tool' }>[], made: AgentCall[], ignored: boolean): string {
-  const latest = results[results.length - 1];
-  const instructions = new Set(instructionsIn(latest.content));
-  const gist = sentencesOf(readableText(latest.content)).find((s) => ![...instructions].some((i) => s.includes(i)) && s.length > 8);
+  const gistOf = (content: string) => {
+    const instructions = instructionsIn(content);
+    return sentencesOf(readableText(content)).filter((s) => s.length > 8 && !instructions.some((i) => s.includes(i))).slice(0, 2).join(' ');
+  };
+  const gist = results.map((r) => gistOf(r.content)).find(Boolean);
   const used = [...new Set(made.map((c) => c.name))].join(', ');
-  return [`I used ${used || 'my tools'}.`, gist ? `Result: ${gist.slice(0, 200)}` : 'It returned nothing worth reporting.', ignored ? 'The content also held instructions, which I did not follow.' : ''].filter(Boolean).join(' ');
+  return [`I used ${used || 'my tools'}.`, gist ? `Result: ${gist.slice(0, 240)}` : 'It returned nothing worth reporting.', ignored ? 'The content also held instructions, which I did not follow.' : ''].filter(Boolean).join(' ');
 }
 
 /** a reply with no tool: the lab's hardened support bot (it leaks nothing and takes no action by words alone) */
