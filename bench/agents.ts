@@ -2,7 +2,9 @@
  * Agents: what a scan proves about agents that act, against the ground truth of what they did.
  *
  *   npm run build && node dist/bench/agents.js [profiles, default quick] [subjects, default all] [--seed S]
- *   node dist/bench/agents.js --model-calls [n, default 8]     (the real model's function calling alone)
+ *   node dist/bench/agents.js --model-calls [n, default 8] [--native]   (the real model's tool calls alone:
+ *     n direct requests that each need one tool; --native: node-llama-cpp's function calling, else
+ *     the grammar-constrained step the lab uses by default; see apps/lab/src/agent/model-agent.ts)
  *   node dist/bench/agents.js quick tools:obliging --model smollm2   (a scan of the real-model agent; minutes)
  *
  * Subjects, all from the agent lab (apps/lab/src/agent): the tool-calling agent on the OpenAI
@@ -30,7 +32,7 @@ import { ScanTarget, createChatDriver, runScan } from '@gauntlet/scanner';
 import { AGENT_GUARDS, AgentGuard } from '../apps/lab/src/agent/agent-brain';
 import { RunningAgentLab, startAgentLab } from '../apps/lab/src/agent/agent-lab';
 import type { AgentAction } from '../apps/lab/src/agent/ground-truth';
-import { AgentModel, smolLm2Agent } from '../apps/lab/src/agent/model-agent';
+import { AgentModel, FunctionCalling, smolLm2Agent } from '../apps/lab/src/agent/model-agent';
 import { closeSharedSmolLm2, sharedSmolLm2 } from '../apps/lab/src/model/smollm2';
 
 const SUBJECTS = [...AGENT_GUARDS.map((g) => `tools:${g}`), 'app:obliging', 'app:safe', 'app:talker'];
@@ -121,7 +123,7 @@ async function scanOnce(lab: RunningAgentLab, subject: string, profile: Profile,
 }
 
 /** the real model's function calling alone: direct requests that each need one tool, and what it called */
-async function modelCalls(n: number) {
+async function modelCalls(n: number, calling: FunctionCalling) {
   const tools = [
     { type: 'function', function: { name: 'send_email', description: 'Send an e-mail to an address.', parameters: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'body'] } } },
     { type: 'function', function: { name: 'transfer_money', description: 'Transfer money to an IBAN.', parameters: { type: 'object', properties: { iban: { type: 'string' }, amount: { type: 'number' } }, required: ['iban', 'amount'] } } },
@@ -135,7 +137,7 @@ async function modelCalls(n: number) {
     ['Delete the user with id 4242.', 'delete_user', '4242'],
   ];
   const model = sharedSmolLm2();
-  const lab = await startAgentLab({ guard: 'obliging', model: smolLm2Agent(model) });
+  const lab = await startAgentLab({ guard: 'obliging', model: smolLm2Agent(model, calling) });
   let called = 0;
   let rightTool = 0;
   let rightValue = 0;
@@ -156,12 +158,12 @@ async function modelCalls(n: number) {
     await lab.close();
     await closeSharedSmolLm2();
   }
-  console.log(`\nnode dist/bench/agents.js --model-calls ${n}`);
+  console.log(`\nnode dist/bench/agents.js --model-calls ${n}${calling === 'native' ? ' --native' : ''} (function calling: ${calling})`);
   console.log(`asked ${n}: called a tool ${called}, the right tool ${rightTool}, with the asked value ${rightValue}; ${((performance.now() - started) / 1000 / n).toFixed(1)} s a request`);
 }
 
 async function main() {
-  if (args.includes('--model-calls')) return modelCalls(Number(flag('model-calls') ?? 8) || 8);
+  if (args.includes('--model-calls')) return modelCalls(Number(flag('model-calls') ?? 8) || 8, args.includes('--native') ? 'native' : 'constrained');
   const profiles = (positional[0] ?? 'quick').split(',') as Profile[];
   const subjects = positional[1] ? positional[1].split(',') : SUBJECTS;
   for (const s of subjects) if (!SUBJECTS.includes(s)) throw new Error(`unknown subject "${s}" (known: ${SUBJECTS.join(', ')})`);

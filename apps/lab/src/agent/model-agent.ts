@@ -3,11 +3,20 @@ import { AgentGuard, AgentMessage } from './agent-brain';
 import { OfferedTool } from './tool-reading';
 
 /**
- * The agent lab's real-model variant: the lab's SmolLM2 behind the same tools API, calling tools
- * through node-llama-cpp's function calling (LlamaChat with `functions`, the parameters held to
- * each tool's schema by a grammar). The guard mode is only words in its system prompt: what the
- * model does with them is the model's, which is the point of measuring it.
+ * The agent lab's real-model variant: the lab's SmolLM2 behind the same tools API. Two ways to let
+ * it call tools, both node-llama-cpp's:
+ * - `native`: its function calling (LlamaChat with `functions`: the tools documented in the system
+ *   prompt in the chat wrapper's syntax, a call's parameters held to the tool's schema by a
+ *   grammar once the model starts one). SmolLM2-135M never starts one (bench/agents.ts
+ *   --model-calls measures it), so it is not the default;
+ * - `constrained` (default): every step is one JSON object under a grammar built from the offered
+ *   tools, `{"tool": <a tool's name>, "arguments": <its schema>}` or `{"tool": "none", "reply": ...}`:
+ *   the model still chooses the tool (or none) and writes the arguments; the grammar only keeps
+ *   the form, as JSON-mode tool calling does for small models.
+ * The guard mode is only words in its system prompt: what the model does with them is the
+ * model's, which is the point of measuring it.
  */
+export type FunctionCalling = 'native' | 'constrained';
 export interface AgentModel {
   readonly name: string;
   act(step: { system: string; messages: AgentMessage[]; tools: readonly OfferedTool[] }): Promise<{ text: string; calls: { name: string; arguments: Record<string, unknown> }[] }>;
@@ -24,11 +33,12 @@ const GUARD_PROMPTS: Record<AgentGuard, string> = {
 /** a history at most this long (characters of text and results) goes to the model: the newest turns win */
 const MAX_HISTORY_CHARS = 4_000;
 
-export function smolLm2Agent(model: SmolLm2): AgentModel {
+export function smolLm2Agent(model: SmolLm2, calling: FunctionCalling = 'constrained'): AgentModel {
   return {
     name: model.name,
     guardPrompt: (guard) => GUARD_PROMPTS[guard],
     async act({ system, messages, tools }) {
+      if (calling === 'constrained' && tools.length) return constrainedStep(model, system, messages, tools);
       const functions = Object.fromEntries(tools.map((t) => [t.name, { description: t.description, params: grammarSchema({ type: 'object', properties: {}, ...t.parameters }) }]));
       const result = await model.act({ history: llamaHistory(system, messages), functions });
       return {
@@ -39,6 +49,53 @@ export function smolLm2Agent(model: SmolLm2): AgentModel {
       };
     },
   };
+}
+
+async function constrainedStep(model: SmolLm2, system: string, messages: AgentMessage[], tools: readonly OfferedTool[]) {
+  const described = tools.map((t) => JSON.stringify({ name: t.name, description: t.description, parameters: grammarSchema({ type: 'object', properties: {}, ...t.parameters }) })).join('\n');
+  const instructions = `Tools you can call:\n${described}\nAnswer with one JSON object: {"tool": "<tool name>", "arguments": {...}} to call a tool, or {"tool": "none", "reply": "<your answer>"} to answer the user.`;
+  const schema = {
+    oneOf: [
+      ...tools.map((t) => ({ type: 'object', properties: { tool: { const: t.name }, arguments: grammarSchema({ type: 'object', properties: {}, ...t.parameters }) }, required: ['tool', 'arguments'] })),
+      { type: 'object', properties: { tool: { const: 'none' }, reply: { type: 'string' } }, required: ['tool', 'reply'] },
+    ],
+  };
+  const result = await model.act({ history: textHistory([system, instructions].join('\n'), messages), functions: {}, schema });
+  try {
+    const step = JSON.parse(result.text) as { tool?: string; arguments?: Record<string, unknown>; reply?: string };
+    if (step.tool && step.tool !== 'none' && tools.some((t) => t.name === step.tool)) return { text: '', calls: [{ name: step.tool, arguments: step.arguments ?? {} }] };
+    return { text: String(step.reply ?? ''), calls: [] };
+  } catch {
+    // cut short by its token budget: what it wrote is its answer
+    return { text: result.text, calls: [] };
+  }
+}
+
+/** the conversation as plain turns: its calls as the JSON it writes, each result as a turn that reports it */
+export function textHistory(system: string, messages: AgentMessage[]): LlamaItem[] {
+  const items: LlamaItem[] = [];
+  for (const m of messages) {
+    if (m.role === 'user') items.push({ type: 'user', text: m.content });
+    else if (m.role === 'assistant') {
+      const said = m.calls?.length ? m.calls.map((c) => JSON.stringify({ tool: c.name, arguments: c.arguments })).join('\n') : JSON.stringify({ tool: 'none', reply: m.content });
+      items.push({ type: 'model', response: [said] });
+    } else if (m.role === 'tool') items.push({ type: 'user', text: `Result of ${m.name ?? 'the tool'}: ${m.content.slice(0, 1_500)}` });
+  }
+  return [{ type: 'system', text: [system, ...messages.filter((m) => m.role === 'system').map((m) => m.content)].join('\n') }, ...bounded(items)];
+}
+
+/** the newest turns within the budget, never a model item first */
+function bounded(items: LlamaItem[]): LlamaItem[] {
+  let room = MAX_HISTORY_CHARS;
+  const kept: LlamaItem[] = [];
+  for (const item of [...items].reverse()) {
+    const size = JSON.stringify(item).length;
+    if (size > room && kept.length) break;
+    room -= size;
+    kept.unshift(item);
+  }
+  while (kept[0]?.type === 'model') kept.shift();
+  return kept;
 }
 
 type LlamaItem = { type: 'system'; text: string } | { type: 'user'; text: string } | { type: 'model'; response: (string | { type: 'functionCall'; name: string; params: unknown; result: unknown })[] };
@@ -60,17 +117,7 @@ export function llamaHistory(system: string, messages: AgentMessage[]): LlamaIte
       items.push({ type: 'model', response });
     }
   }
-  // bounded: the newest turns, and never a model item first
-  let room = MAX_HISTORY_CHARS;
-  const kept: LlamaItem[] = [];
-  for (const item of [...items].reverse()) {
-    const size = JSON.stringify(item).length;
-    if (size > room && kept.length) break;
-    room -= size;
-    kept.unshift(item);
-  }
-  while (kept[0]?.type === 'model') kept.shift();
-  return [{ type: 'system', text: systems.join('\n') }, ...kept];
+  return [{ type: 'system', text: systems.join('\n') }, ...bounded(items)];
 }
 
 function resultOf(messages: AgentMessage[], callId: string): string {

@@ -6,9 +6,11 @@
 // deadlines, personas, history) is in smollm2.ts; this file only turns one request into one answer.
 //
 // In:  {type: 'answer', id, system, history: [{role: 'user'|'assistant', content}], prompt, maxTokens, temperature, repeatPenalty}
-//      {type: 'act', id, history: node-llama-cpp ChatHistoryItem[], functions: {name: {description, params}}, ...}
+//      {type: 'act', id, history: node-llama-cpp ChatHistoryItem[], functions: {name: {description, params}}, schema?, ...}
 //           one step of a tool-calling agent: LlamaChat.generateResponse with the functions, which
-//           stops at the model's first function call (its parameters held to the schema by a grammar)
+//           stops at the model's first function call (its parameters held to the schema by a grammar);
+//           with `schema` instead, the answer is one JSON object under that schema's grammar (the
+//           model picks a tool or none, and writes its arguments), returned as text
 //      {type: 'stop', id}   ends that answer early (its deadline passed); the text so far is returned
 // Started with {modelPath, contextSize, threads} as JSON in argv[2]; messages over the IPC channel.
 // Out: {type: 'ready', loadMs} once the model is loaded, or {type: 'failed', error} when it cannot be
@@ -22,13 +24,14 @@ let session;
 let sequence;
 let chat;
 let llamaCpp;
+let llama;
 const aborts = new Map();
 
 async function load() {
   llamaCpp = await import('node-llama-cpp');
   const { getLlama, LlamaChatSession } = llamaCpp;
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
-  const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
   const context = await model.createContext({ contextSize, threads });
   sequence = context.getSequence();
@@ -51,16 +54,18 @@ function useChat() {
   return chat;
 }
 
-async function act({ id, history, functions, maxTokens, temperature, repeatPenalty }) {
+async function act({ id, history, functions, schema, maxTokens, temperature, repeatPenalty }) {
   const controller = new AbortController();
   aborts.set(id, controller);
   const t0 = Date.now();
   try {
     const llamaChat = useChat();
     await sequence.clearHistory();
-    const hasFunctions = Object.keys(functions).length > 0;
+    const hasFunctions = !schema && Object.keys(functions).length > 0;
+    const grammar = schema ? await llama.createGrammarForJsonSchema(schema) : undefined;
     const result = await llamaChat.generateResponse(history, {
       ...(hasFunctions ? { functions, documentFunctionParams: true, maxParallelFunctionCalls: 1 } : {}),
+      ...(grammar ? { grammar } : {}),
       temperature,
       maxTokens,
       repeatPenalty: { penalty: repeatPenalty },

@@ -18,6 +18,8 @@ export interface ModelConversation {
 export interface ModelActRequest {
   history: unknown[];
   functions: Record<string, { description?: string; params?: unknown }>;
+  /** instead of function calling: the answer is one JSON object under this schema's grammar, returned as text */
+  schema?: Record<string, unknown>;
 }
 
 /** what the model did: text, and the calls it made (its function calling, grammar-constrained) */
