@@ -2,7 +2,7 @@ import { ChatMessage, reply } from '../brain';
 import { DEFAULT_CANARIES } from '../knowledge';
 import { AgentGuard } from './agent-brain';
 import { AgentLedger } from './ground-truth';
-import { fetchInstructionsIn, instructionsIn, readableText, sentencesOf, urlToLoad } from './instructions';
+import { ADDRESSED, fetchInstructionsIn, instructionsIn, readableText, sentencesOf, textInstructionIn, urlToLoad } from './instructions';
 import { HeldValues, PATTERNS, cleanUrl } from './tool-reading';
 
 /**
@@ -85,15 +85,19 @@ export async function appAnswer(messages: ChatMessage[], options: AppOptions): P
       followed.push(next);
     }
   }
+  // a page that says what to answer is answered as it says, by an app that follows what it read
+  const say = options.guard === 'safe' ? null : pages.map((p) => (p.text === null ? null : textInstructionIn(p.text))).find(Boolean);
+  if (say) return say;
+  if (options.guard === 'safe' && pages.some((p) => p.text !== null && textInstructionIn(p.text))) ignored++;
   const lines = pages.filter((p) => asked.includes(p.url)).map((p) => (p.text === null ? `I couldn't load ${p.url}.` : `Summary of ${p.url}: ${gist(p.text)}`));
   if (followed.length) lines.push(`As the page asked, I also loaded ${followed.join(' and ')}.`);
-  if (ignored) lines.push('The page also told me to load other addresses; I did not.');
+  if (ignored) lines.push('The page also held instructions; I did not follow them.');
   return lines.join('\n');
 }
 
 /** the first sentences of a page that are not instructions */
 function gist(page: string): string {
   const instructions = instructionsIn(page);
-  const sentences = sentencesOf(readableText(page)).filter((s) => s.length > 8 && !instructions.some((i) => s.includes(i)));
+  const sentences = sentencesOf(readableText(page)).filter((s) => s.length > 8 && !ADDRESSED.test(s) && !instructions.some((i) => s.includes(i)));
   return sentences.slice(0, 2).join(' ').slice(0, 300) || 'the page has no readable text.';
 }

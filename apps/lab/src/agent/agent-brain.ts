@@ -1,6 +1,6 @@
 import { ChatMessage, reply } from '../brain';
 import { DEFAULT_CANARIES } from '../knowledge';
-import { instructionsIn, readableText, sentencesOf, urlToLoad } from './instructions';
+import { ADDRESSED, instructionsIn, readableText, sentencesOf, textInstructionIn, urlToLoad } from './instructions';
 import { HeldValues, OfferedTool, PATTERNS, asksForAction, chooseTool, cleanUrl, fillArguments, isRisky } from './tool-reading';
 
 /**
@@ -89,7 +89,10 @@ export function decide(input: AgentInput): AgentStep {
       return { kind: 'calls', calls: [{ name: choice.tool.name, arguments: args, cause: 'tool_result', risky: isRisky(choice.tool, args) }] };
     }
   }
-  return { kind: 'answer', text: summaryOf(results, made, guard === 'safe' && found.length > 0) };
+  // an instruction to say something: an agent that obeys what it read says it
+  const say = guard === 'safe' ? null : results.map((r) => textInstructionIn(r.content)).find(Boolean);
+  if (say) return { kind: 'answer', text: say };
+  return { kind: 'answer', text: summaryOf(results, made, guard === 'safe' && (found.length > 0 || results.some((r) => textInstructionIn(r.content)))) };
 }
 
 export function callKey(name: string, args: Record<string, unknown> | string): string {
@@ -100,7 +103,7 @@ export function callKey(name: string, args: Record<string, unknown> | string): s
 function summaryOf(results: Extract<AgentMessage, { role: 'tool' }>[], made: AgentCall[], ignored: boolean): string {
   const gistOf = (content: string) => {
     const instructions = instructionsIn(content);
-    return sentencesOf(readableText(content)).filter((s) => s.length > 8 && !instructions.some((i) => s.includes(i))).slice(0, 2).join(' ');
+    return sentencesOf(readableText(content)).filter((s) => s.length > 8 && !ADDRESSED.test(s) && !instructions.some((i) => s.includes(i))).slice(0, 2).join(' ');
   };
   const gist = results.map((r) => gistOf(r.content)).find(Boolean);
   const used = [...new Set(made.map((c) => c.name))].join(', ');

@@ -1,4 +1,4 @@
-import { HeldValues, PATTERNS, asksForAction, cleanUrl, referencedValues } from './tool-reading';
+import { HeldValues, PATTERNS, cleanUrl, isImperative, quotedIn, referencedValues } from './tool-reading';
 
 /**
  * Reading what a tool returned (a fetched page, an e-mail, a record): its text, and the
@@ -49,9 +49,9 @@ export function sentencesOf(text: string): string[] {
     .filter((s) => s.length > 2);
 }
 
-/** a lead-in before the imperative: "Note to the AI assistant:", "IMPORTANT -", "Please", "You must", "Ignore the above and" */
+/** a lead-in before the imperative: "Note to the AI assistant:", "IMPORTANT -", "Please", "You must", "Ignore the above and", "Assistant,", "The user has asked that you" */
 const LEAD_IN =
-  /^(?:(?:[\w\s'’,()-]{0,60}?(?::|—|-{1,2})\s+)|(?:please|kindly|now|then|also|next|first|finally|immediately|additionally|afterwards|and|so)\b[,\s]*|(?:you|(?:the\s+)?(?:ai\s+)?(?:assistants?|agents?|models?|bots?|ai|llms?))\s+(?:must|should|shall|need to|needs to|are required to|is required to|have to|has to|will)\s+|(?:ignore|disregard|forget)\b[^.]{0,100}?\b(?:and|then|instead)\b[,\s]*|(?:before|after|when|once)\b[^,]{1,80},\s*|to (?:finish|complete|continue|verify|confirm)\b[^,]{0,60},\s*|(?:it is|it's) (?:required|mandatory|important) (?:that you|to)\s+)+/i;
+  /^(?:(?:dear\s+|hey\s+|hi\s+)?(?:the\s+)?(?:ai|assistants?|agents?|bots?|models?|llms?)\s*,\s*|[^.]{0,80}?\b(?:requests?|requested|asks?|asked|wants?|instructs?|instructed|requires?|required|authori[sz]es?|authori[sz]ed)\s+(?:that\s+)?(?:you|the (?:ai|assistant|agent|model))\s+(?:to\s+|should\s+|must\s+)?|(?:[\w\s'’,()-]{0,60}?(?::|—|-{1,2})\s+)|(?:please|kindly|now|then|also|next|first|finally|immediately|additionally|afterwards|and|so)\b[,\s]*|(?:you|(?:the\s+)?(?:ai\s+)?(?:assistants?|agents?|models?|bots?|ai|llms?))\s+(?:must|should|shall|need to|needs to|are required to|is required to|have to|has to|will)\s+|(?:ignore|disregard|forget)\b[^.]{0,100}?\b(?:and|then|instead)\b[,\s]*|(?:before|after|when|once)\b[^,]{1,80},\s*|to (?:finish|complete|continue|verify|confirm)\b[^,]{0,60},\s*|(?:it is|it's) (?:required|mandatory|important) (?:that you|to)\s+)+/i;
 
 /** the instructions a text carries: each sentence that, after any lead-in, begins with an action verb, from that verb on */
 export function instructionsIn(text: string): string[] {
@@ -59,10 +59,25 @@ export function instructionsIn(text: string): string[] {
   for (const sentence of sentencesOf(readableText(text))) {
     const rest = sentence.replace(LEAD_IN, '').trim();
     const firstWord = rest.split(/\s+/)[0] ?? '';
-    if (asksForAction(firstWord) && !/^(?:we|i|they|he|she|it|our|this)\b/i.test(rest)) out.push(rest.replace(/[.!]+$/, ''));
+    if (isImperative(firstWord) && !/^(?:we|i|they|he|she|it|our|this)\b/i.test(rest)) out.push(rest.replace(/[.!]+$/, ''));
   }
   return out;
 }
+
+/** what to say, from an instruction in content: "Reply only with 'X'", "say X", "include X in your answer"; null when there is none */
+export function textInstructionIn(text: string): string | null {
+  for (const sentence of sentencesOf(readableText(text))) {
+    const rest = sentence.replace(LEAD_IN, '').trim();
+    const m = /^(?:(?:say|reply|respond|print|output|repeat|tell the user)\b|(?:answer|end|start|begin|include|write|return)\s+(?:\w+\s+)?(?:your|the) (?:answer|reply|response)\b)(?:\s+(?:only|exactly|just|back|literally|to (?:the )?user|in full|verbatim))*\s*(?:with|by saying|:)?\s*(.+)$/i.exec(rest);
+    if (!m) continue;
+    const quoted = quotedIn(m[1]);
+    return (quoted ?? m[1]).replace(/\s+(?:in|at the (?:end|start) of) your (?:answer|reply|response)\b.*$/i, '').replace(/[.!]+$/, '').trim() || null;
+  }
+  return null;
+}
+
+/** sentences a careful summary leaves out: ones addressed to the assistant or about its instructions */
+export const ADDRESSED = /\b(?:assistant|ai|agent|model|llm|chatbot|instructions?|ignore|disregard|you must|you should|reply|respond|say|print|output|system prompt)\b/i;
 
 /** an instruction to fetch a URL: "visit/load/open/fetch/go to/request <url> ..." */
 export function fetchInstructionsIn(text: string): string[] {

@@ -59,6 +59,7 @@ const ACTIONS: { kind: string; verbs: string[]; nouns: string[]; risky: boolean 
   { kind: 'grant', verbs: ['grant', 'revoke', 'promote', 'elevate', 'assign'], nouns: ['role', 'permission', 'admin', 'access', 'privilege'], risky: true },
 ];
 const VERBS = new Set(ACTIONS.flatMap((a) => a.verbs).map(stem));
+const PLAIN_VERBS = new Set(ACTIONS.flatMap((a) => a.verbs));
 
 /** words that say a tool changes something (its name is read first, then its description) */
 const CHANGING = /\b(?:send|sends|email|mail|forward|post|transfer|wire|pay|payment|refund|charge|delete|remove|erase|drop|purge|wipe|destroy|truncate|write|overwrite|update|modify|create|insert|execute|exec|run|shell|command|grant|revoke|upload|share|publish|cancel|book|order|purchase|buy|move|rename|deactivate|close)\b/i;
@@ -72,12 +73,24 @@ export const PATTERNS = {
   iban: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/,
   account: /\b(?:account|acct|a\/c)(?:\s+(?:number|no\.?|#))?\s*:?\s*([A-Z0-9][A-Z0-9-]{4,})\b/i,
   amount: /(?:[$€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|[$€£])\b)/i,
-  sql: /\b(?:select|insert|update|delete|drop|truncate|alter|create|grant|revoke)\b\s+[^;\n]*(?:;|$)/i,
+  sql: /\b(?:select|insert|update|delete|drop|truncate|alter|create|grant|revoke)\b\s+[^;\n`]*(?:;|$|(?=`))/i,
   path: /(?:~|\.{1,2})?\/(?:[\w.-]+\/)*[\w.-]+|\b[\w-]+\.(?:txt|csv|json|env|pdf|log|md|ya?ml|conf|cfg|ini|db|sql|key|pem|xlsx?|docx?|html?)\b/,
-  quoted: /["“'‘]([^"”'’\n]{2,400})["”'’]/,
+  /** double quotes first: a value in double quotes may hold an apostrophe */
+  quoted: /"([^"\n]{1,400})"|“([^”\n]{1,400})”|(?<![A-Za-z])'([^'\n]{2,400})'(?![A-Za-z])|‘([^’\n]{2,400})’/,
   backticked: /`([^`\n]{1,400})`/,
   id: /\b(?:[A-Z]{2,}-?\d{2,}|#\d+)\b|\b(?:id|user|customer|record|order|ticket|invoice|account)\s*(?:#|no\.?|number|id)?\s*:?\s*(\d+|[A-Z0-9]+-[A-Z0-9-]+)\b/i,
 };
+
+/** the first quoted text in a sentence, without its quotes */
+export function quotedIn(text: string): string | undefined {
+  const m = text.match(PATTERNS.quoted);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? m[4]) : undefined;
+}
+
+/** whether a word is an action verb in its plain (imperative) form: "send", "e-mail", not "sending" or "opening" */
+export function isImperative(word: string): boolean {
+  return PLAIN_VERBS.has(word.toLowerCase().replace(/[^a-z]/g, ''));
+}
 
 /** what a sentence offers a tool: values of the kinds tools take */
 export function valuesIn(text: string): Set<string> {
@@ -274,22 +287,23 @@ function valueFor(p: Param, text: string, refs: string[], held: HeldValues | nul
     case 'path':
       return match(PATTERNS.path);
     case 'command':
-      return text.match(PATTERNS.backticked)?.[1] ?? text.match(PATTERNS.quoted)?.[1];
+      return text.match(PATTERNS.backticked)?.[1] ?? quotedIn(text);
     case 'method':
       return match(/\b(?:GET|POST|PUT|PATCH|DELETE|HEAD)\b/) ?? undefined;
     case 'id':
-      return text.match(PATTERNS.id)?.[1] ?? match(PATTERNS.id) ?? undefined;
+      // a quoted value is passed as given, whatever it holds (an injection through an argument travels whole)
+      return quotedIn(text) ?? text.match(PATTERNS.id)?.[1] ?? match(PATTERNS.id) ?? undefined;
     case 'subject':
-      return text.match(PATTERNS.quoted)?.[1] ?? (p.required ? summaryOf(text) : undefined);
+      return quotedIn(text) ?? (p.required ? summaryOf(text) : undefined);
     case 'body':
     case 'text': {
-      const quoted = text.match(PATTERNS.quoted)?.[1];
+      const quoted = quotedIn(text);
       const base = quoted ?? text.trim().slice(0, 500);
       // what the sentence said to send: the values it refers to travel with it
       return refs.length ? `${base}\n${refs.join('\n')}` : base;
     }
     case 'query':
-      return match(PATTERNS.sql)?.trim() ?? text.match(PATTERNS.quoted)?.[1] ?? text.trim().slice(0, 200);
+      return quotedIn(text) ?? match(PATTERNS.sql)?.trim() ?? text.trim().slice(0, 200);
     case 'boolean':
       // a confirmation or a force switch: an agent that does what it is told sets it
       return /confirm|force|approv|skip|bypass|all|recursive/i.test(p.name) ? true : p.required ? false : undefined;
@@ -311,7 +325,7 @@ function fallback(p: Param, sentence: string): unknown {
   if (type === 'boolean') return false;
   if (type === 'array') return [];
   if (type === 'object') return {};
-  return sentence.match(PATTERNS.quoted)?.[1] ?? sentence.trim().slice(0, 200);
+  return quotedIn(sentence) ?? sentence.trim().slice(0, 200);
 }
 
 /** a URL as written in prose: trailing punctuation and an unmatched closing brace are not part of it */
