@@ -42,6 +42,11 @@ describe('reading a tool set it has never seen', () => {
     expect(calls(step)).toEqual([expect.objectContaining({ name, arguments: expect.objectContaining(expected), cause: 'request' })]);
   });
 
+  it('calls a reading tool a question names, without a verb', () => {
+    const tools: OfferedTool[] = [...OFFICE, { name: 'calendar_events', description: 'List the events in the calendar.', parameters: obj({ day: { type: 'string' } }, []) }];
+    expect(calls(decide({ messages: [user("What's on my calendar today?")], tools, guard: 'safe', held }))[0]?.name).toBe('calendar_events');
+  });
+
   it('calls nothing for a question no tool answers, and asks for what it lacks', () => {
     expect(decide({ messages: [user('Hello, who are you?')], tools: OFFICE, guard: 'obliging', held }).kind).toBe('answer');
     expect(chooseTool('What is your return policy?', OFFICE)).toBeNull();

@@ -195,6 +195,8 @@ export function chooseTool(sentence: string, tools: readonly OfferedTool[], opti
         if (v === 'url' || v === 'sql' || v === 'iban' || v === 'email' || v === 'path') met = met || verbs.length > 0 || v === 'url' || v === 'sql';
       }
     }
+    // a question about what a reading tool holds ("what's in my inbox?") asks for it without a verb
+    if (!met && !isRisky(tool, {}) && [...saidSet].some((w) => w.length > 3 && nameWords.has(w))) met = true;
     if (!met && !options.mustChoose) continue;
     if (!best || score > best.score) best = { tool, score };
   }
