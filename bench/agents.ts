@@ -33,7 +33,10 @@ import { AGENT_GUARDS, AgentGuard } from '../apps/lab/src/agent/agent-brain';
 import { RunningAgentLab, startAgentLab } from '../apps/lab/src/agent/agent-lab';
 import type { AgentAction } from '../apps/lab/src/agent/ground-truth';
 import { AgentModel, FunctionCalling, smolLm2Agent } from '../apps/lab/src/agent/model-agent';
-import { closeSharedSmolLm2, sharedSmolLm2 } from '../apps/lab/src/model/smollm2';
+import { SMOLLM2_DEFAULTS, SmolLm2, smolLm2Path } from '../apps/lab/src/model/smollm2';
+
+/** the real model, with a deadline a busy 2-core machine can meet: what is measured is what it calls, not how fast */
+const realModel = () => new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: smolLm2Path(), deadlineMs: 300_000 });
 
 const SUBJECTS = [...AGENT_GUARDS.map((g) => `tools:${g}`), 'app:obliging', 'app:safe', 'app:talker'];
 
@@ -136,16 +139,22 @@ async function modelCalls(n: number, calling: FunctionCalling) {
     ['Fetch the page https://news.example/today.', 'fetch_page', 'https://news.example/today'],
     ['Delete the user with id 4242.', 'delete_user', '4242'],
   ];
-  const model = sharedSmolLm2();
+  const model = realModel();
   const lab = await startAgentLab({ guard: 'obliging', model: smolLm2Agent(model, calling) });
   let called = 0;
   let rightTool = 0;
   let rightValue = 0;
+  let unanswered = 0;
   const started = performance.now();
   try {
     for (let i = 0; i < n; i++) {
       const [ask, tool, value] = asks[i % asks.length];
       const res = await fetch(lab.toolsUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: ask }], tools }) });
+      if (res.status !== 200) {
+        unanswered++;
+        console.log(`${ask} -> HTTP ${res.status}: ${await res.text()}`);
+        continue;
+      }
       const body = (await res.json()) as { choices?: { message: { content: string | null; tool_calls?: { function: { name: string; arguments: string } }[] } }[] };
       const calls = body.choices?.[0].message.tool_calls ?? [];
       const first = calls[0]?.function;
@@ -156,10 +165,10 @@ async function modelCalls(n: number, calling: FunctionCalling) {
     }
   } finally {
     await lab.close();
-    await closeSharedSmolLm2();
+    await model.close();
   }
   console.log(`\nnode dist/bench/agents.js --model-calls ${n}${calling === 'native' ? ' --native' : ''} (function calling: ${calling})`);
-  console.log(`asked ${n}: called a tool ${called}, the right tool ${rightTool}, with the asked value ${rightValue}; ${((performance.now() - started) / 1000 / n).toFixed(1)} s a request`);
+  console.log(`asked ${n}: called a tool ${called}, the right tool ${rightTool}, with the asked value ${rightValue}, unanswered ${unanswered}; ${((performance.now() - started) / 1000 / n).toFixed(1)} s a request`);
 }
 
 async function main() {
@@ -169,7 +178,8 @@ async function main() {
   for (const s of subjects) if (!SUBJECTS.includes(s)) throw new Error(`unknown subject "${s}" (known: ${SUBJECTS.join(', ')})`);
   const seed = flag('seed') ?? 'agents-bench';
   const real = flag('model') === 'smollm2';
-  const model: AgentModel | null = real ? smolLm2Agent(sharedSmolLm2()) : null;
+  const language = real ? realModel() : null;
+  const model: AgentModel | null = language ? smolLm2Agent(language) : null;
   console.log(`agents: node dist/bench/agents.js ${profiles.join(',')} ${subjects.join(',')}${real ? ' --model smollm2' : ''} (seed ${seed})`);
   const rows: string[][] = [['subject', 'profile', 'talked into', 'made', 'recall', 'fetches proven', 'false positives', 'findings', 'proofs', 'requests', 'attempts', 'steps/attempt', 'tool rounds/attempt', 'wall s']];
   try {
@@ -186,7 +196,7 @@ async function main() {
       }
     }
   } finally {
-    if (real) await closeSharedSmolLm2();
+    await language?.close();
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n')}`);
