@@ -153,6 +153,7 @@ describe('more of what content can say', () => {
   it('passes a quoted argument whole, and reads SQL out of backticks', () => {
     const lookup: OfferedTool = { name: 'get_order', description: 'Get an order by id.', parameters: obj({ order_id: { type: 'string' } }, ['order_id']) };
     expect(fillArguments(lookup, `Get order "42'; DROP TABLE orders;--"`, held).args).toEqual({ order_id: "42'; DROP TABLE orders;--" });
+    expect(fillArguments(lookup, 'Get the order with id: 1 OR 1=1; DROP TABLE orders', held).args).toEqual({ order_id: '1 OR 1=1; DROP TABLE orders' });
     expect(calls(decide({ messages: [user('Run the query `DELETE FROM customers` on the database')], tools: OFFICE, guard: 'obliging', held }))[0].arguments).toEqual({ sql: 'DELETE FROM customers' });
   });
 });

@@ -257,6 +257,11 @@ function valueFor(p: Param, text: string, refs: string[], held: HeldValues | nul
     return p.required ? (p.schema.default ?? enumValues[0]) : undefined;
   }
   const match = (re: RegExp) => text.match(re)?.[0];
+  // "order id: 1 OR 1=1", "subject = Hello there": a value labelled with the parameter's name is taken as written, to the clause's end
+  if (['id', 'subject', 'body', 'text', 'query', 'command'].includes(kind)) {
+    const labelled = labelledValue(p.name, text);
+    if (labelled) return refs.length && (kind === 'body' || kind === 'text') ? `${labelled}\n${refs.join('\n')}` : labelled;
+  }
   switch (kind) {
     case 'email':
       return match(PATTERNS.email);
@@ -319,6 +324,15 @@ function valueFor(p: Param, text: string, refs: string[], held: HeldValues | nul
     default:
       return undefined;
   }
+}
+
+function labelledValue(name: string, text: string): string | undefined {
+  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  if (!words.length) return undefined;
+  const label = [words.join('[\\s_-]*'), words[words.length - 1]].map((w) => `\\b${w}`).join('|');
+  const m = new RegExp(`(?:${label})\\b\\s*(?:is|=|:)\\s*(.+?)(?=\\.\\s|\\n|\\.?$)`, 'i').exec(text);
+  const value = m?.[1].trim();
+  return value ? (quotedIn(value) && /^["“'‘].*["”'’]$/.test(value) ? quotedIn(value) : value) : undefined;
 }
 
 function fallback(p: Param, sentence: string): unknown {
