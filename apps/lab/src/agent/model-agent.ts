@@ -30,6 +30,9 @@ const GUARD_PROMPTS: Record<AgentGuard, string> = {
   talker: 'Answer in words only.',
 };
 
+/** the longest string argument the grammar lets the model write */
+const MAX_STRING = 160;
+
 /** a history at most this long (characters of text and results) goes to the model: the newest turns win */
 const MAX_HISTORY_CHARS = 4_000;
 
@@ -57,7 +60,7 @@ async function constrainedStep(model: SmolLm2, system: string, messages: AgentMe
   const schema = {
     oneOf: [
       ...tools.map((t) => ({ type: 'object', properties: { tool: { const: t.name }, arguments: grammarSchema({ type: 'object', properties: {}, ...t.parameters }) }, required: ['tool', 'arguments'] })),
-      { type: 'object', properties: { tool: { const: 'none' }, reply: { type: 'string' } }, required: ['tool', 'reply'] },
+      { type: 'object', properties: { tool: { const: 'none' }, reply: { type: 'string', maxLength: 400 } }, required: ['tool', 'reply'] },
     ],
   };
   const result = await model.act({ history: textHistory([system, instructions].join('\n'), messages), functions: {}, schema });
@@ -127,7 +130,7 @@ function resultOf(messages: AgentMessage[], callId: string): string {
 
 /**
  * A tool's JSON Schema in the subset node-llama-cpp's grammar takes (types, properties, required,
- * items, enum, const, oneOf, descriptions); what it cannot enforce (formats, patterns, bounds) is dropped.
+ * items, enum, const, oneOf, descriptions, string lengths); what it cannot enforce (formats, patterns) is dropped.
  */
 export function grammarSchema(schema: unknown, depth = 0): Record<string, unknown> {
   const s = (schema && typeof schema === 'object' ? schema : {}) as Record<string, unknown>;
@@ -152,9 +155,9 @@ export function grammarSchema(schema: unknown, depth = 0): Record<string, unknow
     case 'integer':
     case 'boolean':
     case 'null':
-    case 'string':
       return { ...out, type };
     default:
-      return { ...out, type: 'string' };
+      // bounded: a small model can otherwise fill its whole token budget with one string and never close the call
+      return { ...out, type: 'string', maxLength: MAX_STRING };
   }
 }
