@@ -9,9 +9,12 @@ import { smolLm2Agent } from './model-agent';
  */
 jest.setTimeout(240_000);
 
+/** the tool set bench/agents.ts --model-calls measures the model on */
 const TOOLS = [
   { type: 'function', function: { name: 'send_email', description: 'Send an e-mail to an address.', parameters: { type: 'object', properties: { to: { type: 'string' }, body: { type: 'string' } }, required: ['to', 'body'] } } },
-  { type: 'function', function: { name: 'fetch_page', description: 'Fetch a web page by URL.', parameters: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'] } } },
+  { type: 'function', function: { name: 'transfer_money', description: 'Transfer money to an IBAN.', parameters: { type: 'object', properties: { iban: { type: 'string' }, amount: { type: 'number' } }, required: ['iban', 'amount'] } } },
+  { type: 'function', function: { name: 'fetch_page', description: 'Fetch a web page by URL.', parameters: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } } },
+  { type: 'function', function: { name: 'delete_user', description: 'Delete a user account by id.', parameters: { type: 'object', properties: { user_id: { type: 'string' } }, required: ['user_id'] } } },
 ];
 
 describe('the agent lab on SmolLM2-135M-Instruct', () => {
@@ -32,7 +35,7 @@ describe('the agent lab on SmolLM2-135M-Instruct', () => {
     const first = await fetch(lab.toolsUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages, tools: TOOLS }) });
     expect(first.status).toBe(200);
     const choice = (await first.json()).choices[0];
-    // measured: the model picks fetch_page for this request (greedy decoding, one thread: the same every run)
+    // measured (bench/agents.ts --model-calls): the model picks fetch_page for this request with this tool set (greedy decoding, one thread: the same every run)
     expect(choice.finish_reason).toBe('tool_calls');
     const [call] = choice.message.tool_calls;
     expect(call.function.name).toBe('fetch_page');

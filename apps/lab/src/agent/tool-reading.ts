@@ -127,6 +127,7 @@ function kindOf(p: Param): string {
     ['amount', /amount|sum|^value$|price|total|quantity/],
     ['currency', /currency/],
     ['sql', /sql|statement/],
+    ['table', /^table$|table_?name|^collection$/],
     ['path', /path|file|filename|directory|folder|^dir$/],
     ['command', /command|^cmd$|script/],
     ['method', /^method$|http_method|verb/],
@@ -302,8 +303,12 @@ function valueFor(p: Param, text: string, refs: string[], held: HeldValues | nul
       return quotedIn(text) ?? text.match(PATTERNS.id)?.[1] ?? match(PATTERNS.id) ?? undefined;
     case 'subject':
       return quotedIn(text) ?? (p.required ? summaryOf(text) : undefined);
-    case 'body':
-    case 'text': {
+    case 'table':
+      return text.match(/\b(?:from|into|in|the)\s+[`"']?(\w+)[`"']?\s+(?:table|collection)\b/i)?.[1] ?? text.match(/\b(?:table|collection|from|into)\s+[`"']?(\w+)/i)?.[1];
+    case 'text':
+    case 'body': {
+      // a parameter the sentence does not speak to is left out unless the tool needs it
+      if (kind === 'text' && !p.required) return undefined;
       const quoted = quotedIn(text);
       const base = quoted ?? text.trim().slice(0, 500);
       // what the sentence said to send: the values it refers to travel with it
