@@ -1,7 +1,11 @@
+import { AGENT_GUARDS, AgentGuard } from './agent/agent-brain';
+import { startAgentLab } from './agent/agent-lab';
+import { smolLm2Agent } from './agent/model-agent';
 import { WEAKNESSES } from './brain';
 import { parseDefenses } from './guardrails';
 import { LAB_MODELS, LabModel, parseWeaknesses, startLab } from './lab';
 import { PERSONA_IDS } from './model/personas';
+import { sharedSmolLm2 } from './model/smollm2';
 
 /**
  * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
@@ -9,6 +13,11 @@ import { PERSONA_IDS } from './model/personas';
  * [--rate-burst N] [--api-key KEY] [--model scripted|smollm2] [--persona penny|nora]`; env LAB_* too.
  * `--model smollm2` answers with SmolLM2-135M-Instruct (weights from infra/smollm2.sh) as a persona
  * whose system prompt holds secrets; they are printed here, for the person testing, never served.
+ *
+ * `--agent [--agent-guard obliging|guarded|safe|talker] [--model scripted|smollm2]` (LAB_AGENT=1,
+ * LAB_AGENT_GUARD) serves the agent lab instead (agent/agent-lab.ts): a tool-calling agent on the
+ * OpenAI tools API and Anthropic tool_use, an agent app that fetches URLs for real, and the ground
+ * truth of what they did at /lab/agent/calls.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -34,7 +43,47 @@ function listenProblem(e: unknown, port: number, host: string): string {
   return `the lab failed to start: ${(e as Error)?.message ?? String(e)}`;
 }
 
+async function agentLab() {
+  const guard = (arg('agent-guard') ?? process.env.LAB_AGENT_GUARD ?? 'obliging') as AgentGuard;
+  if (!AGENT_GUARDS.includes(guard)) {
+    console.error(`LAB_AGENT_GUARD must be one of ${AGENT_GUARDS.join(', ')}, got "${guard}"`);
+    process.exit(1);
+  }
+  const model = arg('model') ?? process.env.LAB_MODEL ?? 'scripted';
+  if (model !== 'scripted' && model !== 'smollm2') {
+    console.error(`LAB_MODEL must be scripted or smollm2, got "${model}"`);
+    process.exit(1);
+  }
+  const persona = arg('persona') ?? process.env.LAB_PERSONA ?? 'penny';
+  if (!PERSONA_IDS.includes(persona)) {
+    console.error(`LAB_PERSONA must be one of ${PERSONA_IDS.join(', ')}, got "${persona}"`);
+    process.exit(1);
+  }
+  const port = int('LAB_PORT', arg('port') ?? process.env.LAB_PORT) ?? 8088;
+  const host = process.env.LAB_HOST ?? '127.0.0.1';
+  const languageModel = model === 'smollm2' ? sharedSmolLm2() : null;
+  let lab;
+  try {
+    languageModel?.assertAvailable();
+    lab = await startAgentLab({ port, host, guard, persona, model: languageModel ? smolLm2Agent(languageModel) : null, apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null });
+  } catch (e) {
+    console.error(e instanceof Error && !(e as NodeJS.ErrnoException).code ? e.message : listenProblem(e, port, host));
+    process.exit(1);
+  }
+  console.log(`agent lab listening on ${lab.url} (guard ${guard}; ${lab.model === 'scripted' ? 'scripted agent' : `model ${lab.model}`}; persona ${persona})`);
+  console.log(`tool-calling agent (OpenAI tools API): ${lab.toolsUrl()}  (Anthropic tool_use at ${lab.url}/v1/messages)`);
+  console.log(`agent app (no tools API; fetches the URLs it is given): ${lab.appUrl()}`);
+  console.log(`other guard modes: ${lab.url}/guard/<${AGENT_GUARDS.join('|')}>/v1/chat/completions and .../app/v1/chat/completions`);
+  console.log(`ground truth (every call and fetch): GET ${lab.url}/lab/agent/calls`);
+  console.log(`what its agents hold about the customer (sensitive values to register): ${Object.values(lab.held).join(', ')}`);
+  const stop = () => void lab.close().then(() => languageModel?.close()).then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
 async function main() {
+  const agentFlag = process.argv.includes('--agent') || /^(?:1|true|yes)$/i.test(process.env.LAB_AGENT ?? '');
+  if (agentFlag) return agentLab();
   const mode = arg('mode') ?? process.env.LAB_MODE ?? 'vulnerable';
   if (mode !== 'vulnerable' && mode !== 'hardened') {
     console.error(`LAB_MODE must be vulnerable or hardened, got "${mode}"`);

@@ -6,10 +6,15 @@
 // deadlines, personas, history) is in smollm2.ts; this file only turns one request into one answer.
 //
 // In:  {type: 'answer', id, system, history: [{role: 'user'|'assistant', content}], prompt, maxTokens, temperature, repeatPenalty}
+//      {type: 'act', id, history: node-llama-cpp ChatHistoryItem[], functions: {name: {description, params}}, schema?, ...}
+//           one step of a tool-calling agent: LlamaChat.generateResponse with the functions, which
+//           stops at the model's first function call (its parameters held to the schema by a grammar);
+//           with `schema` instead, the answer is one JSON object under that schema's grammar (the
+//           model picks a tool or none, and writes its arguments), returned as text
 //      {type: 'stop', id}   ends that answer early (its deadline passed); the text so far is returned
 // Started with {modelPath, contextSize, threads} as JSON in argv[2]; messages over the IPC channel.
 // Out: {type: 'ready', loadMs} once the model is loaded, or {type: 'failed', error} when it cannot be
-//      {type: 'answered', id, text, stopped, ms} | {type: 'error', id, error}
+//      {type: 'answered', id, text, stopped, ms, calls?: [{name, params}]} | {type: 'error', id, error}
 const { modelPath, contextSize, threads } = JSON.parse(process.argv[2]);
 const send = (message) => process.connected && process.send(message);
 // the lab that started it is gone: nothing is left to answer
@@ -17,16 +22,64 @@ process.on('disconnect', () => process.exit(0));
 const started = Date.now();
 let session;
 let sequence;
+let chat;
+let llamaCpp;
+let llama;
 const aborts = new Map();
 
 async function load() {
-  const { getLlama, LlamaChatSession } = await import('node-llama-cpp');
+  llamaCpp = await import('node-llama-cpp');
+  const { getLlama, LlamaChatSession } = llamaCpp;
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
-  const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
   const context = await model.createContext({ contextSize, threads });
   sequence = context.getSequence();
-  session = new LlamaChatSession({ contextSequence: sequence });
+  session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
+}
+
+// the chat session (answers) and the bare LlamaChat (agent steps) take turns on the one sequence
+function useSession() {
+  if (session) return session;
+  chat?.dispose({ disposeSequence: false });
+  chat = null;
+  session = new llamaCpp.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
+  return session;
+}
+function useChat() {
+  if (chat) return chat;
+  session?.dispose({ disposeSequence: false });
+  session = null;
+  chat = new llamaCpp.LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
+  return chat;
+}
+
+async function act({ id, history, functions, schema, maxTokens, temperature, repeatPenalty }) {
+  const controller = new AbortController();
+  aborts.set(id, controller);
+  const t0 = Date.now();
+  try {
+    const llamaChat = useChat();
+    await sequence.clearHistory();
+    const hasFunctions = !schema && Object.keys(functions).length > 0;
+    const grammar = schema ? await llama.createGrammarForJsonSchema(schema) : undefined;
+    const result = await llamaChat.generateResponse(history, {
+      ...(hasFunctions ? { functions, documentFunctionParams: true, maxParallelFunctionCalls: 1 } : {}),
+      ...(grammar ? { grammar } : {}),
+      temperature,
+      maxTokens,
+      repeatPenalty: { penalty: repeatPenalty },
+      signal: controller.signal,
+      stopOnAbortSignal: true,
+    });
+    const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, params: c.params ?? {} }));
+    send({ type: 'answered', id, text: result.response, calls, stopped: controller.signal.aborted, ms: Date.now() - t0 });
+  } catch (e) {
+    if (controller.signal.aborted) send({ type: 'answered', id, text: '', calls: [], stopped: true, ms: Date.now() - t0 });
+    else send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    aborts.delete(id);
+  }
 }
 
 async function answer({ id, system, history, prompt, maxTokens, temperature, repeatPenalty }) {
@@ -36,6 +89,7 @@ async function answer({ id, system, history, prompt, maxTokens, temperature, rep
   try {
     // every request starts from an empty context: the same conversation always meets the same
     // state, so greedy decoding gives the same answer whatever was asked before
+    useSession();
     await sequence.clearHistory();
     session.setChatHistory([
       { type: 'system', text: system },
@@ -70,9 +124,9 @@ const loaded = load().then(
 );
 process.on('message', (msg) => {
   if (msg.type === 'stop') aborts.get(msg.id)?.abort();
-  else if (msg.type === 'answer') {
+  else if (msg.type === 'answer' || msg.type === 'act') {
     chain = chain
       .then(() => loaded)
-      .then(() => (failure ? send({ type: 'error', id: msg.id, error: failure }) : answer(msg)));
+      .then(() => (failure ? send({ type: 'error', id: msg.id, error: failure }) : msg.type === 'act' ? act(msg) : answer(msg)));
   }
 });

@@ -10,6 +10,24 @@ export interface ModelConversation {
   prompt: string;
 }
 
+/**
+ * One step of a tool-calling agent on the model: the history in node-llama-cpp's form (system, user
+ * and model items; a model item holds the calls it made with the results they got) and the
+ * functions offered (JSON Schema parameters, in the subset a grammar can enforce).
+ */
+export interface ModelActRequest {
+  history: unknown[];
+  functions: Record<string, { description?: string; params?: unknown }>;
+  /** instead of function calling: the answer is one JSON object under this schema's grammar, returned as text */
+  schema?: Record<string, unknown>;
+}
+
+/** what the model did: text, and the calls it made (its function calling, grammar-constrained) */
+export interface ModelActResult {
+  text: string;
+  calls: { name: string; params: unknown }[];
+}
+
 /** The port the lab's model-backed brain needs: an answer to a conversation, or an error. */
 export interface LanguageModel {
   readonly name: string;
@@ -90,7 +108,7 @@ export function boundConversation(c: ModelConversation): ModelConversation {
 type WorkerReply =
   | { type: 'ready'; loadMs: number }
   | { type: 'failed'; error: string }
-  | { type: 'answered'; id: number; text: string; stopped: boolean; ms: number }
+  | { type: 'answered'; id: number; text: string; stopped: boolean; ms: number; calls?: { name: string; params: unknown }[] }
   | { type: 'error'; id: number; error: string };
 
 /**
@@ -121,12 +139,21 @@ export class SmolLm2 implements LanguageModel {
   }
 
   answer(conversation: ModelConversation): Promise<string> {
+    return this.enqueue((deadline) => this.run({ type: 'answer', ...boundConversation(conversation) }, deadline)).then((r) => r.text);
+  }
+
+  /** one agent step: the model's function calling over the offered functions (smollm2-process.mjs, LlamaChat) */
+  act(request: ModelActRequest): Promise<ModelActResult> {
+    return this.enqueue((deadline) => this.run({ type: 'act', ...request }, deadline)).then((r) => ({ text: r.text, calls: r.calls ?? [] }));
+  }
+
+  private enqueue<T>(work: (deadline: number) => Promise<T>): Promise<T> {
     if (this.queued >= this.options.maxQueued) return Promise.reject(this.busyError('its queue is full'));
     this.queued++;
     const queuedAt = Date.now();
     const turn = this.queue.then(() => {
       this.queued--;
-      return this.run(boundConversation(conversation), queuedAt + this.options.deadlineMs);
+      return work(queuedAt + this.options.deadlineMs);
     });
     this.queue = turn.catch(() => undefined);
     return turn;
@@ -159,7 +186,7 @@ export class SmolLm2 implements LanguageModel {
     }
   }
 
-  private async run(conversation: ModelConversation, deadline: number): Promise<string> {
+  private async run(request: { type: 'answer' | 'act' } & Record<string, unknown>, deadline: number): Promise<{ text: string; calls?: { name: string; params: unknown }[] }> {
     if (Date.now() >= deadline) throw this.busyError('the request waited past its deadline');
     this.busy++;
     this.hold(true);
@@ -169,7 +196,7 @@ export class SmolLm2 implements LanguageModel {
       const worker = this.worker!;
       const reply = await new Promise<WorkerReply>((resolve) => {
         const { maxTokens, temperature, repeatPenalty } = this.options;
-        worker.send({ type: 'answer', id, ...conversation, maxTokens, temperature, repeatPenalty });
+        worker.send({ ...request, id, maxTokens, temperature, repeatPenalty });
         const stop = setTimeout(() => worker.connected && worker.send({ type: 'stop', id }), Math.max(0, deadline - Date.now()));
         // a stopped answer comes back at once; one that does not means the worker is stuck
         const giveUp = setTimeout(() => {
@@ -184,11 +211,11 @@ export class SmolLm2 implements LanguageModel {
         });
       });
       if (reply.type === 'answered') {
-        if (reply.stopped && !reply.text.trim()) throw this.busyError('the answer had not begun at its deadline');
+        if (reply.stopped && !reply.text.trim() && !reply.calls?.length) throw this.busyError('the answer had not begun at its deadline');
         this.stats.answers++;
         this.stats.modelMs += reply.ms;
         if (reply.stopped) this.stats.stopped++;
-        return reply.text.trim();
+        return { text: reply.text.trim(), calls: reply.calls };
       }
       throw new ModelFailedError(reply.type === 'error' || reply.type === 'failed' ? reply.error : 'unexpected reply');
     } finally {
