@@ -29,4 +29,5 @@ export * from './schedule/deploy';
 export * from './scan/regression';
 export * from './fleet/fleet';
 export * from './agent/tools';
+export * from './agent/target-tools';
 export * from './agent/callbacks';
