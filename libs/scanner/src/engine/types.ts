@@ -2,6 +2,7 @@ import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, ProbeSele
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
+import { ScanTools } from '../agents/tool-set';
 
 /** The target as the engine needs it: TargetSettings with the API key already decrypted. */
 export interface ScanTarget {
@@ -21,6 +22,8 @@ export interface ScanTarget {
   /** custom request headers for a gateway, opened from their seal */
   headers?: Record<string, string> | null;
   stream?: boolean;
+  /** what its agent is offered (MCP headers opened); absent: decoy where the API format takes tools */
+  tools?: ScanTools | null;
 }
 
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
@@ -67,6 +70,8 @@ export interface RunScanInput {
   /** an attacker model rewriting refused attacks (ATTACKER_URL); without one, nothing is contacted */
   attacker?: Attacker;
   limits?: Partial<EngineLimits>;
+  /** OUTBOUND_ALLOW_PRIVATE, for what the engine itself reaches (an MCP server listing the target's tools) */
+  allowPrivate?: boolean;
 }
 
 /** How much work each profile does. */
