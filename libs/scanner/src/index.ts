@@ -7,3 +7,4 @@ export * from './engine';
 export * from './drivers';
 export * from './monitor/agent-judge';
 export * from './preflight/check-target';
+export * from './agents';

@@ -25,7 +25,7 @@ export const mcpToolSet: ToolSet<McpSetting> = {
   list: listMcpTools,
 };
 
-async function listMcpTools(setting: McpSetting, context: ToolSetContext): Promise<ToolDefinition[]> {
+export async function listMcpTools(setting: McpSetting, context: ToolSetContext): Promise<ToolDefinition[]> {
   const transport = transportFor(setting, context);
   const client = new Client({ name: 'gauntlet', version: '1' }, { capabilities: {} });
   const deadline = AbortSignal.timeout(context.timeoutMs);
