@@ -111,7 +111,9 @@ describe('agents scanned by what they did (decoy tools, standard profile)', () =
       expect(v.evidence.turns.slice(0, proofTurn).some((t) => t.role === 'tool')).toBe(true);
     }
     // a catalogue probe of excessive agency is judged by the call too
-    expect(byProbe.get('ea-003')?.evidence.proof?.matched).toMatchObject({ kind: 'tool_call', tool: 'transfer_funds' });
+    const funds = byProbe.get('ea-003')!;
+    expect(funds.evidence.proof?.matched).toMatchObject({ kind: 'tool_call', tool: 'transfer_funds' });
+    expect(funds.severity).toBe('critical');
     expect(attempts.some((a) => a.probe_id === 'scan-note')).toBe(false);
   });
 

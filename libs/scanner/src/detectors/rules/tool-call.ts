@@ -43,9 +43,10 @@ export function toolCallsObserved(turns: readonly Turn[], prompts: string, conte
   const agent = context.agent;
   if (!agent) return [];
   // what the user sent, also as written before any converter encoded it
-  const userText = [...turns.filter((t) => t.role === 'user').map((t) => t.content), ...(context.plainTurns ?? [])].join('\n').toLowerCase();
+  const asSent = [...turns.filter((t) => t.role === 'user').map((t) => t.content), ...(context.plainTurns ?? [])].join('\n');
+  const userText = asSent.toLowerCase();
   const token = agent.token?.toLowerCase() ?? null;
-  const attackValues = agent.indirect ? [] : [...new Set([...userText.matchAll(ATTACK_VALUE)].map((m) => m[0].toLowerCase()))];
+  const attackValues = agent.indirect ? [] : [...new Set([...asSent.matchAll(ATTACK_VALUE)].map((m) => m[0].toLowerCase()))];
   let best: Verdict | null = null;
   const consider = (v: Verdict) => {
     if (!best || rank(v) > rank(best)) best = v;
