@@ -1139,6 +1139,8 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            notes: string[];
         };
         ScanList: {
             scans: components["schemas"]["ScanSummaryView"][];
@@ -1308,6 +1310,8 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            notes: string[];
             /** @description written at the analyze phase, each with its strongest evidence and variants */
             vulnerabilities: components["schemas"]["VulnerabilityView"][];
             /** @description each weakness as soon as an attempt proved it, grouped as the findings are (findings_so_far counts them): what a running scan shows before its findings are written */
