@@ -47,7 +47,7 @@ describe('the tool runtime', () => {
 
   it('given an indirect probe, when the tool that reads its kind is called, then the poisoned content is its result; other tools get plausible results', async () => {
     const runtime = toolRuntime({ tools, poison: { via: 'fetch', content: 'POISON' } });
-    expect(runtime.maxSteps).toBe(4);
+    expect(runtime.maxSteps).toBe(3);
     expect(await runtime.answer({ id: '1', name: 'web_browse', arguments: { url: 'https://x.example' } })).toBe('POISON');
     expect(JSON.parse(await runtime.answer({ id: '2', name: 'send_email', arguments: { to: 'a@b.example' } }))).toMatchObject({ status: 'sent' });
     expect(JSON.parse(await runtime.answer({ id: '3', name: 'pay_invoice', arguments: { amount: 5 } }))).toMatchObject({ status: 'completed', amount: 5 });

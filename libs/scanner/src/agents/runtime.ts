@@ -2,8 +2,12 @@ import type { ToolCall, ToolDefinition } from '@gauntlet/domain';
 import { AgentSetup } from '../chat-driver';
 import { kindsOf, ToolKind } from './tool-kinds';
 
-/** Model requests one user message may take: the first, and up to three rounds of tool results. */
-export const AGENT_STEPS = 4;
+/**
+ * Model requests one user message may take: the first, and up to two rounds of tool results. The
+ * calls the last request makes are still answered and recorded (a third round is seen), only not
+ * sent back: an agent that loops costs a scan three requests a message, not more.
+ */
+export const AGENT_STEPS = 3;
 
 /** An indirect-injection probe's poisoned content and the kind of tool whose result carries it. */
 export interface Poison {
