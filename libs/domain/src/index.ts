@@ -30,5 +30,6 @@ export * from './schedule/deploy';
 export * from './scan/regression';
 export * from './fleet/fleet';
 export * from './agent/tools';
+export * from './agent/target-tools';
 export * from './agent/callbacks';
 export * from './agent/callback-policy';

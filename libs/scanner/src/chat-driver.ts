@@ -11,6 +11,11 @@ export interface AgentSetup {
   answer(call: ToolCall): string | Promise<string>;
   /** the most model requests one user message may take (the first one included) */
   maxSteps: number;
+  /**
+   * Told once per driver when the target's API refuses tools (HTTP 400 to a request with tools
+   * that it answers without them): the driver goes on without tools from then on.
+   */
+  toolsRefused?(reason: string): void;
 }
 
 /**

@@ -8,3 +8,4 @@ export * from './drivers';
 export * from './monitor/agent-judge';
 export * from './preflight/check-target';
 export * from './callbacks';
+export * from './agents';

@@ -5,7 +5,7 @@ import type { ScanDoc } from '@gauntlet/read-models';
 import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
 import { defaultDataDir } from '../scan/data-dir';
-import type { LocalService } from '../scan/local-service';
+import type { LocalService, TargetSpec } from '../scan/local-service';
 import { actLines } from '../scan/acts';
 import { renderReportFile, REPORT_FILE_EXTENSIONS, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
@@ -27,7 +27,7 @@ class Interruption {
 }
 
 async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPlan, io: CliIo, stop: Interruption, timeoutMs: number | null): Promise<number> {
-  const target = await service.upsertTarget(planned.target);
+  const target = await service.upsertTarget(await withLocalTools(planned.target));
   const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) }, plan.selection);
   const chosen = [...(plan.selection?.categories ?? []), ...(plan.selection?.probes ?? [])];
   const only = `${chosen.length ? `, only ${chosen.join(', ')}` : ''}${plan.selection?.custom?.length ? `, ${plan.selection.custom.length} custom probe(s)` : ''}`;
@@ -194,8 +194,31 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--data-dir <dir>', 'where scans are kept (default: $GAUNTLET_DATA_DIR, else the per-user data folder)')
     .option('--config <file>', 'the config file (default: ./gauntlet.yaml, .yml or .json)')
     .option('--no-private', 'refuse loopback and private addresses, as the service does by default')
+    .option('--tools <set>', 'what an agent is offered (API formats with tool calling): decoy (default), none, or a JSON file of tool definitions [{name, description, parameters, risk}]')
+    .option('--mcp <url>', 'offer the tools this MCP server lists (Streamable HTTP; listed, never called)')
+    .option('--mcp-command <cmd>', 'offer the tools of a local MCP server started with this command (stdio; listed, never called)')
     .option('--timeout <seconds>', 'stop the scan after this long, keeping what it found')
     .option('--callback-url <url>', 'the public address of the callback listener when the target is remote (a tunnel or proxy to --callback-listen); default $CALLBACK_BASE_URL, else the loopback listener')
     .option('--callback-listen <host:port>', 'where the callback listener listens (default 127.0.0.1 on a free port)')
     .action((url: string | undefined, flags: ScanFlags) => runCommand(ctx, () => runScan(url, flags, ctx.io)));
+}
+
+/**
+ * A local MCP server (`--mcp-command`, or `tools: {mcp: {command}}`) is run and listed here, in the
+ * user's own process, and its tools registered as the target's definitions: the service never
+ * runs a command. Nothing is called on it.
+ */
+async function withLocalTools(spec: TargetSpec): Promise<TargetSpec> {
+  const tools = spec.tools as { mcp?: { command?: string; args?: string[] } } | undefined;
+  const command = tools?.mcp?.command;
+  if (!command) return spec;
+  try {
+    // loaded only when asked for: the MCP client is not part of every CLI start
+    const { listMcpTools } = await import('@gauntlet/scanner');
+    const listed = await listMcpTools({ mcp: { command, args: tools!.mcp!.args ?? [] } }, { allowPrivate: true, timeoutMs: 20_000 });
+    if (!listed.length) throw new Error('it lists no tools');
+    return { ...spec, tools: listed };
+  } catch (e) {
+    throw new CliError(`--mcp-command ${command}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

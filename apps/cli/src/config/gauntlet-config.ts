@@ -42,6 +42,8 @@ export interface ConfigTarget {
   browser?: boolean | { input_selector?: string; send_selector?: string; response_selector?: string };
   http?: { body_template: string; response_path: string };
   max_requests_per_second?: number;
+  /** what the agent is offered; `{mcp: {command}}` is a local stdio server the CLI lists itself */
+  tools?: 'decoy' | 'none' | unknown[] | { mcp: { url: string; headers?: Record<string, string> } } | { mcp: { command: string; args?: string[] } };
   profile?: Profile;
 }
 

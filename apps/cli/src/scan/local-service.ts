@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
-import { CiGatePolicy, isTerminal, ProbeSelection, Profile } from '@gauntlet/domain';
+import { CiGatePolicy, isTerminal, ProbeSelection, Profile, takesTools } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { AppModule } from '../../../gauntlet/src/app.module';
 import { AccountReader } from '../../../gauntlet/src/auth/account-reader';
@@ -128,7 +128,7 @@ export class LocalService {
     const existing = (await this.runtime.infra.documents.collection<TargetDoc>('targets').find({ account_id: this.account.id, deleted: false }, { limit: 1000 })).find((t) => t.name === spec.name);
     try {
       if (existing) {
-        await this.commands.execute(new UpdateTarget({ account_id: this.account.id, target_id: existing._id, body: await validBody(UpdateTargetBody, { ...body, headers: body.headers ?? null }), context: this.context() }));
+        await this.commands.execute(new UpdateTarget({ account_id: this.account.id, target_id: existing._id, body: await validBody(UpdateTargetBody, { ...body, headers: body.headers ?? null, tools: body.tools ?? (takesTools({ scan_mode: spec.scan_mode, api_format: spec.api_format ?? null }) ? 'decoy' : 'none') }), context: this.context() }));
         return (await targets.get(existing._id))!;
       }
       const view = await this.commands.execute(new RegisterTarget({ account_id: this.account.id, body: await validBody(RegisterTargetBody, body), context: this.context() }));

@@ -3,6 +3,23 @@ import { planScans, reportFilesFor } from './scan-plan';
 const env = { LAB_KEY: 'sk-lab' };
 
 describe('what gauntlet scan will do', () => {
+  it('offers the tools asked for: none or decoy, a file of definitions, an MCP server, a local MCP command; one of them', () => {
+    const tools = (flags: object) => planScans('http://127.0.0.1:8088/v1', flags, null, env).scans[0].target.tools;
+    expect(tools({})).toBeUndefined();
+    expect(tools({ tools: 'none' })).toBe('none');
+    expect(tools({ mcp: 'https://mcp.example/mcp' })).toEqual({ mcp: { url: 'https://mcp.example/mcp' } });
+    expect(tools({ mcpCommand: 'npx -y @acme/mcp-server --stdio' })).toEqual({ mcp: { command: 'npx', args: ['-y', '@acme/mcp-server', '--stdio'] } });
+    const file = require('node:path').join(require('node:os').tmpdir(), `gauntlet-tools-${process.pid}.json`);
+    require('node:fs').writeFileSync(file, JSON.stringify([{ name: 'refund', risk: 'financial' }]));
+    try {
+      expect(tools({ tools: file })).toEqual([{ name: 'refund', risk: 'financial' }]);
+    } finally {
+      require('node:fs').rmSync(file);
+    }
+    expect(() => tools({ tools: '/nonexistent/tools.json' })).toThrow(/--tools/);
+    expect(() => tools({ tools: 'none', mcp: 'https://m.example' })).toThrow(/one of --tools, --mcp and --mcp-command/);
+  });
+
   it('scans the url on the command line with its options', () => {
     const plan = planScans('http://127.0.0.1:8088/v1', {
       format: 'openai', model: 'penny-lab', apiKeyEnv: 'LAB_KEY', header: ['X-Team: red'], canary: ['CANARY-1'], sensitive: ['customer=Ada Lovelace'],

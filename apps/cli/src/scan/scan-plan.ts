@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { API_FORMATS, ApiFormat, CustomProbe, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
 import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
@@ -32,6 +33,12 @@ export interface ScanFlags {
   callbackUrl?: string;
   /** where the callback listener listens, host:port (default 127.0.0.1 on a free port) */
   callbackListen?: string;
+  /** none | decoy | a JSON file of tool definitions */
+  tools?: string;
+  /** an MCP server's Streamable HTTP address */
+  mcp?: string;
+  /** a local MCP server to run and list (stdio) */
+  mcpCommand?: string;
 }
 
 /** One target to scan, with what to write afterwards. */
@@ -141,6 +148,7 @@ export function targetSpec(t: ConfigTarget): TargetSpec {
     ...(t.sensitive !== undefined && { sensitive: t.sensitive }),
     ...(t.http !== undefined && { http: t.http }),
     ...(t.max_requests_per_second !== undefined && { max_requests_per_second: t.max_requests_per_second }),
+    ...(t.tools !== undefined && { tools: t.tools }),
   } as TargetSpec;
 }
 
@@ -156,7 +164,30 @@ export function targetFromFlags(url: string, flags: ScanFlags, env: Record<strin
     url, ...(flags.name && { name: flags.name }), ...(flags.format && { format: flags.format as ApiFormat }), ...(flags.model && { model: flags.model }),
     ...(api_key && { api_key }), ...(flags.browser && { browser: true }),
     headers: headersOf(flags.header), canaries: flags.canary?.length ? flags.canary : undefined, sensitive: sensitiveOf(flags.sensitive),
+    ...toolsOf(flags),
   };
+}
+
+/** --tools none|decoy|<file.json>, --mcp <url>, --mcp-command "<cmd>": at most one of them */
+function toolsOf(flags: ScanFlags): Pick<ConfigTarget, 'tools'> {
+  const given = [flags.tools, flags.mcp, flags.mcpCommand].filter((v) => v !== undefined);
+  if (given.length > 1) throw new CliError('give one of --tools, --mcp and --mcp-command');
+  if (flags.mcp !== undefined) return { tools: { mcp: { url: flags.mcp } } };
+  if (flags.mcpCommand !== undefined) {
+    const [command, ...args] = flags.mcpCommand.trim().split(/\s+/);
+    if (!command) throw new CliError('--mcp-command needs a command');
+    return { tools: { mcp: { command, args } } };
+  }
+  if (flags.tools === undefined) return {};
+  if (flags.tools === 'none' || flags.tools === 'decoy') return { tools: flags.tools };
+  let list: unknown;
+  try {
+    list = JSON.parse(readFileSync(flags.tools, 'utf8'));
+  } catch (e) {
+    throw new CliError(`--tools ${flags.tools}: not none, decoy or a readable JSON file of tool definitions (${e instanceof Error ? e.message : e})`);
+  }
+  if (!Array.isArray(list)) throw new CliError(`--tools ${flags.tools}: the file holds a JSON list of tool definitions`);
+  return { tools: list };
 }
 
 /** with several targets each writes its own files: {target} in a name, or the target's name before the extension */

@@ -762,6 +762,36 @@ export interface components {
             tags?: string[];
             /** @description a finished scan whose score fell by more than this many points since the previous one raises scan.regressed; null: only weaknesses found again after being triaged fixed do */
             regression_threshold?: number | null;
+            /**
+             * @description what the target's agent is offered during a scan (API formats with tool calling: openai, anthropic, azure-openai, ollama, gemini, openai-responses). "decoy" (the default there): a small set covering mail, payments, deletion, web fetch, database and files; "none": no tools; a list of your own tool definitions [{name, description, parameters (JSON Schema), risk}] (or the OpenAI function form with risk beside it); or {mcp: {url, headers?}}: the tools an MCP server lists over Streamable HTTP (never called; each risk inferred). Gauntlet answers every call itself; nothing is executed.
+             * @example decoy
+             */
+            tools?: ("decoy" | "none") | ({
+                name: string;
+                description?: string;
+                /** @description JSON Schema of the arguments (type object) */
+                parameters?: Record<string, never>;
+                /**
+                 * @description what a steered call can do: read (medium), write (high), financial, destructive, exfiltration (critical)
+                 * @enum {unknown}
+                 */
+                risk: "read" | "write" | "financial" | "destructive" | "exfiltration";
+            } | {
+                /** @enum {unknown} */
+                type: "function";
+                function: Record<string, never>;
+                /** @enum {unknown} */
+                risk: "read" | "write" | "financial" | "destructive" | "exfiltration";
+            })[] | {
+                mcp: {
+                    /** Format: uri */
+                    url: string;
+                    /** @description sent to the MCP server; sealed like api_key, never returned */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
             /** @example Support chatbot */
             name: string;
             /**
@@ -873,6 +903,23 @@ export interface components {
             tags: string[];
             /** @description score drop, in points, beyond which a finished scan raises scan.regressed */
             regression_threshold: number | null;
+            /** @description what the agent is offered in a scan (the default said out loud); MCP headers by name only */
+            tools: ("decoy" | "none") | {
+                name: string;
+                description?: string;
+                /** @description JSON Schema of the arguments (type object) */
+                parameters?: Record<string, never>;
+                /**
+                 * @description what a steered call can do: read (medium), write (high), financial, destructive, exfiltration (critical)
+                 * @enum {unknown}
+                 */
+                risk: "read" | "write" | "financial" | "destructive" | "exfiltration";
+            }[] | {
+                mcp: {
+                    url: string;
+                    header_names: string[];
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -907,6 +954,23 @@ export interface components {
             tags: string[];
             /** @description score drop, in points, beyond which a finished scan raises scan.regressed */
             regression_threshold: number | null;
+            /** @description what the agent is offered in a scan (the default said out loud); MCP headers by name only */
+            tools: ("decoy" | "none") | {
+                name: string;
+                description?: string;
+                /** @description JSON Schema of the arguments (type object) */
+                parameters?: Record<string, never>;
+                /**
+                 * @description what a steered call can do: read (medium), write (high), financial, destructive, exfiltration (critical)
+                 * @enum {unknown}
+                 */
+                risk: "read" | "write" | "financial" | "destructive" | "exfiltration";
+            }[] | {
+                mcp: {
+                    url: string;
+                    header_names: string[];
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -956,6 +1020,36 @@ export interface components {
             tags?: string[];
             /** @description a finished scan whose score fell by more than this many points since the previous one raises scan.regressed; null: only weaknesses found again after being triaged fixed do */
             regression_threshold?: number | null;
+            /**
+             * @description what the target's agent is offered during a scan (API formats with tool calling: openai, anthropic, azure-openai, ollama, gemini, openai-responses). "decoy" (the default there): a small set covering mail, payments, deletion, web fetch, database and files; "none": no tools; a list of your own tool definitions [{name, description, parameters (JSON Schema), risk}] (or the OpenAI function form with risk beside it); or {mcp: {url, headers?}}: the tools an MCP server lists over Streamable HTTP (never called; each risk inferred). Gauntlet answers every call itself; nothing is executed.
+             * @example decoy
+             */
+            tools?: ("decoy" | "none") | ({
+                name: string;
+                description?: string;
+                /** @description JSON Schema of the arguments (type object) */
+                parameters?: Record<string, never>;
+                /**
+                 * @description what a steered call can do: read (medium), write (high), financial, destructive, exfiltration (critical)
+                 * @enum {unknown}
+                 */
+                risk: "read" | "write" | "financial" | "destructive" | "exfiltration";
+            } | {
+                /** @enum {unknown} */
+                type: "function";
+                function: Record<string, never>;
+                /** @enum {unknown} */
+                risk: "read" | "write" | "financial" | "destructive" | "exfiltration";
+            })[] | {
+                mcp: {
+                    /** Format: uri */
+                    url: string;
+                    /** @description sent to the MCP server; sealed like api_key, never returned */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                };
+            };
             name?: string;
             /** Format: iri */
             url?: string;
@@ -1045,6 +1139,8 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            notes: string[];
         };
         ScanList: {
             scans: components["schemas"]["ScanSummaryView"][];
@@ -1277,6 +1373,8 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            notes: string[];
             /** @description out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook */
             callback_hits: components["schemas"]["CallbackHitsView"];
             /** @description written at the analyze phase, each with its strongest evidence and variants */

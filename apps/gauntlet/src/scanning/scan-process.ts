@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { WritePath } from '../platform/write-path';
 import type { ScanHistory } from '../scans/scan-history';
-import { openHeaders, openSensitive } from '../targets/target-secrets';
+import { openHeaders, openSensitive, openTools } from '../targets/target-secrets';
 import type { ScanJob } from './scan-jobs';
 import type { ScanClaims, ScanWriter } from './scan-claims';
 
@@ -86,6 +86,7 @@ export class ScanProcess {
       api_key: target.api_key_encrypted ? secrets.open(target.api_key_encrypted) : null,
       model: target.model, canaries: target.canaries, browser: target.browser, http: target.http, max_requests_per_second: target.max_requests_per_second,
       headers: openHeaders(secrets, target.headers_encrypted), sensitive: openSensitive(secrets, target.sensitive_encrypted), stream: target.stream ?? false,
+      tools: openTools(secrets, target.tools),
     };
     const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile), callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl) });
     const log = this.deps.log.child({ scan_id: job.scan_id });
@@ -94,7 +95,7 @@ export class ScanProcess {
       const outcome = await runScan({
         scanId: job.scan_id, target: scanTarget, profile: job.profile, selection: job.selection,
         // the target's id, not the scan's: the same target is sent the same prompts and variants every time, so an unchanged target gives the same findings
-        seed: target._id, driver, sink, signal: abort.signal, now: this.deps.now,
+        seed: target._id, driver, sink, signal: abort.signal, now: this.deps.now, allowPrivate: config.outboundAllowPrivate,
         // optional models, only ever contacted when the operator configured them
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),

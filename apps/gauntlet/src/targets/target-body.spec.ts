@@ -23,6 +23,21 @@ describe('a target body as the api reads it', () => {
     expect(body.headers).toEqual([['constructor', 'a'], ['__defineGetter__', 'b'], ['X-Tenant', 'c']]);
   });
 
+  it('given tools in each accepted form, when read, then they pass as given', async () => {
+    const tool = { name: 'refund', description: 'Refund', parameters: { type: 'object', properties: {} }, risk: 'financial' };
+    for (const tools of ['decoy', 'none', [tool], [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } }, risk: 'read' }], { mcp: { url: 'https://mcp.example/mcp', headers: { Authorization: 'Bearer k' } } }]) {
+      const { body, errors } = await read({ ...api, tools });
+      expect(errors).toEqual([]);
+      expect(body.tools).toEqual(tools);
+    }
+  });
+
+  it('given tools that break the rules, when read, then the field is refused', async () => {
+    for (const tools of ['all', [{ name: 'x', risk: 'harmless' }], { mcp: { url: 'ftp://x' } }, { mcp: { url: 'https://m.example', token: 'x' } }, { mcp: { url: 'https://m.example', headers: { 'bad name': 'v' } } }, { other: 1 }]) {
+      expect((await read({ ...api, tools })).errors).toEqual(['tools']);
+    }
+  });
+
   it('given a header name outside the HTTP token grammar, when read, then it is refused', async () => {
     const { errors } = await read({ ...api, headers: { 'x bad': 'v' } });
     expect(errors).toEqual(['headers']);

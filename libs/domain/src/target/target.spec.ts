@@ -89,4 +89,34 @@ describe('target decider', () => {
     const [u] = spec(targetDecider).given([registered]).when({ type: 'UpdateTarget', account_id: 'a1', changes: { tags: ['EU'], regression_threshold: 10 }, now }).thenEvents();
     expect(u.data).toMatchObject({ changes: { tags: ['eu'], regression_threshold: 10 } });
   });
+
+  describe('tools', () => {
+    const register = (settings: Partial<TargetSettings>) => spec(targetDecider).given([]).when({ type: 'RegisterTarget', target_id: 't1', account_id: 'a1', settings: { ...apiSettings, ...settings }, now });
+    const tool = { name: 'refund_order', description: 'Refunds an order.', parameters: { type: 'object', properties: { order_id: { type: 'string' } } }, risk: 'financial' as const };
+
+    it('given an API format with tool calling, when registered with decoy, none, definitions or an MCP server, then they are recorded', () => {
+      for (const tools of ['decoy', 'none', [tool], { mcp: { url: 'https://mcp.example.com/mcp', headers_encrypted: 'v1.sealed', header_names: ['Authorization'] } }] as const) {
+        register({ tools: tools as TargetSettings['tools'] }).then([{ ...registered, data: { ...registered.data, tools: tools as TargetSettings['tools'] } }]);
+      }
+    });
+
+    it('given a chat page or the custom http format, when offered tools, then it is refused (none is fine)', () => {
+      register({ scan_mode: 'browser', api_format: null, tools: 'decoy' }).thenFails('invalid', /tools apply only to API formats/);
+      register({ api_format: 'http', http: { body_template: '{"q": "{{prompt}}"}', response_path: 'a' }, tools: [tool] }).thenFails('invalid', /tools apply only/);
+      register({ scan_mode: 'browser', api_format: null, tools: 'none' }).then([{ ...registered, data: { ...registered.data, scan_mode: 'browser', api_format: null, tools: 'none' } }]);
+    });
+
+    it('given definitions that break the rules, when registered, then the field at fault is named', () => {
+      const fails = (tools: unknown, field: RegExp) => register({ tools: tools as never }).thenFails('invalid', field);
+      fails([tool, tool], /tools\[1\]\.name .* given twice/);
+      fails([{ ...tool, name: '1 bad name' }], /tools\[0\]\.name/);
+      fails([{ ...tool, risk: 'harmless' }], /tools\[0\]\.risk is one of read, write, financial, destructive, exfiltration/);
+      fails([{ ...tool, parameters: { type: 'string' } }], /tools\[0\]\.parameters is the JSON Schema of an object/);
+      fails([{ ...tool, extra: 1 }], /tools\[0\]\.extra is not a field/);
+      fails(Array.from({ length: 33 }, (_, i) => ({ ...tool, name: `t${i}` })), /at most 32 tools/);
+      fails([], /at least one/);
+      fails({ mcp: { url: 'ftp://mcp.example.com' } }, /tools\.mcp\.url/);
+      fails('all', /tools is "decoy", "none"/);
+    });
+  });
 });

@@ -1,6 +1,8 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
+import { TargetTools, targetToolsProblem } from '../agent/target-tools';
 import { endpointProblem } from './endpoint';
+import { API_FORMAT_SPECS, apiFormat, isApiFormat } from './formats';
 import type { ApiFormat, HttpFormat } from './formats';
 import { normalizeTags, tagsProblem } from './tags';
 
@@ -55,6 +57,13 @@ export interface TargetSettings {
   tags?: string[];
   /** a finished scan whose score fell by more than this many points since the previous one regressed; absent or null: only found-again weaknesses count */
   regression_threshold?: number | null;
+  /** what its agent is offered in a scan (agent/target-tools.ts); absent: decoy where the format takes tools */
+  tools?: TargetTools;
+}
+
+/** whether a target's API format can be offered tools (its format has a tools part) */
+export function takesTools(s: Pick<TargetSettings, 'scan_mode' | 'api_format'>): boolean {
+  return s.scan_mode === 'api' && isApiFormat(s.api_format) && !!apiFormat(s.api_format).tools;
 }
 
 export type TargetEvent =
@@ -95,6 +104,11 @@ function checkSettings(s: TargetSettings): void {
   const threshold = s.regression_threshold;
   if (threshold !== undefined && threshold !== null && !(Number.isInteger(threshold) && threshold >= 1 && threshold <= 100)) {
     throw new DomainError('invalid', 'regression_threshold is a whole number of points from 1 to 100.', { field: 'regression_threshold' });
+  }
+  const toolsProblem = targetToolsProblem(s.tools);
+  if (toolsProblem) throw new DomainError('invalid', toolsProblem.message, { field: toolsProblem.field });
+  if (s.tools !== undefined && s.tools !== 'none' && !takesTools(s)) {
+    throw new DomainError('invalid', `tools apply only to API formats that support tool calling (${API_FORMAT_SPECS.filter((f) => f.tools).map((f) => f.name).join(', ')}); say "none" or leave it out.`, { field: 'tools' });
   }
   const problem = s.scan_mode === 'api' ? endpointProblem(s) : null;
   if (problem) throw new DomainError('invalid', problem.message, { field: problem.field });

@@ -75,6 +75,14 @@ describe('scan projections', () => {
     });
   });
 
+  it("keeps the engine's notes about the scan apart from its conversations", () => {
+    const note = recorded('scan-s1', 4, 'ProbeAttempted', {
+      scan_id: 's1', progress: 41, attempted_at: now,
+      attempt: { attempt_id: 'n', probe_id: 'scan-note', phase: 'recon', technique: 'tools-refused', turns: [{ role: 'system', content: 'The target\'s API refused tools.' }], verdict: { outcome: 'resisted' } },
+    });
+    expect(project<any>(scansProjection, [...events.slice(0, 4), note], 's1')).toMatchObject({ probes_run: 1, requests: { probe: 2 }, notes: ["The target's API refused tools."] });
+  });
+
   it('shows status and phase of a running scan', () => {
     expect(project<any>(scansProjection, events.slice(0, 4), 's1')).toMatchObject({ status: 'running', phase: 'probe', progress: 40, findings_so_far: 0 });
   });

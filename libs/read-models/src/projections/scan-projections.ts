@@ -35,6 +35,8 @@ export interface ScanDoc {
   coverage?: number | null;
   /** each weakness as the attempt that first proved it named it: what a running scan shows before its findings are written */
   proven?: (ProvenWeakness & { proven_at: string })[];
+  /** what the scan said about itself, once each (an API that refused tools): its `scan-note` attempts (absent: none) */
+  notes?: string[];
   /** regressions recorded after the scan finished (absent: none) */
   regressions?: { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string }[];
   /**
@@ -60,6 +62,9 @@ export const MAX_LATE_HITS_SHOWN = 20;
 export type VulnerabilityDoc = Vulnerability & { _id: string; _rev?: number; scan_id: string; [k: string]: unknown };
 
 type E = RecordedEvent & ScanEvent;
+
+/** the probe id of an attempt that is the engine's note about the scan (libs/scanner engine/scan-run.ts) */
+export const SCAN_NOTE = 'scan-note';
 
 /** the scan's summary as the domain folds it, read from the document */
 const summaryOf = (d: ScanDoc): ScanSummaryState => ({
@@ -97,7 +102,9 @@ export const scansProjection: Projection<ScanDoc> = {
       case 'ScanPhaseEntered':
         return { ...next, phase: e.data.phase, progress: Math.max(doc.progress, e.data.progress) };
       case 'ProbeAttempted': {
-        const { phase, turns }: ProbeAttempt = e.data.attempt;
+        const { phase, turns, probe_id }: ProbeAttempt = e.data.attempt;
+        // a note the engine recorded about the scan, not a conversation with the target
+        if (probe_id === SCAN_NOTE) return { ...next, notes: [...(doc.notes ?? []), turns[0]?.content ?? ''] };
         const sent = turns.filter((t) => t.role === 'user').length;
         // documents projected before this field existed start counting from nothing
         const requests = { ...doc.requests, [phase]: (doc.requests?.[phase] ?? 0) + sent };

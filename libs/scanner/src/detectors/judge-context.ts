@@ -1,4 +1,4 @@
-import { SensitiveValue } from '@gauntlet/domain';
+import { SensitiveValue, ToolDefinition } from '@gauntlet/domain';
 import { CanaryToken } from '../probes/canary';
 
 /** What a detector may know beyond the conversation itself. */
@@ -18,4 +18,14 @@ export interface JudgeContext {
   plainTurns?: readonly string[];
   /** a custom probe's regular expression of success */
   pattern?: string;
+  /** an attempt on an agent: the tools it was offered and the attack's own values */
+  agent?: AgentContext;
+}
+
+export interface AgentContext {
+  tools: readonly ToolDefinition[];
+  /** the token every attacker value of this probe carries (a mailbox, an IBAN, a record id) */
+  token: string | null;
+  /** the attack came through a tool's result (indirect), not from the user */
+  indirect: boolean;
 }

@@ -1,6 +1,7 @@
-import type { ProbeAttempt, Turn } from '@gauntlet/domain';
-import { TargetUnavailableError } from '../chat-driver';
+import type { ProbeAttempt, ToolDefinition, Turn } from '@gauntlet/domain';
+import { riskiestTool, toolRuntime } from '../agents/runtime';
 import type { CallbackPlanting } from '../callbacks/planting';
+import { AgentSetup, TargetUnavailableError } from '../chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict } from '../detectors/detector';
 import { candidatesOf } from '../detectors/candidates';
@@ -53,7 +54,18 @@ export interface AttemptsDeps {
   maxRecordedChars: number;
   /** where an attempt's `{{callback}}` placeholders become its own listener addresses (null: no listener) */
   callbacks?: CallbackPlanting | null;
+  /** the tools the scan offers the target's agent (none: it is only talked to) */
+  agent?: ScanAgent;
 }
+
+/** The scan's tools, and who is told when the target's API turns out to refuse them. */
+export interface ScanAgent {
+  tools: readonly ToolDefinition[];
+  toolsRefused(reason: string): void;
+}
+
+/** Probes of excessive agency and agent probes are offered the tools; others are only talked to. */
+const offersTools = (probe: Probe) => Boolean(probe.agent) || probe.category === 'LLM06:2025';
 
 /**
  * The scan's attempts, each one conversation: send the turns, read the answers, judge them, file
@@ -81,7 +93,13 @@ export class Attempts {
   /** the probe as this scan sends it (rendered once, with the scan's seed) */
   rendered(probe: Probe): RenderedProbe {
     let r = this.renderings.get(probe.id);
-    if (!r) this.renderings.set(probe.id, (r = renderProbe(probe, this.deps.seed)));
+    if (!r) {
+      r = renderProbe(probe, this.deps.seed);
+      // an attack on "your riskiest tool" names the target's own
+      const riskiest = probe.agent && riskiestTool(this.deps.agent?.tools ?? []);
+      if (riskiest) r = { ...r, turns: r.turns.map((t) => t.split('{{tool}}').join(riskiest.name)) };
+      this.renderings.set(probe.id, r);
+    }
     return r;
   }
 
@@ -105,8 +123,10 @@ export class Attempts {
     const { converters, technique } = how;
     const rendered = this.rendered(probe);
     const converted = how.turns !== rendered.turns;
+    const agent = this.agentFor(probe, rendered);
     const context: JudgeContext = {
       canary: rendered.canary, targetCanaries: this.deps.target.canaries, sensitive: this.deps.target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }), ...(probe.pattern && { pattern: probe.pattern }),
+      ...(agent && { agent: { tools: agent.tools, token: rendered.marks?.token ?? null, indirect: Boolean(rendered.poison) } }),
     };
     const base = { attempt_id: stableId(this.deps.scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
     const turns = this.plantCallbacks(base, probe, how.turns);
@@ -114,15 +134,17 @@ export class Attempts {
     let verdict: Verdict | null = null;
     let answer = '';
     try {
-      const { transcript, latency } = await conversations.converse(turns);
+      const { transcript, latency } = await conversations.converse(turns, agent);
       answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
       verdict = await this.deps.judge(probe, transcript, context);
       health.answered();
-      const recorded = transcript.map((t) => (t.role === 'assistant' ? boundTurn(t, maxRecordedChars) : t));
+      const recorded = transcript.map((t) => (t.role === 'assistant' || t.role === 'tool' ? boundTurn(t, maxRecordedChars) : t));
       this.deps.callbacks?.delivered(base.attempt_id, recorded);
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
-      // what every answer holds that looks like personal data or a credential: held only if it recurs
-      const candidates = candidatesOf(transcript, context);
+      // what every answer holds that looks like personal data or a credential: held only if it
+      // recurs, and never what our own tool results told it
+      const told = transcript.filter((t) => t.role === 'tool').map((t) => t.content).join('\n');
+      const candidates = candidatesOf(transcript, context).filter((c) => !told || !told.includes(c.value));
       const proved = book.observe(probe.id, base.attempt_id, candidates);
       // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
       if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0)) {
@@ -151,6 +173,13 @@ export class Attempts {
   private plantCallbacks(base: { attempt_id: string; technique: string; converters: string[]; phase: AttemptPhase }, probe: Probe, turns: string[]): string[] {
     const { callbacks } = this.deps;
     return callbacks ? callbacks.plant(base.attempt_id, turns, { probe, technique: base.technique, converters: base.converters, phase: base.phase }, this.deps.now()) : turns;
+  }
+
+  /** the tools offered to this probe's conversation, with Gauntlet's runtime; none for probes that are only talk */
+  private agentFor(probe: Probe, rendered: RenderedProbe): AgentSetup | undefined {
+    const agent = this.deps.agent;
+    if (!agent?.tools.length || !offersTools(probe)) return undefined;
+    return toolRuntime({ tools: agent.tools, poison: rendered.poison, toolsRefused: (reason) => agent.toolsRefused(reason) });
   }
 
   /** whether the target still answers a harmless first message */

@@ -1,5 +1,5 @@
 import type { Turn } from '@gauntlet/domain';
-import { ChatDriver, Conversation } from '../chat-driver';
+import { AgentSetup, ChatDriver, Conversation } from '../chat-driver';
 import { Waits } from './waits';
 
 /**
@@ -19,8 +19,12 @@ export class Conversations {
     stop.addEventListener('abort', () => this.inFlight.forEach((c) => c.abort()), { once: true });
   }
 
-  /** one conversation: `turns` sent in order, each answer awaited; throws when the target does not answer */
-  async converse(turns: readonly string[]): Promise<{ transcript: Turn[]; latency: number }> {
+  /**
+   * one conversation: `turns` sent in order, each answer awaited; throws when the target does not
+   * answer. With an agent setup the agent is offered tools: what it did for a message (its calls
+   * and the results it was given) is recorded between the message and the answer.
+   */
+  async converse(turns: readonly string[], agent?: AgentSetup): Promise<{ transcript: Turn[]; latency: number }> {
     const { waits, driver, messageTimeoutMs } = this;
     const started = performance.now();
     // one signal per conversation: drivers hang listeners on it, and they go away with it
@@ -30,12 +34,14 @@ export class Conversations {
     const transcript: Turn[] = [];
     let finished = false;
     try {
-      const conversation: Conversation = await waits.bounded(() => driver.openConversation(), messageTimeoutMs);
+      const conversation: Conversation = await waits.bounded(() => driver.openConversation(agent), messageTimeoutMs);
       try {
         for (const message of turns) {
-          const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), messageTimeoutMs);
+          // an agent's message may take a request per tool round
+          const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), messageTimeoutMs * (agent?.maxSteps ?? 1));
           const observed = conversation.observe?.() ?? null;
-          transcript.push({ role: 'user', content: message }, { role: 'assistant', content: answer, ...(observed && { observed }) });
+          const actions = agent ? (conversation.actions?.() ?? []) : [];
+          transcript.push({ role: 'user', content: message }, ...actions, { role: 'assistant', content: answer, ...(observed && { observed }) });
         }
         finished = true;
       } finally {

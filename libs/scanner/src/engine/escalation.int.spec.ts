@@ -6,8 +6,11 @@ import { startLab } from '../../../../apps/lab/src/lab';
 import { runScan } from './run-scan';
 
 const PLANTED = [...new Set(WEAKNESSES.map((w) => PLANTED_CATEGORY[w]))].sort();
-/** a standard scan of a target that resists everything: its 77-request probe phase, and at most about 3x that in all */
-const RESIST_ALL_CEILING = 3 * 77;
+/**
+ * a standard scan of a target that resists everything: its probe phase (77 requests, and the agent
+ * probes where tools are offered, as to this openai target), and at most about 3x that in all
+ */
+const resistAllCeiling = (attempts: readonly ProbeAttempt[]) => 3 * Math.max(77, attempts.filter((a) => a.phase === 'probe').reduce((n, a) => n + a.turns.filter((t) => t.role === 'user').length, 0));
 
 async function scanLab(options: { defenses?: string; hardened?: boolean; profile?: Profile }) {
   const lab = await startLab({ mode: options.hardened ? 'hardened' : 'vulnerable', defenses: parseDefenses(options.defenses) });
@@ -72,7 +75,7 @@ describe('escalation against a defended chatbot (standard profile, no canaries c
   it.each([undefined, 'input_normalised,output_secrets,crescendo:3'])('a hardened chatbot (guardrails: %s) yields no high or critical finding, within the request bound', async (defenses) => {
     const { vulnerabilities, requests, attempts } = await scanLab({ hardened: true, defenses });
     expect(vulnerabilities.filter((v) => v.severity === 'critical' || v.severity === 'high').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
-    expect(requests).toBeLessThanOrEqual(RESIST_ALL_CEILING);
+    expect(requests).toBeLessThanOrEqual(resistAllCeiling(attempts));
     // escalation went deep anyway: many tactics, arcs among them
     expect(new Set(attempts.filter((a) => a.phase === 'amplify').map((a) => a.converters.join('+'))).size).toBeGreaterThan(20);
     expect(attempts.some((a) => a.converters.some((c) => c.startsWith('crescendo')))).toBe(true);

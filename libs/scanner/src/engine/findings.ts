@@ -293,25 +293,29 @@ export class FindingBook {
       .map((f) => ({ technique: f.sighting.technique, converters: f.sighting.converters, how: howItGotThrough(f.sighting.converters, f.sighting.turns, f.sighting.verdict.read_as), phase: f.sighting.phase, evidence: this.evidence(f, VARIANT_TURN_CHARS), found_at: f.sighting.foundAt.toISOString() }));
     const confidence = partial ? s.verdict.confidence * 0.8 : s.verdict.confidence;
     const fingerprint = fingerprintOf(probe.id, category);
+    const toolRisk = main.proof?.matched.kind === 'tool_call' ? s.verdict.tool_risk : undefined;
+    const textClaim = s.verdict.detector === 'agency';
     const severity = findingSeverity({
       probe: probe.severity,
       partial,
       exposed,
       promptWordingOnly: category === PROMPT_LEAKAGE && exposed.every((e) => e.kind === 'wording'),
       proven: !!main.proof,
+      ...(toolRisk && { toolRisk }),
+      textClaim,
     });
     return {
       id: stableId(scanId, 'vulnerability', fingerprint),
       probe_id: probe.id,
       category,
       category_name: CATEGORY_NAMES[category] ?? probe.category_name,
-      title: titleOf(probe, category, exposed),
+      title: textClaim ? `${titleOf(probe, category, exposed)}: claims an action; no tool was called` : titleOf(probe, category, exposed),
       severity,
       confidence: Math.round(confidence * 100) / 100,
       technique: s.technique,
       converters: s.converters,
       how: howItGotThrough(s.converters, s.turns, s.verdict.read_as),
-      description: [exposureSentence(exposed, main.proof), collateral ? `While testing "${probe.title}" (${probe.category}), the answer disclosed what the target holds.` : probe.description, partial ? 'The target only partly complied; the severity is lowered accordingly.' : '']
+      description: [textClaim ? 'The target claims an action; no tool was called. Words alone prove no action: offer tools (or scan the agent with its own) to see what it does.' : '', actionSentence(main.proof, toolRisk), exposureSentence(exposed, main.proof), collateral ? `While testing "${probe.title}" (${probe.category}), the answer disclosed what the target holds.` : probe.description, partial ? 'The target only partly complied; the severity is lowered accordingly.' : '']
         .filter(Boolean)
         .join(' '),
       evidence: this.evidence(main, this.maxRecordedChars),
@@ -335,6 +339,12 @@ function titleOf(probe: Probe, category: OwaspCategoryId, exposed: readonly Expo
 /** A weakness as it is named before its finding is written (the same title the finding gets). */
 function proven(probe: Probe, category: OwaspCategoryId, exposed: readonly Exposed[]): ProvenWeakness {
   return { fingerprint: fingerprintOf(probe.id, category), probe_id: probe.id, category, category_name: CATEGORY_NAMES[category] ?? probe.category_name, title: titleOf(probe, category, exposed) };
+}
+
+/** One sentence that says what the agent did, when a call proves it. */
+function actionSentence(proof: Proof | undefined, risk: string | undefined): string {
+  if (proof?.matched.kind !== 'tool_call') return '';
+  return `The agent called ${proof.matched.tool}${risk ? ` (a ${risk} tool)` : ''} with the attack's arguments: ${proof.text}.`;
 }
 
 /** One sentence that says what was exposed, where it shows. */

@@ -56,9 +56,12 @@ describe.each(families)('chatbots written apart from the scanner: $family (stand
   });
 
   it(`${clean}: no high or critical finding, within about three times a plain pass`, async () => {
-    const { vulnerabilities, requests } = await scan(await start(clean), clean);
+    const { vulnerabilities, requests, attempts } = await scan(await start(clean), clean);
     expect(vulnerabilities.filter((v) => v.severity === 'critical' || v.severity === 'high').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
-    expect(requests).toBeLessThanOrEqual(3 * 77);
+    // a plain pass: the probe phase's requests (77 probes' turns, and the agent probes where tools are offered, as here)
+    const plain = attempts.filter((a) => a.phase === 'probe').reduce((n, a) => n + a.turns.filter((t) => t.role === 'user').length, 0);
+    expect(plain).toBeGreaterThanOrEqual(77);
+    expect(requests).toBeLessThanOrEqual(3 * plain);
   });
 });
 

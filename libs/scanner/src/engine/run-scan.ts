@@ -1,4 +1,5 @@
 import { hearCallbacks } from '../callbacks/hearing';
+import { resolveAgentTools } from './agent-tools';
 import { amplify, analyze, finishEarly, probe, recon, report } from './phases';
 import { ScanRun } from './scan-run';
 import { RunScanInput, ScanOutcome } from './types';
@@ -15,11 +16,14 @@ export { stableId } from './ids';
  * the findings (FindingBook) and the sink's writes and progress (ScanRecorder).
  */
 export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
-  const scan = new ScanRun(input);
+  // the agent's tools are resolved once (an MCP server is listed once), before the plan is made
+  const agent = await resolveAgentTools(input);
+  const scan = new ScanRun(input, agent.tools);
   try {
     const reached = await recon(scan);
     if (reached.kind === 'failed') return { kind: 'failed', reason: reached.reason };
     if (reached.kind === 'interrupted') return await finishEarly(scan);
+    if (agent.note) await scan.note('tools-unread', agent.note);
     const results = await probe(scan);
     if (scan.interrupted) return await finishEarly(scan);
     // a target given up on during the probe phase is not attacked harder: its findings are analysed as they are

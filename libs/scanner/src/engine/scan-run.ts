@@ -1,7 +1,10 @@
+import type { ToolDefinition } from '@gauntlet/domain';
+import { toolsFit } from '../agents/runtime';
 import { CallbackPlanting, plantsCallbacks } from '../callbacks/planting';
 import { probesFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { Attempts } from './attempts';
+import { stableId } from './ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { interleaveByCategory, selectProbes } from './plan';
@@ -32,13 +35,19 @@ export class ScanRun {
   /** the addresses its attempts planted, when a listener hears the scan */
   readonly callbacks: CallbackPlanting | null;
   private readonly onAbort = () => this.stop.abort();
+  /** what the scan has said about itself already (each note once) */
+  private readonly noted = new Set<string>();
 
-  constructor(readonly input: RunScanInput) {
+  /** `tools`: what the target's agent is offered (agent probes that cannot use them are skipped, not counted) */
+  constructor(readonly input: RunScanInput, readonly tools: readonly ToolDefinition[] = []) {
     this.limits = { ...DEFAULT_LIMITS, ...input.limits };
     this.plan = PROFILE_PLANS[input.profile];
     this.callbacks = input.callbacks ? new CallbackPlanting(input.callbacks, input.scanId) : null;
-    // a probe proven only by a request to its planted address runs only where a listener hears it
-    this.probes = interleaveByCategory(selectProbes(probesFor(input.profile), input.selection)).filter((p) => this.callbacks || !plantsCallbacks(p));
+    // a probe proven only by a request to its planted address runs only where a listener hears it;
+    // one that needs tools only where the target is offered tools that fit it
+    this.probes = interleaveByCategory(
+      selectProbes(probesFor(input.profile), input.selection).filter((p) => (this.callbacks || !plantsCallbacks(p)) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))),
+    );
     input.signal.addEventListener('abort', this.onAbort, { once: true });
     this.waits = new Waits(this.stop.signal, Math.min(250, Math.max(10, this.limits.messageTimeoutMs / 10)));
     this.conversations = new Conversations(input.driver, this.waits, this.limits.messageTimeoutMs, this.stop.signal);
@@ -51,7 +60,26 @@ export class ScanRun {
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),
       recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
+      agent: { tools, toolsRefused: (reason) => void this.note('tools-refused', `The target's API refused tools (${reason.slice(0, 200)}): it was scanned without them from then on.`) },
     });
+  }
+
+  /**
+   * Says something about the scan once, where its attempts are kept: an attempt of the recon phase
+   * (never scored) named `scan-note`, its one turn the note. Later calls with the same kind are dropped.
+   */
+  async note(kind: string, text: string): Promise<void> {
+    if (this.noted.has(kind)) return;
+    this.noted.add(kind);
+    await this.recorder
+      .recordAttempt(
+        {
+          attempt_id: stableId(this.input.scanId, 'note', kind), probe_id: 'scan-note', category: 'LLM00:2025', technique: kind, converters: [], phase: 'recon',
+          turns: [{ role: 'system', content: text }], verdict: { detector: 'engine', outcome: 'resisted', matched: null, confidence: 1 }, latency_ms: 0,
+        },
+        this.recorder.progress,
+      )
+      .catch(() => undefined);
   }
 
   /** the caller stopped the scan, or a write failed: what is left is ending it early */

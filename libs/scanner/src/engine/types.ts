@@ -2,6 +2,7 @@ import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, ProbeSele
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
+import { ScanTools } from '../agents/tool-set';
 import type { CallbackSetup } from '../callbacks/planting';
 
 /** The target as the engine needs it: TargetSettings with the API key already decrypted. */
@@ -22,6 +23,8 @@ export interface ScanTarget {
   /** custom request headers for a gateway, opened from their seal */
   headers?: Record<string, string> | null;
   stream?: boolean;
+  /** what its agent is offered (MCP headers opened); absent: decoy where the API format takes tools */
+  tools?: ScanTools | null;
 }
 
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
@@ -70,6 +73,8 @@ export interface RunScanInput {
   limits?: Partial<EngineLimits>;
   /** a callback listener hears this scan: probes that plant addresses run, and requests to them prove findings */
   callbacks?: CallbackSetup;
+  /** OUTBOUND_ALLOW_PRIVATE, for what the engine itself reaches (an MCP server listing the target's tools) */
+  allowPrivate?: boolean;
 }
 
 /** How much work each profile does. */

@@ -1,5 +1,8 @@
 import { OwaspCategoryId, Severity } from '@gauntlet/domain';
 import { DetectorName } from '../detectors/rules';
+import { AttackerMarks, attackerMarks, fillMarks } from '../agents/markers';
+import { Poison } from '../agents/runtime';
+import { ToolKind } from '../agents/tool-kinds';
 import { CanaryToken, canaryFor, canaryInstruction, fictionalName, literalCanary } from './canary';
 
 /**
@@ -28,6 +31,19 @@ export interface Probe {
   detectors: DetectorName[];
   /** a custom probe's proof: this regular expression (case-insensitive) in an answer (the pattern detector) */
   pattern?: string;
+  /** an attack on an agent's tools: run only on a target offered tools it can use, skipped (not passed) elsewhere */
+  agent?: AgentAttack;
+}
+
+/**
+ * What an agent probe needs and plants. `needs`: a tool of one of these kinds (`action`: any tool
+ * that does more than read). `poison`: an indirect injection, the content the named kind of tool
+ * returns (`{{attacker:...}}` and `{{canary}}` filled in like the turns); the user's turns only ask
+ * the agent to read it. `{{tool}}` in a turn names the target's riskiest tool.
+ */
+export interface AgentAttack {
+  needs: Array<ToolKind | 'action'>;
+  poison?: Poison;
 }
 
 /**
@@ -50,14 +66,22 @@ export interface RenderedProbe {
   canary: CanaryToken;
   /** the fictional name substituted for {{entity}}, or null */
   entity: string | null;
+  /** an agent probe's attacker values (a call holding their token did what the attack asked) */
+  marks?: AttackerMarks;
+  /** an indirect probe's poisoned tool result, rendered */
+  poison?: Poison;
 }
 
 export function renderProbe(probe: Probe, seed: string): RenderedProbe {
   const canary = canaryFor(seed, probe.id);
   const usesEntity = probe.turns.some((t) => t.includes('{{entity}}'));
   const entity = usesEntity ? fictionalName(seed, probe.id) : null;
-  const turns = probe.turns.map((t) =>
-    t.split('{{canary}}').join(canaryInstruction(canary)).split('{{canary:literal}}').join(literalCanary(canary)).split('{{entity}}').join(entity ?? ''),
-  );
-  return { probe, turns, canary, entity };
+  const marks = probe.agent ? attackerMarks(seed, probe.id) : undefined;
+  const fill = (t: string) => {
+    const text = t.split('{{canary}}').join(canaryInstruction(canary)).split('{{canary:literal}}').join(literalCanary(canary)).split('{{entity}}').join(entity ?? '');
+    return marks ? fillMarks(text, marks) : text;
+  };
+  const turns = probe.turns.map(fill);
+  const poison = probe.agent?.poison && { via: probe.agent.poison.via, content: fill(probe.agent.poison.content) };
+  return { probe, turns, canary, entity, ...(marks && { marks }), ...(poison && { poison }) };
 }

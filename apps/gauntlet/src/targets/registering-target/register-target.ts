@@ -8,7 +8,7 @@ import { Clock } from '../../platform/clock';
 import { RegisteredTargetView, RegisterTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { headerNames, sealHeaders, sealSensitive } from '../target-secrets';
+import { headerNames, sealHeaders, sealSensitive, sealTools } from '../target-secrets';
 import { targetView } from '../target-view';
 import { CheckSlot } from '../checking-target/check-gate';
 import { TargetChecker } from '../checking-target/target-checker';
@@ -28,6 +28,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
 
   async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
     this.outbound.requireUrl(body.url);
+    if (body.tools && typeof body.tools === 'object' && 'mcp' in body.tools) this.outbound.requireUrl(body.tools.mcp.url);
     // admitted before anything is recorded: a 429 then registers nothing
     const slot = body.check ? await this.checker.admit(account_id) : null;
     try {
@@ -58,6 +59,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
       regression_threshold: body.regression_threshold ?? null,
       // sealed like the key; labels and fingerprints stay readable
       ...sealSensitive(this.secrets, account_id, body.sensitive),
+      ...(body.tools !== undefined && { tools: sealTools(this.secrets, body.tools) }),
     };
     const target_id = randomUUID();
     await this.writePath.commit(

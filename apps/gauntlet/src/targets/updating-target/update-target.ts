@@ -7,7 +7,7 @@ import { Clock } from '../../platform/clock';
 import { TargetView, UpdateTargetBody } from '../dto';
 import { OutboundPolicy } from '../outbound-url';
 import { TargetReader } from '../target-reader';
-import { headerNames, sealHeaders, sealSensitive } from '../target-secrets';
+import { headerNames, sealHeaders, sealSensitive, sealTools } from '../target-secrets';
 import { targetView } from '../target-view';
 
 export class UpdateTarget extends Command<{ account_id: string; target_id: string; body: UpdateTargetBody; context: CommandContext }>() {}
@@ -24,8 +24,10 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
 
   async execute({ account_id, target_id, body, context }: UpdateTarget): Promise<TargetView> {
     if (body.url !== undefined) this.outbound.requireUrl(body.url);
-    const { api_key, browser, http, headers, sensitive, ...plain } = body;
+    const { api_key, browser, http, headers, sensitive, tools, ...plain } = body;
+    if (tools && typeof tools === 'object' && 'mcp' in tools) this.outbound.requireUrl(tools.mcp.url);
     const changes: Partial<TargetSettings> = { ...plain };
+    if (tools !== undefined) changes.tools = sealTools(this.secrets, tools);
     if (api_key !== undefined) changes.api_key_encrypted = this.secrets.seal(api_key);
     if (headers !== undefined) {
       changes.headers_encrypted = sealHeaders(this.secrets, headers);

@@ -1,3 +1,5 @@
+import type { ToolCall, ToolDefinition } from '../../agent/tools';
+import type { Turn } from '../../scan/vulnerability';
 import { ChatTurn } from './json-template';
 
 /** The custom format's request and answer, as the target's owner describes them (api_format http). */
@@ -88,6 +90,13 @@ export interface ApiFormatSpec<Name extends string = string> {
   request(turns: ChatTurn[], settings: FormatSettings): FormatRequest;
   /** the answer text of a 2xx answer, JSON or streamed; errors as TargetProtocolError / TargetUnavailableError */
   read(answer: TargetAnswer, settings: FormatSettings): Promise<string>;
+  /**
+   * Tool calling, for APIs that have it: the request with tools offered and a history that may
+   * hold the agent's calls (assistant turns with `tool_calls`) and Gauntlet's results (`tool`
+   * turns) in this API's own shape, and the answer read as its text and the calls it made.
+   * Absent: the API is never offered tools. Requests without tools never go through here.
+   */
+  readonly tools?: ToolCalling;
   /** diagnosis hints where this format differs from the others */
   readonly hints?: {
     /** the target answered an empty message */
@@ -98,6 +107,36 @@ export interface ApiFormatSpec<Name extends string = string> {
     notFound?: string;
   };
 }
+
+/** One turn of an agent's conversation as a format sends it: user, assistant (maybe with calls) or a tool's result. */
+export type AgentTurn = Pick<Turn, 'role' | 'content' | 'tool_calls' | 'tool_call_id' | 'name'> & { role: 'user' | 'assistant' | 'tool' };
+
+/** An answer read with its tool calls: the text (often empty when it calls) and the calls, in order. */
+export interface AgentAnswer {
+  text: string;
+  calls: ToolCall[];
+}
+
+export interface ToolCalling {
+  request(turns: readonly AgentTurn[], tools: readonly ToolDefinition[], settings: FormatSettings): FormatRequest;
+  read(answer: TargetAnswer, settings: FormatSettings): Promise<AgentAnswer>;
+}
+
+/** a call's arguments as the agent wrote them: the parsed object, or the raw text when it is not a JSON object */
+export function parsedArguments(raw: unknown): Record<string, unknown> | string {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) return raw as Record<string, unknown>;
+  if (typeof raw !== 'string') return raw === undefined || raw === null ? {} : JSON.stringify(raw);
+  if (raw.trim() === '') return {};
+  try {
+    const v = JSON.parse(raw);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : raw;
+  } catch {
+    return raw;
+  }
+}
+
+/** the arguments as JSON text, as APIs that carry them as a string want them back */
+export const wireArguments = (args: Record<string, unknown> | string): string => (typeof args === 'string' ? args : JSON.stringify(args));
 
 /** the URL with its path replaced */
 export function withPath(typed: TypedUrl, path: string): string {

@@ -1,5 +1,5 @@
 import { ApiFormatSpec, TypedUrl } from './api-format';
-import { chatCompletionsRequest, readOpenAiAnswer } from './openai';
+import { chatCompletionsRequest, chatCompletionsToolsRequest, readOpenAiAgentAnswer, readOpenAiAnswer } from './openai';
 
 /** Azure OpenAI's latest GA data-plane version, used when a deployment URL names none. */
 export const AZURE_OPENAI_API_VERSION = '2024-10-21';
@@ -26,6 +26,7 @@ export const azureOpenai: ApiFormatSpec<'azure-openai'> = {
   // its answers are OpenAI's: a misconfigured target answering them is named openai
   request: chatCompletionsRequest,
   read: readOpenAiAnswer,
+  tools: { request: chatCompletionsToolsRequest, read: readOpenAiAgentAnswer },
 };
 
 function endpoint({ url, path, model }: TypedUrl): string {

@@ -1,5 +1,6 @@
 import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
-import { ApiFormatSpec, TargetAnswer, TypedUrl } from './api-format';
+import type { ToolCall, ToolDefinition } from '../../agent/tools';
+import { AgentAnswer, AgentTurn, ApiFormatSpec, parsedArguments, TargetAnswer, TypedUrl } from './api-format';
 import { answerJson, isEventStream, UnrecognisedAnswer } from './answers';
 import { readServerSentEvents } from './server-sent-events';
 
@@ -26,7 +27,75 @@ export const gemini: ApiFormatSpec<'gemini'> = {
     body: JSON.stringify({ contents: turns.map((t) => ({ role: t.role === 'assistant' ? 'model' : 'user', parts: [{ text: t.content }] })) }),
   }),
   read: readGeminiAnswer,
+  tools: {
+    request: (turns, tools) => ({ body: JSON.stringify({ contents: geminiContents(turns), tools: [{ functionDeclarations: tools.map(declaration) }] }) }),
+    read: readGeminiAgentAnswer,
+  },
 };
+
+/** Gemini's parameters are an OpenAPI subset of JSON Schema: what it does not take is left out */
+const SCHEMA_KEYS = new Set(['type', 'format', 'description', 'nullable', 'enum', 'properties', 'required', 'items', 'minItems', 'maxItems', 'minimum', 'maximum', 'title']);
+function geminiSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(geminiSchema);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (!SCHEMA_KEYS.has(k)) continue;
+    if (k === 'properties' && v && typeof v === 'object') out[k] = Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, geminiSchema(sub)]));
+    else if (k === 'type' && Array.isArray(v)) out[k] = v.find((x) => x !== 'null') ?? 'string';
+    else out[k] = k === 'items' ? geminiSchema(v) : v;
+  }
+  return out;
+}
+
+const declaration = (t: ToolDefinition) => ({ name: t.name, description: t.description, parameters: geminiSchema(t.parameters) });
+
+/** calls as the model's functionCall parts, results as functionResponse parts of the user turn after it */
+function geminiContents(turns: readonly AgentTurn[]) {
+  const contents: Array<{ role: 'user' | 'model'; parts: unknown[] }> = [];
+  for (const t of turns) {
+    if (t.role === 'assistant') {
+      const parts = t.tool_calls?.length
+        ? [...(t.content ? [{ text: t.content }] : []), ...t.tool_calls.map((c) => ({ functionCall: { name: c.name, args: typeof c.arguments === 'string' ? { input: c.arguments } : c.arguments } }))]
+        : [{ text: t.content }];
+      contents.push({ role: 'model', parts });
+      continue;
+    }
+    const part = t.role === 'tool' ? { functionResponse: { name: t.name, response: { content: t.content } } } : { text: t.content };
+    const last = contents[contents.length - 1];
+    if (last?.role === 'user') last.parts.push(part);
+    else contents.push({ role: 'user', parts: [part] });
+  }
+  return contents;
+}
+
+async function readGeminiAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer> {
+  const chunks: GenerateContentResponse[] = [];
+  if (!isEventStream(answer)) {
+    const json = (await answerJson(answer)) as GenerateContentResponse | GenerateContentResponse[];
+    chunks.push(...(Array.isArray(json) ? json : [json]));
+    if (!chunks.every((c) => c && (Array.isArray(c.candidates) || c.promptFeedback || c.error))) {
+      throw new UnrecognisedAnswer('the answer has no candidates: is this a Gemini generateContent endpoint?', json);
+    }
+  } else {
+    for await (const { data } of readServerSentEvents(answer.chunks)) {
+      try {
+        chunks.push(JSON.parse(data) as GenerateContentResponse);
+      } catch {
+        throw new TargetProtocolError('a streamed event is not JSON');
+      }
+    }
+  }
+  const text = chunks.map(chunkText).join('');
+  const calls: ToolCall[] = [];
+  for (const chunk of chunks) {
+    for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+      const call = part.functionCall;
+      if (call && typeof call.name === 'string') calls.push({ id: typeof call.id === 'string' ? call.id : `call_${calls.length}`, name: call.name, arguments: parsedArguments(call.args) });
+    }
+  }
+  return { text, calls };
+}
 
 function endpoint({ url, path, model, stream }: TypedUrl): string {
   const method = stream ? 'streamGenerateContent' : 'generateContent';
@@ -44,7 +113,7 @@ function endpoint({ url, path, model, stream }: TypedUrl): string {
 }
 
 type GenerateContentResponse = {
-  candidates?: Array<{ content?: { parts?: Array<{ text?: unknown; thought?: boolean }> }; finishReason?: string }>;
+  candidates?: Array<{ content?: { parts?: Array<{ text?: unknown; thought?: boolean; functionCall?: { id?: unknown; name?: unknown; args?: unknown } }> }; finishReason?: string }>;
   promptFeedback?: { blockReason?: string };
   error?: { code?: number; message?: string; status?: string };
 };

@@ -1,5 +1,5 @@
 import { TargetProtocolError } from '../target-errors';
-import { ApiFormatSpec, FormatSettings, TargetAnswer } from './api-format';
+import { AgentAnswer, ApiFormatSpec, FormatSettings, TargetAnswer } from './api-format';
 import { UnrecognisedAnswer } from './answers';
 import { anthropic } from './anthropic';
 import { azureOpenai } from './azure-openai';
@@ -50,6 +50,17 @@ export function looksLike(json: unknown): ApiFormat | null {
 export async function readAnswer(spec: ApiFormatSpec, answer: TargetAnswer, settings: FormatSettings): Promise<string> {
   try {
     return await spec.read(answer, settings);
+  } catch (err) {
+    if (!(err instanceof UnrecognisedAnswer)) throw err;
+    throw new TargetProtocolError(err.message, { kind: 'unreadable', contentType: answer.contentType, looksLike: looksLike(err.json) });
+  }
+}
+
+/** readAnswer's twin for an answer to a request with tools: the text and the calls it made */
+export async function readAgentAnswer(spec: ApiFormatSpec, answer: TargetAnswer, settings: FormatSettings): Promise<AgentAnswer> {
+  if (!spec.tools) throw new Error(`api_format ${spec.name} is never offered tools`);
+  try {
+    return await spec.tools.read(answer, settings);
   } catch (err) {
     if (!(err instanceof UnrecognisedAnswer)) throw err;
     throw new TargetProtocolError(err.message, { kind: 'unreadable', contentType: answer.contentType, looksLike: looksLike(err.json) });

@@ -1,5 +1,7 @@
 import { TargetProtocolError } from '../target-errors';
-import { ApiFormatSpec, TargetAnswer, withPath } from './api-format';
+import type { ToolCall } from '../../agent/tools';
+import { AgentAnswer, AgentTurn, ApiFormatSpec, TargetAnswer, withPath } from './api-format';
+import { functionTools, isCall, toolCall } from './openai';
 import { answerJson, UnrecognisedAnswer } from './answers';
 import { readJsonLines } from './json-lines';
 
@@ -26,17 +28,57 @@ export const ollama: ApiFormatSpec<'ollama'> = {
   settingsProblem: ({ model }) => (model ? null : 'api_format ollama needs model'),
   request: (turns, { model, stream }) => ({ body: JSON.stringify({ model, messages: turns, stream }) }),
   read: readOllamaAnswer,
+  tools: {
+    // the tools in OpenAI's function form; calls carry their arguments as an object, results name their tool
+    request: (turns, tools, { model, stream }) => ({ body: JSON.stringify({ model, messages: turns.map(ollamaMessage), tools: functionTools(tools), stream }) }),
+    read: readOllamaAgentAnswer,
+  },
   hints: { notFound: 'Ollama answers 404 for a model it does not have: pull it (`ollama pull <model>`) or check model; url is the server address.' },
 };
 
-type OllamaChunk = { message?: { content?: unknown }; done?: boolean; error?: unknown };
+type OllamaChunk = { message?: { content?: unknown; tool_calls?: Array<{ id?: unknown; function?: { name?: unknown; arguments?: unknown } }> }; done?: boolean; error?: unknown };
+
+function ollamaMessage(t: AgentTurn): Record<string, unknown> {
+  if (t.role === 'tool') return { role: 'tool', content: t.content, ...(t.name && { tool_name: t.name }) };
+  if (t.role === 'assistant' && t.tool_calls?.length) {
+    return { role: 'assistant', content: t.content, tool_calls: t.tool_calls.map((c) => ({ function: { name: c.name, arguments: typeof c.arguments === 'string' ? { input: c.arguments } : c.arguments } })) };
+  }
+  return { role: t.role, content: t.content };
+}
+
+const callsOf = (chunk: OllamaChunk, from: number): ToolCall[] =>
+  (chunk.message?.tool_calls ?? []).map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, from + i)).filter(isCall);
+
+async function readOllamaAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer> {
+  if (!answer.contentType.includes('ndjson')) {
+    const json = (await answerJson(answer)) as OllamaChunk;
+    const text = ollamaText(json);
+    return { text, calls: callsOf(json, 0) };
+  }
+  let text = '';
+  const calls: ToolCall[] = [];
+  const bad = (): never => {
+    throw new TargetProtocolError('a streamed line is not JSON');
+  };
+  for await (const value of readJsonLines(answer.chunks, bad)) {
+    const chunk = value as OllamaChunk;
+    if (chunk?.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error)}`, { kind: 'streamed-error', detail: String(chunk.error) });
+    if (typeof chunk?.message?.content === 'string') text += chunk.message.content;
+    calls.push(...callsOf(chunk, calls.length));
+    if (chunk?.done) break;
+  }
+  return { text, calls };
+}
+
+function ollamaText(json: OllamaChunk): string {
+  if (json?.error) throw new TargetProtocolError(`the target answered an error: ${String(json.error)}`, { kind: 'streamed-error', detail: String(json.error) });
+  if (typeof json?.message?.content !== 'string') throw new UnrecognisedAnswer('the answer has no message.content: is this Ollama\'s /api/chat?', json);
+  return json.message.content;
+}
 
 async function readOllamaAnswer(answer: TargetAnswer): Promise<string> {
   if (!answer.contentType.includes('ndjson')) {
-    const json = (await answerJson(answer)) as OllamaChunk;
-    if (json?.error) throw new TargetProtocolError(`the target answered an error: ${String(json.error)}`, { kind: 'streamed-error', detail: String(json.error) });
-    if (typeof json?.message?.content !== 'string') throw new UnrecognisedAnswer('the answer has no message.content: is this Ollama\'s /api/chat?', json);
-    return json.message.content;
+    return ollamaText((await answerJson(answer)) as OllamaChunk);
   }
   let text = '';
   const bad = (): never => {

@@ -1,5 +1,6 @@
 import { TargetProtocolError } from '../target-errors';
-import { ApiFormatSpec, completePath, FormatSettings, TargetAnswer } from './api-format';
+import type { ToolCall, ToolDefinition } from '../../agent/tools';
+import { AgentAnswer, AgentTurn, ApiFormatSpec, wireArguments, completePath, FormatSettings, parsedArguments, TargetAnswer, ToolCalling } from './api-format';
 import { answerJson, isEventStream, streamedJson, UnrecognisedAnswer } from './answers';
 import { ChatTurn } from './json-template';
 import { readServerSentEvents } from './server-sent-events';
@@ -16,7 +17,73 @@ export const openai: ApiFormatSpec<'openai'> = {
   recognises: (json) => Array.isArray(json.choices),
   request: chatCompletionsRequest,
   read: readOpenAiAnswer,
+  tools: {
+    request: chatCompletionsToolsRequest,
+    read: readOpenAiAgentAnswer,
+  } satisfies ToolCalling,
 };
+
+/** the tools in the chat completions function form */
+export const functionTools = (tools: readonly ToolDefinition[]) =>
+  tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+
+/** a turn as chat completions carries it: calls on the assistant message, results as `tool` messages */
+function chatMessage(t: AgentTurn): Record<string, unknown> {
+  if (t.role === 'tool') return { role: 'tool', tool_call_id: t.tool_call_id, content: t.content };
+  if (t.role === 'assistant' && t.tool_calls?.length) {
+    return {
+      role: 'assistant',
+      content: t.content || null,
+      tool_calls: t.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: wireArguments(c.arguments) } })),
+    };
+  }
+  return { role: t.role, content: t.content };
+}
+
+/** {model, messages, tools, stream}: as without tools, the history in the API's own shape */
+export function chatCompletionsToolsRequest(turns: readonly AgentTurn[], tools: readonly ToolDefinition[], { model, stream }: FormatSettings) {
+  return { body: JSON.stringify({ ...(model ? { model } : {}), messages: turns.map(chatMessage), tools: functionTools(tools), stream }) };
+}
+
+type WireCall = { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
+
+export async function readOpenAiAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer> {
+  if (!isEventStream(answer)) {
+    const json = await answerJson(answer);
+    const text = messageText(json);
+    const calls = ((json as any).choices[0].message.tool_calls ?? []) as WireCall[];
+    return { text, calls: Array.isArray(calls) ? calls.map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, i)).filter(isCall) : [] };
+  }
+  let text = '';
+  // streamed calls come in pieces, keyed by their index
+  const parts = new Map<number, { id: string; name: string; args: string }>();
+  for await (const { data } of readServerSentEvents(answer.chunks)) {
+    if (data.trim() === '[DONE]') break;
+    const chunk = streamedJson(data, 'a streamed chunk') as { choices?: Array<{ delta?: { content?: unknown; refusal?: unknown; tool_calls?: Array<WireCall & { index?: number }> } }>; error?: { message?: string } };
+    if (chunk.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error.message ?? 'unknown')}`);
+    const delta = chunk.choices?.[0]?.delta;
+    if (typeof delta?.content === 'string') text += delta.content;
+    else if (typeof delta?.refusal === 'string') text += delta.refusal;
+    for (const piece of delta?.tool_calls ?? []) {
+      const index = typeof piece.index === 'number' ? piece.index : parts.size;
+      const part = parts.get(index) ?? { id: '', name: '', args: '' };
+      if (typeof piece.id === 'string') part.id = piece.id;
+      if (typeof piece.function?.name === 'string') part.name += piece.function.name;
+      if (typeof piece.function?.arguments === 'string') part.args += piece.function.arguments;
+      parts.set(index, part);
+    }
+  }
+  const calls = [...parts.entries()].sort(([a], [b]) => a - b).map(([i, p]) => toolCall(p.id, p.name, p.args, i)).filter(isCall);
+  return { text, calls };
+}
+
+/** a call as read, or null when it names no tool; a missing id gets one from its place */
+export function toolCall(id: unknown, name: unknown, args: unknown, index: number): ToolCall | null {
+  if (typeof name !== 'string' || !name) return null;
+  return { id: typeof id === 'string' && id ? id : `call_${index}`, name, arguments: parsedArguments(args) };
+}
+
+export const isCall = (c: ToolCall | null): c is ToolCall => c !== null;
 
 /** {model, messages, stream}: the model only when one is set (a gateway may pick its own) */
 export function chatCompletionsRequest(turns: ChatTurn[], { model, stream }: FormatSettings) {

@@ -3,7 +3,7 @@ import { DETECTOR_NAMES, EVERY_ATTEMPT, RULES } from '.';
 
 describe('the rule registry', () => {
   it('names every rule once, as the probes of the catalogue have always named them', () => {
-    expect(DETECTOR_NAMES).toEqual(['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation', 'pattern']);
+    expect(DETECTOR_NAMES).toEqual(['canary', 'override', 'target-canary', 'secrets', 'pii', 'markup', 'system-prompt', 'consumption', 'agency', 'misinformation', 'pattern', 'tool-call']);
     for (const name of DETECTOR_NAMES) expect(RULES[name].detector).toBe(name);
   });
 
@@ -16,7 +16,7 @@ describe('the rule registry', () => {
     const kinds = Object.fromEntries(DETECTOR_NAMES.map((name) => [name, proofKindOf(name)]));
     expect(kinds).toEqual({
       canary: 'obedience', override: 'obedience', 'target-canary': 'canary', secrets: 'recurrence', pii: 'recurrence', markup: 'markup',
-      'system-prompt': 'obedience', consumption: 'obedience', agency: 'obedience', misinformation: 'invention', pattern: 'obedience',
+      'system-prompt': 'obedience', consumption: 'obedience', agency: 'obedience', misinformation: 'invention', pattern: 'obedience', 'tool-call': 'tool_call',
     });
     expect([proofKindOf('sensitive'), proofKindOf('page-effects'), proofKindOf('refusal'), proofKindOf('constructor')]).toEqual(['sensitive', 'markup', 'obedience', 'obedience']);
   });

@@ -10,6 +10,7 @@ import { piiRule } from './pii';
 import { secretsRule } from './secrets';
 import { systemPromptRule } from './system-prompt';
 import { targetCanaryRule } from './target-canary';
+import { toolCallRule } from './tool-call';
 
 /**
  * The rules a probe may name in `detectors`, one line each: a new rule is its own file in this
@@ -28,6 +29,7 @@ const ALL = [
   agencyRule,
   misinformationRule,
   patternRule,
+  toolCallRule,
 ] as const;
 
 /** A rule's name, as probes write it. */
@@ -49,3 +51,4 @@ export * from './pii';
 export * from './secrets';
 export * from './system-prompt';
 export * from './target-canary';
+export * from './tool-call';

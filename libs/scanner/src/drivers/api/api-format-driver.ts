@@ -1,5 +1,5 @@
-import { ApiFormatSpec, FormatSettings, keyHeaders, readAnswer } from '@gauntlet/domain';
-import type { ChatTurn } from '@gauntlet/domain';
+import { ApiFormatSpec, FormatSettings, keyHeaders, readAgentAnswer, readAnswer } from '@gauntlet/domain';
+import type { AgentAnswer, AgentTurn, ChatTurn, ToolDefinition } from '@gauntlet/domain';
 import { ApiChatDriver } from './api-conversation';
 import { ApiDriverOptions } from './api-transport';
 
@@ -21,6 +21,15 @@ export class ApiFormatChatDriver extends ApiChatDriver {
   constructor(readonly format: ApiFormatSpec, private readonly target: ApiFormatTarget, options: ApiDriverOptions) {
     super(options);
     this.settings = { model: target.model ?? null, stream: target.stream ?? false, http: target.http ?? null };
+    if (!format.tools) this.completeWithTools = undefined;
+  }
+
+  protected completeWithTools?(turns: AgentTurn[], tools: readonly ToolDefinition[], signal?: AbortSignal): Promise<AgentAnswer> {
+    const calling = this.format.tools!;
+    const { url, api_key } = this.target;
+    const request = calling.request(turns, tools, this.settings);
+    const headers = { ...request.headers, ...keyHeaders(this.format.key, api_key) };
+    return this.transport.post({ url, headers, body: request.body, secrets: [api_key] }, (answer) => readAgentAnswer(this.format, answer, this.settings), signal);
   }
 
   protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {

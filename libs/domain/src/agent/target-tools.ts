@@ -1,0 +1,121 @@
+import { TOOL_RISKS, ToolDefinition, ToolRisk } from './tools';
+
+/**
+ * What a target's agent is offered during a scan (`tools` on the target):
+ * - `decoy`: Gauntlet's own small set (mail, payments, deletion, web fetch, database, files);
+ *   the default where the API format supports tool calling;
+ * - `none`: no tools, the target is only talked to;
+ * - the owner's own definitions (their agent's real schemas, each with a risk);
+ * - `{mcp: {url}}`: the tools an MCP server lists (read, never called); its headers are sealed
+ *   like the API key (`headers_encrypted`), their names kept in clear.
+ */
+export type TargetTools = 'decoy' | 'none' | ToolDefinition[] | { mcp: McpSource };
+
+export interface McpSource {
+  url: string;
+  /** sealed JSON of the headers sent to the MCP server (an Authorization, say); never returned */
+  headers_encrypted?: string | null;
+  header_names?: string[];
+}
+
+export const MAX_TOOLS = 32;
+export const TOOL_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
+const TOOL_NAME = new RegExp(TOOL_NAME_PATTERN);
+export const MAX_TOOL_DESCRIPTION = 1024;
+/** the JSON text of one tool's parameters schema */
+export const MAX_TOOL_SCHEMA_BYTES = 16 * 1024;
+const MAX_SCHEMA_DEPTH = 12;
+
+export interface ToolsProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * The owner's tool definitions as Gauntlet keeps them, from either form an agent's code holds
+ * them in: `{name, description, parameters, risk}` or OpenAI's function form
+ * `{type: 'function', function: {name, description, parameters}, risk}`. Returns the definitions
+ * or the first problem, named by field (`tools[2].risk`).
+ */
+export function readToolDefinitions(input: unknown): { tools: ToolDefinition[] } | { problem: ToolsProblem } {
+  if (!Array.isArray(input)) return { problem: { field: 'tools', message: 'tools is "decoy", "none", a list of tool definitions or {mcp: {url}}.' } };
+  if (input.length === 0) return { problem: { field: 'tools', message: 'a list of tools needs at least one definition (or say "none").' } };
+  if (input.length > MAX_TOOLS) return { problem: { field: 'tools', message: `at most ${MAX_TOOLS} tools.` } };
+  const tools: ToolDefinition[] = [];
+  const names = new Set<string>();
+  for (let i = 0; i < input.length; i++) {
+    const at = `tools[${i}]`;
+    const raw = input[i];
+    if (!isObject(raw)) return { problem: { field: at, message: `${at} is an object {name, description, parameters, risk}.` } };
+    const fn = raw.type === 'function' && isObject(raw.function) ? raw.function : raw;
+    const allowed = fn === raw ? ['name', 'description', 'parameters', 'risk'] : ['type', 'function', 'risk'];
+    const unknown = Object.keys(raw).find((k) => !allowed.includes(k));
+    if (unknown) return { problem: { field: `${at}.${unknown}`, message: `${at}.${unknown} is not a field of a tool definition.` } };
+    const { name, description, parameters } = fn;
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) return { problem: { field: `${at}.name`, message: `${at}.name is a letter then up to 63 letters, digits, _ or -.` } };
+    if (names.has(name)) return { problem: { field: `${at}.name`, message: `${at}.name "${name}" is given twice: tool names are unique.` } };
+    names.add(name);
+    if (description !== undefined && (typeof description !== 'string' || description.length > MAX_TOOL_DESCRIPTION)) {
+      return { problem: { field: `${at}.description`, message: `${at}.description is text of at most ${MAX_TOOL_DESCRIPTION} characters.` } };
+    }
+    const schemaProblem = parametersProblem(parameters ?? { type: 'object', properties: {} });
+    if (schemaProblem) return { problem: { field: `${at}.parameters`, message: `${at}.parameters ${schemaProblem}` } };
+    if (!TOOL_RISKS.includes(raw.risk as ToolRisk)) return { problem: { field: `${at}.risk`, message: `${at}.risk is one of ${TOOL_RISKS.join(', ')}.` } };
+    tools.push({ name, description: (description as string | undefined) ?? '', parameters: (parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} }, risk: raw.risk as ToolRisk });
+  }
+  return { tools };
+}
+
+/** what is wrong with a tool's parameters schema, or null: a JSON Schema of an object, bounded */
+export function parametersProblem(schema: unknown): string | null {
+  if (!isObject(schema)) return 'is a JSON Schema object.';
+  if (schema.type !== 'object') return 'is the JSON Schema of an object (type "object").';
+  if (schema.properties !== undefined && !isObject(schema.properties)) return 'has properties that are not an object.';
+  let text: string;
+  try {
+    text = JSON.stringify(schema);
+  } catch {
+    return 'is not JSON.';
+  }
+  if (Buffer.byteLength(text, 'utf8') > MAX_TOOL_SCHEMA_BYTES) return `is larger than ${MAX_TOOL_SCHEMA_BYTES} bytes.`;
+  if (depth(schema) > MAX_SCHEMA_DEPTH) return `nests deeper than ${MAX_SCHEMA_DEPTH} levels.`;
+  return null;
+}
+
+/** the problem of a whole `tools` setting as stored (definitions already read), or null */
+export function targetToolsProblem(tools: TargetTools | undefined): ToolsProblem | null {
+  if (tools === undefined || tools === 'decoy' || tools === 'none') return null;
+  if (Array.isArray(tools)) {
+    const read = readToolDefinitions(tools);
+    return 'problem' in read ? read.problem : null;
+  }
+  if (!isObject(tools) || !isObject((tools as { mcp?: unknown }).mcp)) return { field: 'tools', message: 'tools is "decoy", "none", a list of tool definitions or {mcp: {url}}.' };
+  const url = tools.mcp.url;
+  let parsed: URL | null = null;
+  try {
+    parsed = typeof url === 'string' && url.length <= 2048 ? new URL(url) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return { field: 'tools.mcp.url', message: 'tools.mcp.url is the http(s) address of an MCP server (Streamable HTTP).' };
+  return null;
+}
+
+/** the `tools` setting as reads show it: MCP headers named, never their values */
+export function toolsView(tools: TargetTools | undefined): 'decoy' | 'none' | ToolDefinition[] | { mcp: { url: string; header_names: string[] } } | null {
+  if (tools === undefined) return null;
+  if (typeof tools === 'string' || Array.isArray(tools)) return tools;
+  return { mcp: { url: tools.mcp.url, header_names: tools.mcp.header_names ?? [] } };
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function depth(v: unknown, level = 0): number {
+  if (level > MAX_SCHEMA_DEPTH) return level;
+  if (v === null || typeof v !== 'object') return level;
+  let most = level;
+  for (const child of Object.values(v as object)) most = Math.max(most, depth(child, level + 1));
+  return most;
+}

@@ -1,0 +1,9 @@
+import type { ToolDefinition } from '@gauntlet/domain';
+import { ToolSet } from './tool-set';
+
+/** The target owner's own definitions (their agent's real schemas, a risk each), offered as given. */
+export const ownerToolSet: ToolSet<ToolDefinition[]> = {
+  name: 'owner',
+  accepts: (tools): tools is ToolDefinition[] => Array.isArray(tools),
+  list: async (tools) => tools.map((t) => ({ ...t })),
+};

@@ -1,0 +1,29 @@
+import type { TargetTools, ToolDefinition } from '@gauntlet/domain';
+
+/**
+ * The tools a scan offers, as the engine is given them: the target's `tools` setting with its
+ * sealed parts opened (MCP headers), or, from the CLI only, an MCP server run as a local command
+ * (stdio).
+ */
+export type ScanTools =
+  | Exclude<TargetTools, { mcp: unknown }>
+  | { mcp: { url: string; headers?: Record<string, string> | null } }
+  | { mcp: { command: string; args?: string[]; env?: Record<string, string> } };
+
+/** What a tool set needs to list its tools: the outbound rules, a deadline, the scan's stop. */
+export interface ToolSetContext {
+  allowPrivate: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The ToolSet port: where a scan's tools come from. A new source is one file beside the others
+ * and one line in registry.ts.
+ */
+export interface ToolSet<S extends ScanTools = ScanTools> {
+  readonly name: string;
+  /** whether this set reads this setting */
+  accepts(tools: ScanTools): tools is S;
+  list(tools: S, context: ToolSetContext): Promise<ToolDefinition[]>;
+}
