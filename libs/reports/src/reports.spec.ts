@@ -40,7 +40,7 @@ describe('renderReport', () => {
     expect(out.contentType).toBe(type);
     expect(out.filename).toBe(`gauntlet-scan-7d4b2c1e-0000-4000-8000-000000000001${ext}`);
     expect(out.body.length).toBeGreaterThan(100);
-  });
+  }, 30_000); // a pdf embeds fonts: seconds on a busy 2-core machine
 
   it('refuses an unknown format', async () => {
     await expect(renderReport('docx' as any, hostileReport())).rejects.toThrow(RangeError);
