@@ -6,8 +6,12 @@ export interface PacingOptions extends ConcurrencyOptions {
   ceilingRate: number | null;
 }
 
-/** what became of one request, as both controllers are told it */
-export type PacingOutcome = RateObservation;
+/**
+ * What became of one request, as both controllers are told it. An answer says how large it was
+ * (tokens or characters) and how many requests were in flight when it left: the concurrency
+ * controller judges the time per unit at each number in flight.
+ */
+export type PacingOutcome = Exclude<RateObservation, { kind: 'answered' }> | (Extract<RateObservation, { kind: 'answered' }> & { units?: number; inFlight?: number });
 
 /**
  * The pacing of one target on a clock: one per driver, shared by every conversation, retries
