@@ -7,16 +7,18 @@
 //
 // In:  {type: 'answer', id, system, history: [{role: 'user'|'assistant', content}], prompt, maxTokens, temperature, repeatPenalty}
 //      {type: 'stop', id}   ends that answer early (its deadline passed); the text so far is returned
-// Started with {modelPath, contextSize, threads} as JSON in argv[2]; messages over the IPC channel.
+// Started with {modelPath, contextSize, threads, slots} as JSON in argv[2]; messages over the IPC channel.
+// `slots` answers are generated at once, each in a sequence of its own (default one).
 // Out: {type: 'ready', loadMs} once the model is loaded, or {type: 'failed', error} when it cannot be
 //      {type: 'answered', id, text, stopped, ms} | {type: 'error', id, error}
-const { modelPath, contextSize, threads } = JSON.parse(process.argv[2]);
+const { modelPath, contextSize, threads, slots = 1 } = JSON.parse(process.argv[2]);
 const send = (message) => process.connected && process.send(message);
 // the lab that started it is gone: nothing is left to answer
 process.on('disconnect', () => process.exit(0));
 const started = Date.now();
-let session;
-let sequence;
+/** the generation slots: one context sequence and its chat session each; those not answering now */
+const free = [];
+const waiting = [];
 const aborts = new Map();
 
 async function load() {
@@ -24,14 +26,31 @@ async function load() {
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize, threads });
-  sequence = context.getSequence();
-  session = new LlamaChatSession({ contextSequence: sequence });
+  // contextSize is each sequence's: the slots evaluate on one batch, side by side
+  const context = await model.createContext({ contextSize, threads, sequences: slots });
+  for (let i = 0; i < slots; i++) {
+    const sequence = context.getSequence();
+    free.push({ sequence, session: new LlamaChatSession({ contextSequence: sequence }) });
+  }
+}
+
+/** a free slot, or the next one freed */
+function takeSlot() {
+  const slot = free.pop();
+  return slot ? Promise.resolve(slot) : new Promise((resolve) => waiting.push(resolve));
+}
+
+function releaseSlot(slot) {
+  const next = waiting.shift();
+  if (next) next(slot);
+  else free.push(slot);
 }
 
 async function answer({ id, system, history, prompt, maxTokens, temperature, repeatPenalty }) {
   const controller = new AbortController();
   aborts.set(id, controller);
+  const slot = await takeSlot();
+  const { sequence, session } = slot;
   const t0 = Date.now();
   try {
     // every request starts from an empty context: the same conversation always meets the same
@@ -55,11 +74,11 @@ async function answer({ id, system, history, prompt, maxTokens, temperature, rep
     else send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
   } finally {
     aborts.delete(id);
+    releaseSlot(slot);
   }
 }
 
-// one answer at a time: the context has one sequence, and the main thread queues anyway
-let chain = Promise.resolve();
+// as many answers at a time as there are slots (the main thread queues the rest anyway)
 let failure = null;
 const loaded = load().then(
   () => send({ type: 'ready', loadMs: Date.now() - started }),
@@ -71,8 +90,6 @@ const loaded = load().then(
 process.on('message', (msg) => {
   if (msg.type === 'stop') aborts.get(msg.id)?.abort();
   else if (msg.type === 'answer') {
-    chain = chain
-      .then(() => loaded)
-      .then(() => (failure ? send({ type: 'error', id: msg.id, error: failure }) : answer(msg)));
+    void loaded.then(() => (failure ? send({ type: 'error', id: msg.id, error: failure }) : answer(msg)));
   }
 });
