@@ -119,8 +119,9 @@ export class Attempts {
       // what every answer holds that looks like personal data or a credential: held only if it recurs
       const candidates = candidatesOf(transcript, context);
       const proved = book.observe(probe.id, base.attempt_id, candidates);
-      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
-      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0)) {
+      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs,
+      // and an answer to any probe a credential (a database URL recited in pieces under an injection)
+      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0) || candidates.some((c) => c.kind === 'credential')) {
         proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: this.deps.now(), attemptId: base.attempt_id, candidates }));
       }
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
