@@ -1011,6 +1011,8 @@ export interface components {
             /** @enum {string} */
             phase: "queued" | "recon" | "probe" | "amplify" | "analyze" | "report" | "done";
             findings_so_far: number;
+            /** @description a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended */
+            seconds_left: number | null;
             /** @description why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise */
             reason: string | null;
             /** @description a cancelled scan only: who cancelled it, account:<id> or apikey:<id> */
@@ -1060,7 +1062,7 @@ export interface components {
              * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up
              * @enum {string}
              */
-            kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention";
+            kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention" | "tool_call" | "out_of_band";
             /** @description the canary or sensitive value, by its label (never the value) */
             label?: string;
             /** @description independent conversations the value came back in */
@@ -1180,6 +1182,8 @@ export interface components {
             /** @enum {string} */
             phase: "queued" | "recon" | "probe" | "amplify" | "analyze" | "report" | "done";
             findings_so_far: number;
+            /** @description a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended */
+            seconds_left: number | null;
             /** @description why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise */
             reason: string | null;
             /** @description a cancelled scan only: who cancelled it, account:<id> or apikey:<id> */
@@ -1265,6 +1269,8 @@ export interface components {
             /** @enum {string} */
             phase: "queued" | "recon" | "probe" | "amplify" | "analyze" | "report" | "done";
             findings_so_far: number;
+            /** @description a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended */
+            seconds_left: number | null;
             /** @description why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise */
             reason: string | null;
             /** @description a cancelled scan only: who cancelled it, account:<id> or apikey:<id> */

@@ -64,6 +64,11 @@ export class ApiTransport {
     return this.pacer.concurrency();
   }
 
+  /** requests a second the target takes at the pace kept now (null before its first answer) */
+  throughput(): number | null {
+    return this.pacer.throughput();
+  }
+
   get pacing() {
     return this.pacer.state;
   }

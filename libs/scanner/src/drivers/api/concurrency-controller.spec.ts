@@ -1,4 +1,5 @@
 import { ConcurrencyController } from './concurrency-controller';
+import { RequestPacer } from './request-pacer';
 
 /** a small seeded generator: the same answers every run */
 function random(seed: number): () => number {
@@ -83,5 +84,17 @@ describe('ConcurrencyController', () => {
   it("starts at the profile's number, within the most allowed and at least one", () => {
     expect(new ConcurrencyController({ initialConcurrency: 8, maxConcurrency: 4 }).concurrency(null)).toBe(4);
     expect(new ConcurrencyController({ initialConcurrency: 0, maxConcurrency: 4 }).concurrency(null)).toBe(1);
+  });
+});
+
+describe('the throughput the pacer reports', () => {
+  it("is the conversations in flight over the time an answer takes, within the rate (Little's law)", () => {
+    const pacer = new RequestPacer({ ceilingRate: null, initialConcurrency: 4, maxConcurrency: 4 }, () => 0);
+    expect(pacer.throughput()).toBeNull();
+    for (let i = 0; i < 5; i++) pacer.record({ kind: 'answered', sentAt: 0, latencyMs: 2000, units: 50, inFlight: 4 });
+    expect(pacer.throughput()).toBeCloseTo(2);
+    const paced = new RequestPacer({ ceilingRate: 1, initialConcurrency: 4, maxConcurrency: 16 }, () => 0);
+    for (let i = 0; i < 5; i++) paced.record({ kind: 'answered', sentAt: 0, latencyMs: 200 });
+    expect(paced.throughput()).toBeLessThanOrEqual(1);
   });
 });

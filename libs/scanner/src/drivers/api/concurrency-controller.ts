@@ -94,6 +94,11 @@ export class ConcurrencyController {
     return Math.max(1, Math.min(this.options.maxConcurrency, needed));
   }
 
+  /** how long answers take, smoothed (null before the first) */
+  get latency(): number | null {
+    return this.latencyMs;
+  }
+
   /** units a second the target delivered with `level` in flight, by the last answers (null: not measured) */
   throughput(level: number): number | null {
     const unit = this.unitTime(level);

@@ -56,6 +56,17 @@ export class RequestPacer {
     return this.conversations.concurrency(this.rate.rate);
   }
 
+  /**
+   * Requests a second the target takes at this pace: the conversations in flight over the time an
+   * answer takes (Little's law), within the rate; null before the first answer.
+   */
+  throughput(): number | null {
+    const latency = this.conversations.latency;
+    if (latency === null) return null;
+    const byConversations = (this.concurrency() * 1000) / Math.max(1, latency);
+    return this.rate.rate === null ? byConversations : Math.min(this.rate.rate, byConversations);
+  }
+
   /** for figures and tests */
   get state() {
     return { rate: this.rate.rate, concurrency: this.concurrency(), throttles: this.rate.throttles, pausedUntil: this.rate.pausedUntil };
