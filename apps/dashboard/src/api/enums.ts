@@ -25,7 +25,7 @@ export const turnRoles = ['system', 'user', 'assistant'] as const;
 export type TurnRole = (typeof turnRoles)[number];
 
 /** ProofMatchView.kind */
-export const proofKinds = ['canary', 'sensitive', 'recurrence', 'obedience', 'markup', 'invention', 'tool_call', 'out_of_band'] as const;
+export const proofKinds = ['canary', 'sensitive', 'recurrence', 'obedience', 'markup', 'invention'] as const;
 export type ProofKind = (typeof proofKinds)[number];
 
 /** ControlEvidenceView.status */

@@ -1062,7 +1062,7 @@ export interface components {
              * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up
              * @enum {string}
              */
-            kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention" | "tool_call" | "out_of_band";
+            kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention";
             /** @description the canary or sensitive value, by its label (never the value) */
             label?: string;
             /** @description independent conversations the value came back in */
