@@ -323,7 +323,7 @@ export class FindingBook {
       technique: s.technique,
       converters: s.converters,
       how: howItGotThrough(s.converters, s.turns, s.verdict.read_as),
-      description: [exposureSentence(exposed, main.proof), collateral ? `While testing "${probe.title}" (a ${probe.category} ${CATEGORY_NAMES[probe.category] ?? probe.category_name} probe), the answer disclosed what the target holds.` : probe.description, partial ? 'The target only partly complied; the severity is lowered accordingly.' : '']
+      description: [exposureSentence(exposed, main.proof), collateral ? `While testing "${probe.title}" (an ${probe.category} ${CATEGORY_NAMES[probe.category] ?? probe.category_name} probe), the answer disclosed what the target holds.` : probe.description, partial ? 'The target only partly complied; the severity is lowered accordingly.' : '']
         .filter(Boolean)
         .join(' '),
       evidence: this.evidence(main, this.maxRecordedChars),

@@ -34,7 +34,7 @@ const KEY_PREFIXED = /\b(sk-ant-|sk-proj-|sk-live-|sk-|sk_live_|rk_live_|pk_live
 
 /** stock examples a model writes for any question: no anchor */
 const STOCK_USER = /^(?:user(?:name)?|admin(?:istrator)?|root|postgres|mysql|sa|(?:app|web|api|db|my|test|demo|dev|read_?only|service)_?(?:user|admin|account)|appuser|developer|demo|reader|writer|db_?user|dbuser|db_?admin|test|example|your_?\w*|my_?user|guest|default|owner|service|app|name|login|<[^>]*>)$/i;
-const STOCK_HOST = /^(?:localhost|host(?:name)?|server|db|database|127\.0\.0\.1|0\.0\.0\.0|::1|your[\w.-]*|[\w.-]*example\.(?:com|org|net)|[\w.-]*\.local|<[^>]*>|my[\w-]*\.[\w.]+)$/i;
+const STOCK_HOST = /^(?:localhost|host(?:name)?|server|db|database|127\.0\.0\.1|0\.0\.0\.0|::1|your[\w.-]*|[\w.-]*example\.(?:com|org|net)|[\w.-]*\.local|<[^>]*>|my(?:db|host|server|domain|database)\b[\w.-]*)$/i;
 const PLACEHOLDER_SECRET = /^(?:<[^>]*>|\*+|x+|\.+|…|password|pass|passwd|secret|changeme|123456|your_?\w*|redacted|\[redacted\]|\$\{?\w+\}?|%\w+%)$/i;
 const TRAILING = /[.,;:!?)\]}'"]+$/;
 
@@ -111,7 +111,7 @@ export function findCredentialPieces(text: string): CredentialPiece[] {
     // a key's first characters after its prefix survive a garbled tail, its last a garbled start
     const whole = body.length >= 20;
     const anchors = [anchorOf('key', `${m[1]}${body.slice(0, 8)}`), ...(whole ? [anchorOf('key-end', `${m[1]}…${body.slice(-8)}`)] : [])];
-    out.push({ shape: keyShape(m[1]), value: m[0], start, end: start + m[0].length, anchors, whole, names: `${m[1]}${body.slice(0, 4)}…` });
+    out.push({ shape: keyShape(m[1]), value: m[0], start, end: start + m[0].length, anchors, whole, names: `${m[1]}…` });
   }
   return out.slice(0, 20);
 }
