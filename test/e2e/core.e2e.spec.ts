@@ -41,7 +41,7 @@ describe('core: accounts, targets and scans over HTTP (embedded)', () => {
 
     const status = await api.get(`/api/scans/${scan.body.id}/status`);
     expect(status.status).toBe(200);
-    expect(status.body).toEqual({ status: 'pending', progress: 0, phase: 'queued', findings_so_far: 0, reason: null, partial: false, coverage: null });
+    expect(status.body).toEqual({ status: 'pending', progress: 0, phase: 'queued', findings_so_far: 0, seconds_left: null, reason: null, partial: false, coverage: null });
 
     const detail = await api.get(`/api/scans/${scan.body.id}`);
     expect(detail.body).toMatchObject({ id: scan.body.id, target_name: 'Support bot', vulnerabilities: [] });

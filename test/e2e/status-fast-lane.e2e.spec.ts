@@ -39,7 +39,7 @@ describe('the status fast lane answers as the route does', () => {
 
     for (const res of [byRoute, byLane]) {
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: 'pending', progress: 0, phase: 'queued', findings_so_far: 0, reason: null, partial: false, coverage: null });
+      expect(res.body).toEqual({ status: 'pending', progress: 0, phase: 'queued', findings_so_far: 0, seconds_left: null, reason: null, partial: false, coverage: null });
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(res.headers.get('x-request-id')).toMatch(uuid);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');

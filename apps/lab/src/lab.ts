@@ -44,6 +44,8 @@ export interface LabOptions {
   model?: LabModel;
   /** the real model's persona (model/personas.ts; default penny); hardened mode uses one that holds no secret */
   persona?: string;
+  /** the real model's generation slots: answers generated at once, one context sequence each (default 1) */
+  slots?: number;
   /** the real model to use instead of the process's shared SmolLM2 (tests) */
   languageModel?: LanguageModel;
   /** pause between streamed words (the first few hundred), so a person sees the answer arrive */
@@ -131,7 +133,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     maxAnswerChars: options.maxAnswerChars ?? 60_000,
   };
   const persona = real ? personaOf(options.mode === 'hardened' ? HARDENED_PERSONA : (options.persona ?? 'penny'), config.canaries) : null;
-  const languageModel = real ? (options.languageModel ?? sharedSmolLm2()) : null;
+  const languageModel = real ? (options.languageModel ?? sharedSmolLm2(options.slots ? { slots: options.slots } : {})) : null;
   // the weights are looked for at start (loaded on the first answer), so a missing file stops the lab at once, saying how to fetch them
   languageModel?.assertAvailable();
   const secrets = persona ? persona.secrets : options.mode === 'hardened' ? [] : scriptedSecrets(config.canaries);

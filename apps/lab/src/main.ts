@@ -10,7 +10,7 @@ import { sharedSmolLm2 } from './model/smollm2';
 /**
  * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
  * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N] [--rate-limit N]
- * [--rate-burst N] [--api-key KEY] [--model scripted|smollm2] [--persona penny|nora]`; env LAB_* too.
+ * [--rate-burst N] [--api-key KEY] [--model scripted|smollm2] [--persona penny|nora] [--slots N]`; env LAB_* too.
  * `--model smollm2` answers with SmolLM2-135M-Instruct (weights from infra/smollm2.sh) as a persona
  * whose system prompt holds secrets; they are printed here, for the person testing, never served.
  *
@@ -18,6 +18,8 @@ import { sharedSmolLm2 } from './model/smollm2';
  * LAB_AGENT_GUARD) serves the agent lab instead (agent/agent-lab.ts): a tool-calling agent on the
  * OpenAI tools API and Anthropic tool_use, an agent app that fetches URLs for real, and the ground
  * truth of what they did at /lab/agent/calls.
+ * `--slots N` lets it generate N answers at once (one context sequence each), as a model server's
+ * parallel slots do; more wait their turn.
  */
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -126,6 +128,7 @@ async function main() {
       rateLimit: int('LAB_RATE_LIMIT', arg('rate-limit') ?? process.env.LAB_RATE_LIMIT) || null,
       rateBurst: int('LAB_RATE_BURST', arg('rate-burst') ?? process.env.LAB_RATE_BURST) || 1,
       apiKey: arg('api-key') ?? process.env.LAB_API_KEY ?? null,
+      slots: int('LAB_SLOTS', arg('slots') ?? process.env.LAB_SLOTS) || undefined,
     });
   } catch (e) {
     console.error(listenProblem(e, port, host));

@@ -34,6 +34,12 @@ export interface ChatDriver {
    * (its latency and limits); absent: the engine keeps its profile's number.
    */
   concurrency?(): number;
+  /**
+   * Requests a second the target takes at the pace kept now (the conversations in flight over the
+   * time an answer takes, within the rate it admits); null until it has answered; absent: not
+   * known. The one model of the target the scan's time left is read from.
+   */
+  throughput?(): number | null;
   /** releases everything (browser, sockets); idempotent */
   close(): Promise<void>;
 }

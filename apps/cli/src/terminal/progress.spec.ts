@@ -8,6 +8,12 @@ describe('the progress line', () => {
     expect(progressLine(p, 40_000)).toBe('probe     40%  requests 60  findings 3 (2 critical, 1 low)  0:40 elapsed, ~1:00 left');
   });
 
+  it("takes the scanner's own estimate (its model of the target's throughput) when the service gives one", () => {
+    expect(progressLine({ ...p, seconds_left: 95 }, 40_000)).toBe('probe     40%  requests 60  findings 3 (2 critical, 1 low)  0:40 elapsed, ~1:35 left');
+    expect(remaining(1, 5_000, 300)).toBe(300_000);
+    expect(remaining(100, 5_000, 3)).toBeNull();
+  });
+
   it('leaves the remaining time out until the pace is known', () => {
     expect(remaining(1, 5_000)).toBeNull();
     expect(progressLine({ ...p, progress: 1, severity_counts: { critical: 0, high: 0, medium: 0, low: 0 } }, 5_000)).toBe('probe      1%  requests 60  findings 0  0:05 elapsed');

@@ -7,6 +7,8 @@ export interface ScanProgress {
   progress: number;
   requests: Partial<Record<string, number>>;
   severity_counts: Record<Severity, number>;
+  /** the scanner's own estimate (its model of the target's throughput); absent or null: not known */
+  seconds_left?: number | null;
 }
 
 /** m:ss, or h:mm:ss past an hour */
@@ -18,9 +20,15 @@ export function clock(ms: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** time left at the pace so far; unknown until a few percent have run */
-export function remaining(progress: number, elapsedMs: number): number | null {
-  if (progress < 3 || progress >= 100) return null;
+/**
+ * Time left: the scanner's estimate when it gives one (the planned requests over the target's
+ * throughput as its pacing measures it: the same model the scan is paced by), else the pace so
+ * far, unknown until a few percent have run.
+ */
+export function remaining(progress: number, elapsedMs: number, secondsLeft?: number | null): number | null {
+  if (progress >= 100) return null;
+  if (secondsLeft !== undefined && secondsLeft !== null) return secondsLeft * 1000;
+  if (progress < 3) return null;
   return (elapsedMs * (100 - progress)) / progress;
 }
 
@@ -30,7 +38,7 @@ export const requestsOf = (p: Pick<ScanProgress, 'requests'>) => Object.values(p
 export function progressLine(p: ScanProgress, elapsedMs: number): string {
   const counts = (['critical', 'high', 'medium', 'low'] as const).filter((s) => p.severity_counts[s] > 0).map((s) => `${p.severity_counts[s]} ${s}`);
   const total = Object.values(p.severity_counts).reduce((a, b) => a + b, 0);
-  const left = remaining(p.progress, elapsedMs);
+  const left = remaining(p.progress, elapsedMs, p.seconds_left);
   return [
     `${p.phase.padEnd(8)} ${String(p.progress).padStart(3)}%`,
     `requests ${requestsOf(p)}`,

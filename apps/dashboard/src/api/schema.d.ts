@@ -1105,6 +1105,8 @@ export interface components {
             /** @enum {string} */
             phase: "queued" | "recon" | "probe" | "amplify" | "analyze" | "report" | "done";
             findings_so_far: number;
+            /** @description a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended */
+            seconds_left: number | null;
             /** @description why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise */
             reason: string | null;
             /** @description a cancelled scan only: who cancelled it, account:<id> or apikey:<id> */
@@ -1339,6 +1341,8 @@ export interface components {
             /** @enum {string} */
             phase: "queued" | "recon" | "probe" | "amplify" | "analyze" | "report" | "done";
             findings_so_far: number;
+            /** @description a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended */
+            seconds_left: number | null;
             /** @description why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise */
             reason: string | null;
             /** @description a cancelled scan only: who cancelled it, account:<id> or apikey:<id> */
@@ -1428,6 +1432,8 @@ export interface components {
             /** @enum {string} */
             phase: "queued" | "recon" | "probe" | "amplify" | "analyze" | "report" | "done";
             findings_so_far: number;
+            /** @description a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended */
+            seconds_left: number | null;
             /** @description why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise */
             reason: string | null;
             /** @description a cancelled scan only: who cancelled it, account:<id> or apikey:<id> */

@@ -73,8 +73,10 @@ export class ScanProcess {
     // what the engine reports goes to the scan's stream and is kept there alone: the ending scores from it
     const sink: ScanSink = {
       enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
-      recordAttempt: async (attempt, progress, findings_so_far, proved) => {
-        await writer.handle({ type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }) });
+      recordAttempt: async (attempt, progress, findings_so_far, proved, seconds_left) => {
+        await writer.handle({
+          type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }), ...(seconds_left !== undefined && { seconds_left }),
+        });
       },
       recordVulnerability: async (vulnerability) => {
         await writer.handle({ type: 'RecordVulnerability', vulnerability });

@@ -37,6 +37,11 @@ export class ScanStatusView {
   @ApiProperty({ minimum: 0, maximum: 100, description: 'never goes down' }) progress: number;
   @ApiProperty({ enum: PHASES }) phase: Phase;
   @ApiProperty() findings_so_far: number;
+  @ApiProperty({
+    nullable: true, type: Number, minimum: 0,
+    description: "a running scan only: seconds its planned work still takes at the target's throughput as the scanner measures it (the conversations its pacing keeps in flight over the time an answer takes); null until known, and once the scan has ended",
+  })
+  seconds_left: number | null;
   @ApiProperty({ nullable: true, type: String, description: 'why it failed, ended partially or was cancelled ("cancelled by ada@example.com", "cancelled by API key ci-pipeline"); null otherwise' }) reason: string | null;
   @ApiPropertyOptional({ description: 'a cancelled scan only: who cancelled it, account:<id> or apikey:<id>' }) cancelled_by?: string;
   @ApiPropertyOptional({ description: 'a cancelled scan only: who cancelled it as people read it, the account\'s e-mail or "API key <name>"' }) cancelled_by_name?: string;

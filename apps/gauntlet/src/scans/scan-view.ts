@@ -13,8 +13,15 @@ export const partiality = (d: Pick<ScanDoc, 'status' | 'coverage'>): { partial: 
 export type NamedScanDoc = ScanDoc & Partial<Cancellation> & { readonly [named]: true };
 declare const named: unique symbol;
 
-export const statusView = (d: NamedScanDoc): ScanStatusView => ({
-  status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far, reason: d.reason, ...partiality(d),
+/** the scanner's estimate of the time left, counted down from when it was made; null when not running or not known */
+function secondsLeft(d: Pick<ScanDoc, 'status' | 'seconds_left' | 'seconds_left_at'>, now: number): number | null {
+  if (d.status !== 'running' || d.seconds_left == null || !d.seconds_left_at) return null;
+  const since = Math.max(0, (now - Date.parse(d.seconds_left_at)) / 1000);
+  return Math.max(0, Math.round(d.seconds_left - since));
+}
+
+export const statusView = (d: NamedScanDoc, now = Date.now()): ScanStatusView => ({
+  status: d.status, progress: d.progress, phase: d.phase, findings_so_far: d.findings_so_far, seconds_left: secondsLeft(d, now), reason: d.reason, ...partiality(d),
   ...(d.cancelled_by_name && { cancelled_by: d.cancelled_by, cancelled_by_name: d.cancelled_by_name }),
 });
 

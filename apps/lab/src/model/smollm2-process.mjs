@@ -12,84 +12,73 @@
 //           with `schema` instead, the answer is one JSON object under that schema's grammar (the
 //           model picks a tool or none, and writes its arguments), returned as text
 //      {type: 'stop', id}   ends that answer early (its deadline passed); the text so far is returned
-// Started with {modelPath, contextSize, threads} as JSON in argv[2]; messages over the IPC channel.
+// Started with {modelPath, contextSize, threads, slots} as JSON in argv[2]; messages over the IPC channel.
+// `slots` answers are generated at once, each in a sequence of its own (default one).
 // Out: {type: 'ready', loadMs} once the model is loaded, or {type: 'failed', error} when it cannot be
 //      {type: 'answered', id, text, stopped, ms, calls?: [{name, params}]} | {type: 'error', id, error}
-const { modelPath, contextSize, threads } = JSON.parse(process.argv[2]);
+const { modelPath, contextSize, threads, slots = 1 } = JSON.parse(process.argv[2]);
 const send = (message) => process.connected && process.send(message);
 // the lab that started it is gone: nothing is left to answer
 process.on('disconnect', () => process.exit(0));
 const started = Date.now();
-let session;
-let sequence;
-let chat;
+/** the generation slots: one context sequence and its chat session each; those not answering now */
+const free = [];
+const waiting = [];
+const aborts = new Map();
 let llamaCpp;
 let llama;
-const aborts = new Map();
 
 async function load() {
   llamaCpp = await import('node-llama-cpp');
-  const { getLlama, LlamaChatSession } = llamaCpp;
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
-  llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+  llama = await llamaCpp.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
-  const context = await model.createContext({ contextSize, threads });
-  sequence = context.getSequence();
-  session = new LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
-}
-
-// the chat session (answers) and the bare LlamaChat (agent steps) take turns on the one sequence
-function useSession() {
-  if (session) return session;
-  chat?.dispose({ disposeSequence: false });
-  chat = null;
-  session = new llamaCpp.LlamaChatSession({ contextSequence: sequence, autoDisposeSequence: false });
-  return session;
-}
-function useChat() {
-  if (chat) return chat;
-  session?.dispose({ disposeSequence: false });
-  session = null;
-  chat = new llamaCpp.LlamaChat({ contextSequence: sequence, autoDisposeSequence: false });
-  return chat;
-}
-
-async function act({ id, history, functions, schema, maxTokens, temperature, repeatPenalty }) {
-  const controller = new AbortController();
-  aborts.set(id, controller);
-  const t0 = Date.now();
-  try {
-    const llamaChat = useChat();
-    await sequence.clearHistory();
-    const hasFunctions = !schema && Object.keys(functions).length > 0;
-    const grammar = schema ? await llama.createGrammarForJsonSchema(schema) : undefined;
-    const result = await llamaChat.generateResponse(history, {
-      ...(hasFunctions ? { functions, documentFunctionParams: true, maxParallelFunctionCalls: 1 } : {}),
-      ...(grammar ? { grammar } : {}),
-      temperature,
-      maxTokens,
-      repeatPenalty: { penalty: repeatPenalty },
-      signal: controller.signal,
-      stopOnAbortSignal: true,
-    });
-    const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, params: c.params ?? {} }));
-    send({ type: 'answered', id, text: result.response, calls, stopped: controller.signal.aborted, ms: Date.now() - t0 });
-  } catch (e) {
-    if (controller.signal.aborted) send({ type: 'answered', id, text: '', calls: [], stopped: true, ms: Date.now() - t0 });
-    else send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
-  } finally {
-    aborts.delete(id);
+  // contextSize is each sequence's: the slots evaluate on one batch, side by side
+  const context = await model.createContext({ contextSize, threads, sequences: slots });
+  for (let i = 0; i < slots; i++) {
+    const sequence = context.getSequence();
+    free.push({ sequence, session: null, chat: null });
   }
+}
+
+// in a slot, the chat session (answers) and the bare LlamaChat (agent steps) take turns on its one sequence
+function useSession(slot) {
+  if (slot.session) return slot.session;
+  slot.chat?.dispose({ disposeSequence: false });
+  slot.chat = null;
+  slot.session = new llamaCpp.LlamaChatSession({ contextSequence: slot.sequence, autoDisposeSequence: false });
+  return slot.session;
+}
+function useChat(slot) {
+  if (slot.chat) return slot.chat;
+  slot.session?.dispose({ disposeSequence: false });
+  slot.session = null;
+  slot.chat = new llamaCpp.LlamaChat({ contextSequence: slot.sequence, autoDisposeSequence: false });
+  return slot.chat;
+}
+
+/** a free slot, or the next one freed */
+function takeSlot() {
+  const slot = free.pop();
+  return slot ? Promise.resolve(slot) : new Promise((resolve) => waiting.push(resolve));
+}
+
+function releaseSlot(slot) {
+  const next = waiting.shift();
+  if (next) next(slot);
+  else free.push(slot);
 }
 
 async function answer({ id, system, history, prompt, maxTokens, temperature, repeatPenalty }) {
   const controller = new AbortController();
   aborts.set(id, controller);
+  const slot = await takeSlot();
+  const { sequence } = slot;
   const t0 = Date.now();
   try {
+    const session = useSession(slot);
     // every request starts from an empty context: the same conversation always meets the same
     // state, so greedy decoding gives the same answer whatever was asked before
-    useSession();
     await sequence.clearHistory();
     session.setChatHistory([
       { type: 'system', text: system },
@@ -109,11 +98,41 @@ async function answer({ id, system, history, prompt, maxTokens, temperature, rep
     else send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
   } finally {
     aborts.delete(id);
+    releaseSlot(slot);
   }
 }
 
-// one answer at a time: the context has one sequence, and the main thread queues anyway
-let chain = Promise.resolve();
+async function act({ id, history, functions, schema, maxTokens, temperature, repeatPenalty }) {
+  const controller = new AbortController();
+  aborts.set(id, controller);
+  const slot = await takeSlot();
+  const t0 = Date.now();
+  try {
+    const llamaChat = useChat(slot);
+    await slot.sequence.clearHistory();
+    const hasFunctions = !schema && Object.keys(functions).length > 0;
+    const grammar = schema ? await llama.createGrammarForJsonSchema(schema) : undefined;
+    const result = await llamaChat.generateResponse(history, {
+      ...(hasFunctions ? { functions, documentFunctionParams: true, maxParallelFunctionCalls: 1 } : {}),
+      ...(grammar ? { grammar } : {}),
+      temperature,
+      maxTokens,
+      repeatPenalty: { penalty: repeatPenalty },
+      signal: controller.signal,
+      stopOnAbortSignal: true,
+    });
+    const calls = (result.functionCalls ?? []).map((c) => ({ name: c.functionName, params: c.params ?? {} }));
+    send({ type: 'answered', id, text: result.response, calls, stopped: controller.signal.aborted, ms: Date.now() - t0 });
+  } catch (e) {
+    if (controller.signal.aborted) send({ type: 'answered', id, text: '', calls: [], stopped: true, ms: Date.now() - t0 });
+    else send({ type: 'error', id, error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    aborts.delete(id);
+    releaseSlot(slot);
+  }
+}
+
+// as many answers at a time as there are slots (the main thread queues the rest anyway)
 let failure = null;
 const loaded = load().then(
   () => send({ type: 'ready', loadMs: Date.now() - started }),
@@ -125,8 +144,6 @@ const loaded = load().then(
 process.on('message', (msg) => {
   if (msg.type === 'stop') aborts.get(msg.id)?.abort();
   else if (msg.type === 'answer' || msg.type === 'act') {
-    chain = chain
-      .then(() => loaded)
-      .then(() => (failure ? send({ type: 'error', id: msg.id, error: failure }) : msg.type === 'act' ? act(msg) : answer(msg)));
+    void loaded.then(() => (failure ? send({ type: 'error', id: msg.id, error: failure }) : msg.type === 'act' ? act(msg) : answer(msg)));
   }
 });

@@ -61,6 +61,8 @@ export interface SmolLm2Options {
   modelPath: string;
   contextSize: number;
   threads: number;
+  /** answers generated at once, one context sequence each (as a model server's parallel slots) */
+  slots: number;
   /** the longest answer, in tokens */
   maxTokens: number;
   /** from the moment a request is queued: past it a queued request is refused, a running one is cut short */
@@ -80,6 +82,7 @@ export const SMOLLM2_DEFAULTS: Omit<SmolLm2Options, 'modelPath'> = {
   // here at load 11 on 2 cores: 3-5 s an answer with one thread, 60-100 s with two). Answers are
   // reproducible for a given thread count, not across counts (the sums are ordered differently)
   threads: 1,
+  slots: 1,
   maxTokens: 120,
   deadlineMs: 45_000,
   maxQueued: 4,
@@ -113,8 +116,8 @@ type WorkerReply =
 
 /**
  * SmolLM2-135M-Instruct through node-llama-cpp, in a child process (smollm2-process.mjs), loaded on
- * the first answer. Answers are serialised (the context has one sequence): each waits its turn in
- * a queue of at most `maxQueued`, under a deadline counted from when it was queued; a request over
+ * the first answer. `slots` answers are generated at once (one context sequence each, one by
+ * default); the others wait their turn in a queue of at most `maxQueued`, under a deadline counted from when it was queued; a request over
  * the queue, or still queued at its deadline, is refused with ModelBusyError (the lab answers 429
  * with Retry-After, as a rate-limited model API does), and a running one is stopped at its deadline, keeping the text so far (as a
  * max-tokens cut would). A model process that does not answer a stop within a grace period is
@@ -124,7 +127,9 @@ export class SmolLm2 implements LanguageModel {
   readonly name = 'smollm2';
   private worker: ChildProcess | null = null;
   private ready: Promise<void> | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  /** answers being generated, and the requests waiting for a slot */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
   private nextId = 1;
   private pending = new Map<number, (reply: WorkerReply) => void>();
   private busy = 0;
@@ -151,12 +156,22 @@ export class SmolLm2 implements LanguageModel {
     if (this.queued >= this.options.maxQueued) return Promise.reject(this.busyError('its queue is full'));
     this.queued++;
     const queuedAt = Date.now();
-    const turn = this.queue.then(() => {
+    let slot: Promise<void>;
+    if (this.running < Math.max(1, this.options.slots)) {
+      this.running++;
+      slot = Promise.resolve();
+    } else slot = new Promise<void>((resolve) => this.waiting.push(resolve));
+    return slot.then(async () => {
       this.queued--;
-      return work(queuedAt + this.options.deadlineMs);
+      try {
+        return await work(queuedAt + this.options.deadlineMs);
+      } finally {
+        // the slot passes to the next in line, or is free
+        const next = this.waiting.shift();
+        if (next) next();
+        else this.running--;
+      }
     });
-    this.queue = turn.catch(() => undefined);
-    return turn;
   }
 
   /** busy: come back when the queue has had time to drain, at the pace answers have come so far */
@@ -240,9 +255,9 @@ export class SmolLm2 implements LanguageModel {
   private start(): Promise<void> {
     if (this.ready) return this.ready;
     this.assertAvailable();
-    const { modelPath, contextSize, threads } = this.options;
+    const { modelPath, contextSize, threads, slots } = this.options;
     // execArgv empty: the model process needs none of the flags a test runner or debugger gave this one
-    const worker = fork(join(__dirname, 'smollm2-process.mjs'), [JSON.stringify({ modelPath, contextSize, threads })], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const worker = fork(join(__dirname, 'smollm2-process.mjs'), [JSON.stringify({ modelPath, contextSize, threads, slots: Math.max(1, slots) })], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => fail(`the model did not load within ${this.options.loadTimeoutMs} ms`), this.options.loadTimeoutMs);

@@ -90,6 +90,12 @@ describe('scan decider', () => {
     spec(scanDecider).given([requested, started, counted('x1', 3)]).when({ type: 'RecordProbeAttempt', attempt: attempt('x2'), progress: 10, now, findings_so_far: 2 }).then([counted('x2', 3)]);
   });
 
+  it("an attempt carries the scanner's estimate of the time left, whole seconds and never below zero", () => {
+    const estimated = (seconds_left: number): ScanEvent => ({ type: 'ProbeAttempted', schemaVersion: 1, data: { scan_id: 's1', attempt: attempt('x1'), progress: 10, attempted_at: now, seconds_left } });
+    spec(scanDecider).given([requested, started]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 10, now, seconds_left: 94.6 }).then([estimated(95)]);
+    spec(scanDecider).given([requested, started]).when({ type: 'RecordProbeAttempt', attempt: attempt('x1'), progress: 10, now, seconds_left: -3 }).then([estimated(0)]);
+  });
+
   it('phases only move forward, and progress never goes down', () => {
     spec(scanDecider).given([requested, started, phase('recon', 2), phase('probe', 10)]).when({ type: 'EnterPhase', phase: 'recon', progress: 50, now }).thenFails('conflict');
     spec(scanDecider)

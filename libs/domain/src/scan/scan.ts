@@ -74,9 +74,11 @@ export type ScanEvent =
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
   /**
    * findings_so_far: distinct weaknesses proven up to this attempt; proved: those this attempt
-   * proved first (both absent on attempts recorded before they were counted)
+   * proved first (both absent on attempts recorded before they were counted); seconds_left: the
+   * time the work still planned should take at the target's throughput as the scanner measured
+   * it then (absent: not known)
    */
-  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[] }>
+  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
   /** version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage reads both */
@@ -107,7 +109,7 @@ export type ScanCommand =
     }
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
-  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[] }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number }
   | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
@@ -187,6 +189,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
             // the running count never goes down, whatever order the writes come in
             ...(command.findings_so_far !== undefined && { findings_so_far: Math.max(state.findingsSoFar, command.findings_so_far) }),
             ...(command.proved?.length && { proved: command.proved }),
+            ...(command.seconds_left !== undefined && Number.isFinite(command.seconds_left) && { seconds_left: Math.max(0, Math.round(command.seconds_left)) }),
           }),
         ];
 

@@ -92,6 +92,9 @@ describe('scan projections', () => {
       recorded('scan-s1', revision, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: `a${revision}`, phase: 'probe', turns: [] }, progress: 40, attempted_at: now, ...(findings_so_far !== undefined && { findings_so_far }) });
     const live = [...events.slice(0, 3), attempted(3, 1), attempted(4, 2)];
     expect(project<any>(scansProjection, live, 's1').findings_so_far).toBe(2);
+    // the scanner's estimate of the time left, with when it was made
+    const estimated = recorded('scan-s1', 5, 'ProbeAttempted', { scan_id: 's1', attempt: { attempt_id: 'a5', phase: 'probe', turns: [] }, progress: 40, attempted_at: now, seconds_left: 120 });
+    expect(project<any>(scansProjection, [...live, estimated], 's1')).toMatchObject({ seconds_left: 120, seconds_left_at: now });
     // the weaknesses themselves, as the attempts that proved them named them, once each
     const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025', category_name: 'Prompt Injection', title: 'T' });
     const proving = (revision: number, fps: string[]) =>

@@ -17,6 +17,10 @@ export interface ScanDoc {
   phase: Phase;
   progress: number;
   findings_so_far: number;
+  /** the scanner's estimate of the time the planned work still takes, as of the last attempt (absent: not known) */
+  seconds_left?: number | null;
+  /** when that estimate was made */
+  seconds_left_at?: string | null;
   severity_counts: Record<Severity, number>;
   probes_run: number;
   /** requests sent to the target (user turns), by phase: what the scan spent where */
@@ -114,6 +118,7 @@ export const scansProjection: Projection<ScanDoc> = {
         return {
           ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0),
           ...(proven.length && { proven: [...(doc.proven ?? []), ...proven] }),
+          ...(e.data.seconds_left !== undefined && { seconds_left: e.data.seconds_left, seconds_left_at: e.data.attempted_at }),
         };
       }
       case 'VulnerabilityFound': {

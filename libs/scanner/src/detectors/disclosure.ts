@@ -200,6 +200,15 @@ export interface Candidate {
   value: string;
   start: number;
   end: number;
+  /**
+   * a credential given back in pieces (finders/credential-pieces.ts): the parts that survive
+   * garbling; the value is held when one of them recurs, whatever the rest
+   */
+  anchors?: string[];
+  /** whether this sighting carried the whole credential, secret included */
+  whole?: boolean;
+  /** who or what the credential opens, never its secret (`clinic_admin@db.lakeside`) */
+  names?: string;
 }
 
 const ACCOUNT_WORDS = /\b(?:customer|client|account|holder|owner|name(?:d| is)?|iban|card|patient|member|user|registered|belongs|on file|record|contact|e-?mail|phone)\b/i;
@@ -271,6 +280,8 @@ interface Cluster {
 export class RecurrenceLedger {
   private readonly clusters: Cluster[] = [];
   private readonly published: string[] = [];
+  /** where each anchor of a credential given in pieces was seen */
+  private readonly anchors = new Map<string, Occurrence[]>();
 
   /** What the target says to anyone who greets it (its name, its organisation): public, never held. */
   publish(value: string): void {
@@ -278,7 +289,8 @@ export class RecurrenceLedger {
     if (key.length >= 4 && this.published.length < 100) this.published.push(key);
   }
 
-  observe(candidate: Pick<Candidate, 'kind' | 'shape' | 'value'>, where: Occurrence): void {
+  observe(candidate: Pick<Candidate, 'kind' | 'shape' | 'value' | 'anchors'>, where: Occurrence): void {
+    if (candidate.anchors?.length) return this.observeAnchors(candidate.anchors, where);
     const key = candidateKey(candidate.value);
     if (key.length < 4) return;
     let cluster = this.clusters.find((c) => c.kind === candidate.kind && sameValue(c.key, key));
@@ -289,20 +301,35 @@ export class RecurrenceLedger {
     if (!cluster.occurrences.some((o) => o.attemptId === where.attemptId)) cluster.occurrences.push(where);
   }
 
+  private observeAnchors(anchors: readonly string[], where: Occurrence): void {
+    for (const anchor of anchors) {
+      const seen = this.anchors.get(anchor) ?? [];
+      if (!seen.length && this.anchors.size >= 5_000) continue;
+      if (!seen.some((o) => o.attemptId === where.attemptId)) seen.push(where);
+      this.anchors.set(anchor, seen);
+    }
+  }
+
   private clusterOf(value: string): Cluster | undefined {
     const key = candidateKey(value);
     return this.clusters.find((c) => sameValue(c.key, key));
   }
 
-  /** In how many independent conversations the value came back; 0 when it is not held. */
-  recurrence(value: string): number {
-    const c = this.clusterOf(value);
+  /**
+   * In how many independent conversations the value came back; 0 when it is not held. A
+   * credential in pieces: the most any of its anchors came back in.
+   */
+  recurrence(value: string | Pick<Candidate, 'value' | 'anchors'>): number {
+    if (typeof value !== 'string' && value.anchors?.length) {
+      return Math.max(0, ...value.anchors.map((a) => this.anchors.get(a) ?? []).map((o) => (new Set(o.map((x) => x.probeId)).size >= 2 ? o.length : 0)));
+    }
+    const c = this.clusterOf(typeof value === 'string' ? value : value.value);
     if (!c) return 0;
     return new Set(c.occurrences.map((o) => o.probeId)).size >= 2 ? c.occurrences.length : 0;
   }
 
-  held(value: string): boolean {
-    const key = candidateKey(value);
+  held(value: string | Pick<Candidate, 'value' | 'anchors'>): boolean {
+    const key = candidateKey(typeof value === 'string' ? value : value.value);
     return this.recurrence(value) > 0 && !this.published.some((p) => sameValue(p, key));
   }
 }

@@ -146,8 +146,9 @@ export class Attempts {
       const told = transcript.filter((t) => t.role === 'tool').map((t) => t.content).join('\n');
       const candidates = candidatesOf(transcript, context).filter((c) => !told || !told.includes(c.value));
       const proved = book.observe(probe.id, base.attempt_id, candidates);
-      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs
-      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0)) {
+      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs,
+      // and an answer to any probe a credential (a database URL recited in pieces under an injection)
+      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0) || candidates.some((c) => c.kind === 'credential')) {
         proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: this.deps.now(), attemptId: base.attempt_id, candidates }));
       }
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)

@@ -85,3 +85,23 @@ describe('scan recorder', () => {
     expect(log).toEqual(['recon@0']);
   });
 });
+
+describe('the time left', () => {
+  it("is the planned requests still to send over the requests a second the target takes, recorded with each attempt", async () => {
+    const calls: unknown[][] = [];
+    const s: ScanSink = { enterPhase: async () => undefined, recordAttempt: async (...args) => void calls.push(args), recordVulnerability: async () => undefined };
+    let perSecond: number | null = null;
+    const recorder = new ScanRecorder(s, 100, () => undefined, () => perSecond);
+    // not known before the target has answered: nothing recorded
+    expect(recorder.secondsLeft()).toBeNull();
+    await recorder.recordAttempt({ attempt_id: 'a1' } as never, recorder.advance(10));
+    expect(calls[0]).toHaveLength(4);
+    perSecond = 2;
+    expect(recorder.secondsLeft()).toBe(45);
+    await recorder.recordAttempt({ attempt_id: 'a2' } as never, recorder.advance(10));
+    expect(calls[1][4]).toBe(40);
+    // the plan turned out smaller: what is really left counts
+    recorder.replan(6);
+    expect(recorder.secondsLeft()).toBe(3);
+  });
+});

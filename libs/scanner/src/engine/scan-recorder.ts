@@ -28,6 +28,8 @@ export class ScanRecorder {
     /** units of planned work */
     total: number,
     private readonly onFailure: () => void,
+    /** requests a second the target takes now (the driver's pacing), null or absent: not known */
+    private readonly throughput: () => number | null = () => null,
   ) {
     this.left = Math.max(1, total);
   }
@@ -86,7 +88,19 @@ export class ScanRecorder {
     const findings = this.findings;
     const proved = this.fresh;
     this.fresh = [];
-    return this.write(() => this.sink.recordAttempt(attempt, progress, findings, proved));
+    const left = this.secondsLeft();
+    return this.write(() => (left === null ? this.sink.recordAttempt(attempt, progress, findings, proved) : this.sink.recordAttempt(attempt, progress, findings, proved, left)));
+  }
+
+  /**
+   * The time the work still planned should take: its requests over the requests a second the
+   * target takes at the pace kept now (null until that is known). Where the CLI's "left" comes
+   * from, and any estimate of a scan's time.
+   */
+  secondsLeft(): number | null {
+    const perSecond = this.throughput();
+    if (perSecond === null || !(perSecond > 0)) return null;
+    return Math.round(Math.max(0, this.left - this.done) / perSecond);
   }
 
   recordVulnerability(v: Vulnerability): Promise<void> {

@@ -55,7 +55,7 @@ export class ScanRun {
     // the attacker's rounds are planned work only when there is an attacker (8 testable categories at most)
     const attackerBudget = input.attacker ? this.plan.attackerRounds * 8 : 0;
     const total = 1 + this.probes.length + this.plan.escalationBudget + attackerBudget + this.plan.amplifyBudget + 2;
-    this.recorder = new ScanRecorder(input.sink, total, () => this.stop.abort());
+    this.recorder = new ScanRecorder(input.sink, total, () => this.stop.abort(), () => input.driver.throughput?.() ?? null);
     this.book = new FindingBook(this.limits.maxRecordedChars);
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),

@@ -32,9 +32,10 @@ export interface ScanSink {
   enterPhase(phase: Phase, progress: number): Promise<void>;
   /**
    * `findingsSoFar`: distinct weaknesses proven up to and including this attempt, grouped as the
-   * final findings are; `proved`: the weaknesses this attempt proved first
+   * final findings are; `proved`: the weaknesses this attempt proved first; `secondsLeft`: the
+   * time the work still planned should take at the target's throughput (absent: not known)
    */
-  recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number, proved?: ProvenWeakness[]): Promise<void>;
+  recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number, proved?: ProvenWeakness[], secondsLeft?: number): Promise<void>;
   recordVulnerability(v: Vulnerability): Promise<void>;
 }
 

@@ -145,6 +145,10 @@ export abstract class ApiChatDriver implements ChatDriver {
     return this.transport.concurrency();
   }
 
+  throughput(): number | null {
+    return this.transport.throughput();
+  }
+
   close(): Promise<void> {
     return this.transport.close();
   }

@@ -2,6 +2,7 @@ import { TargetAnswer, withCustomHeaders } from '@gauntlet/domain';
 import { checkOutboundUrl, guardedDispatcher, isOutboundRefusal } from '@gauntlet/outbound';
 import { Dispatcher, request } from 'undici';
 import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+import { AnswerMeter } from './answer-meter';
 import { RequestPacer, sleep } from './request-pacer';
 import { DEFAULT_RETRY_POLICY, retryAfterOf, retryDelay, RetryPolicy } from './retry-policy';
 
@@ -42,6 +43,8 @@ export class ApiTransport {
   private readonly timeoutMs: number;
   private readonly maxAnswerBytes: number;
   private closed = false;
+  /** requests to the target under way now: what an answer's time is judged against */
+  private inFlight = 0;
 
   constructor(private readonly options: ApiDriverOptions) {
     this.dispatcher = guardedDispatcher({ allowPrivate: options.allowPrivate });
@@ -61,6 +64,11 @@ export class ApiTransport {
     return this.pacer.concurrency();
   }
 
+  /** requests a second the target takes at the pace kept now (null before its first answer) */
+  throughput(): number | null {
+    return this.pacer.throughput();
+  }
+
   get pacing() {
     return this.pacer.state;
   }
@@ -76,6 +84,7 @@ export class ApiTransport {
 
     for (let attempt = 1, throttled = 0; ; ) {
       const sentAt = await this.pacer.take(signal);
+      const inFlight = ++this.inFlight;
       const timeout = AbortSignal.timeout(this.timeoutMs);
       const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let failure: { reason: string; retryAfterMs: number | null; cause?: unknown; failure: TargetFailure };
@@ -91,8 +100,9 @@ export class ApiTransport {
         const contentType = String(res.headers['content-type'] ?? '').toLowerCase();
         if (res.statusCode >= 200 && res.statusCode < 300) {
           try {
-            const answer = await read({ headers: res.headers, contentType, chunks: this.bounded(res.body) });
-            this.pacer.record({ kind: 'answered', sentAt, latencyMs: Date.now() - sentAt });
+            const meter = new AnswerMeter();
+            const answer = await read({ headers: res.headers, contentType, chunks: meter.through(this.bounded(res.body)) });
+            this.pacer.record({ kind: 'answered', sentAt, latencyMs: Date.now() - sentAt, units: meter.units(answer), inFlight });
             return answer;
           } catch (err) {
             // the status it came with belongs to what the check reports
@@ -135,6 +145,8 @@ export class ApiTransport {
           : err instanceof TargetUnavailableError
             ? { reason: redact(err.message), retryAfterMs: null, cause: err, failure: err.failure ?? { kind: 'network', code } }
             : { reason: `network error (${code})`, retryAfterMs: null, cause: err, failure: TLS_CODE.test(code) ? { kind: 'tls', code } : { kind: 'network', code } };
+      } finally {
+        this.inFlight--;
       }
       if (attempt >= this.retry.attempts || throttled >= this.retry.maxThrottledAttempts) {
         throw new TargetUnavailableError(`${where} did not answer after ${attempt + throttled} attempt(s): ${failure.reason}`, failure.cause, failure.failure);

@@ -6,8 +6,12 @@ export interface PacingOptions extends ConcurrencyOptions {
   ceilingRate: number | null;
 }
 
-/** what became of one request, as both controllers are told it */
-export type PacingOutcome = RateObservation;
+/**
+ * What became of one request, as both controllers are told it. An answer says how large it was
+ * (tokens or characters) and how many requests were in flight when it left: the concurrency
+ * controller judges the time per unit at each number in flight.
+ */
+export type PacingOutcome = Exclude<RateObservation, { kind: 'answered' }> | (Extract<RateObservation, { kind: 'answered' }> & { units?: number; inFlight?: number });
 
 /**
  * The pacing of one target on a clock: one per driver, shared by every conversation, retries
@@ -50,6 +54,17 @@ export class RequestPacer {
   /** conversations worth having in flight now */
   concurrency(): number {
     return this.conversations.concurrency(this.rate.rate);
+  }
+
+  /**
+   * Requests a second the target takes at this pace: the conversations in flight over the time an
+   * answer takes (Little's law), within the rate; null before the first answer.
+   */
+  throughput(): number | null {
+    const latency = this.conversations.latency;
+    if (latency === null) return null;
+    const byConversations = (this.concurrency() * 1000) / Math.max(1, latency);
+    return this.rate.rate === null ? byConversations : Math.min(this.rate.rate, byConversations);
   }
 
   /** for figures and tests */
