@@ -39,7 +39,8 @@ export async function scanPage(url: string, profile: Profile, browser: Browser, 
     id: 't', name: url, url, scan_mode: 'browser' as const, api_format: null, api_key: null, model: null,
     canaries: [DEFAULT_CANARIES.system, DEFAULT_CANARIES.data], browser: null, http: null, max_requests_per_second: null,
   };
-  const driver = new BrowserChatDriver({ url }, { allowPrivate: true, browser, timeoutMs: 10_000, quietMs: 600, navigationTimeoutMs: 20_000 });
+  // browser operations get longer than a server's 5 s: a test machine shared by several suites can take that to open a page
+  const driver = new BrowserChatDriver({ url }, { allowPrivate: true, browser, timeoutMs: 10_000, quietMs: 600, navigationTimeoutMs: 30_000, operationTimeoutMs: 20_000 });
   const vulnerabilities: Vulnerability[] = [];
   const attempts: ProbeAttempt[] = [];
   const started = performance.now();
@@ -69,7 +70,7 @@ export interface JudgedProbe {
  * an attempt (no escalation): what a page shows of each category, cheaply.
  */
 export async function judgeOnPage(url: string, probeIds: readonly string[], browser: Browser, options: { timeoutMs?: number; seed?: string } = {}): Promise<JudgedProbe[]> {
-  const driver = new BrowserChatDriver({ url }, { allowPrivate: true, browser, timeoutMs: options.timeoutMs ?? 8_000, quietMs: 500, navigationTimeoutMs: 20_000 });
+  const driver = new BrowserChatDriver({ url }, { allowPrivate: true, browser, timeoutMs: options.timeoutMs ?? 8_000, quietMs: 500, navigationTimeoutMs: 30_000, operationTimeoutMs: 20_000 });
   const out: JudgedProbe[] = [];
   try {
     for (const id of probeIds) {

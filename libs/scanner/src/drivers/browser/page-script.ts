@@ -221,11 +221,11 @@ export const PAGE_SCRIPT = String.raw`(() => {
   };
   for (const name of ['alert', 'confirm', 'prompt']) {
     const original = window[name];
-    if (typeof original === 'function') try { window[name] = function (m) { tell('dialog', m === undefined ? '' : m); return original.apply(this, arguments); }; } catch (e) {}
+    if (typeof original === 'function') try { window[name] = function (m) { try { tell('dialog', m === undefined ? '' : String(m)); } catch (e) {} return original.apply(this, arguments); }; } catch (e) {}
   }
   for (const name of ['log', 'info', 'warn', 'error', 'debug']) {
     const original = console[name];
-    if (typeof original === 'function') try { console[name] = function () { tell('console', Array.from(arguments).map(String).join(' ')); return original.apply(this, arguments); }; } catch (e) {}
+    if (typeof original === 'function') try { console[name] = function () { try { tell('console', Array.from(arguments).map((a) => String(a)).join(' ')); } catch (e) {} return original.apply(this, arguments); }; } catch (e) {}
   }
 
   const inButton = (n) => { for (let a = n.parentElement ? n.parentElement : parentOf(n), i = 0; a && i < 4; a = parentOf(a), i++) if (a.tagName === 'BUTTON' || a.getAttribute('role') === 'button') return true; return false; };
