@@ -77,17 +77,22 @@ export async function judgeOnPage(url: string, probeIds: readonly string[], brow
       const probe = probeById(id);
       if (!probe) throw new Error(`no probe ${id}`);
       const rendered = renderProbe(probe, options.seed ?? 'widget-judge');
-      const conversation = await driver.openConversation();
-      const turns: Turn[] = [];
-      try {
-        for (const message of rendered.turns) {
-          const content = await conversation.send(message);
-          const observed = conversation.observe?.() ?? null;
-          turns.push({ role: 'user', content: message }, { role: 'assistant', content, ...(observed && { observed }) });
+      const converse = async () => {
+        const conversation = await driver.openConversation();
+        const turns: Turn[] = [];
+        try {
+          for (const message of rendered.turns) {
+            const content = await conversation.send(message);
+            const observed = conversation.observe?.() ?? null;
+            turns.push({ role: 'user', content: message }, { role: 'assistant', content, ...(observed && { observed }) });
+          }
+        } finally {
+          await conversation.close();
         }
-      } finally {
-        await conversation.close();
-      }
+        return turns;
+      };
+      // a page that did not come up in time on a loaded machine is given a second chance, as a scan retries an attempt
+      const turns = await converse().catch(() => converse());
       const verdict = ruleDetector.judge(probe, turns, { canary: rendered.canary, targetCanaries: [DEFAULT_CANARIES.system, DEFAULT_CANARIES.data], entity: rendered.entity, plainTurns: rendered.turns });
       out.push({ probe: id, category: probe.category, verdict, turns });
     }

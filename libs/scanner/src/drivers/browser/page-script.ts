@@ -356,7 +356,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
         seen.set(t.text, k);
         if (k > (s.counts.get(t.text) || 0) && !NOISE_TEXT.test(t.text) && !inButton(t.node)) leaves.push({ node: t.node, text: t.text });
       }
-      for (const el of elements(document)) if (active(el) && !s.activeBefore.has(el) && !(s.input && isInside(el, s.input)) && el.isConnected) leaves.push({ node: el, markup: true });
+      for (const el of elements(document)) if (active(el) && !s.activeBefore.has(el) && !(s.input && isInside(el, s.input)) && !(document.head && isInside(el, document.head))) leaves.push({ node: el, markup: true });
       for (const l of leaves) l.seq = seqOf(l.node);
       const out = { leaves: [], ours: null, groups: [], attribution: 'uncertain', reason: 'nothing new appeared on the page' };
       if (!leaves.length) return out;
@@ -373,7 +373,15 @@ export const PAGE_SCRIPT = String.raw`(() => {
           for (let up = parentOf(ours); up && up !== document.body && up !== document.documentElement && !(s.input && isInside(s.input, up)) && !later.some((l) => isInside(l.node, up)); up = parentOf(up)) ours = up;
         }
       }
-      const rest = blob ? leaves : leaves.filter((l) => !(ours && isInside(l.node, ours)));
+      let rest = blob ? leaves : leaves.filter((l) => !(ours && isInside(l.node, ours)));
+      // elements the page itself adds elsewhere (a script chunk loaded late, a pixel) are not the
+      // answer's: with text to place the conversation, markup counts only where the messages are
+      const said = rest.filter((l) => !l.markup);
+      if (said.length) {
+        const where = lca(said.map((l) => l.node).concat(ours ? [ours] : []));
+        const area = where && where.nodeType !== 1 ? parentOf(where) : where;
+        rest = rest.filter((l) => !l.markup || (area && isInside(l.node, area)));
+      }
       out.ours = blob ? null : ours;
       if (!rest.length) return Object.assign(out, { reason: 'only our message appeared' });
       // the list: where the new messages went; its children holding new content are the messages
