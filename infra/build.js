@@ -12,8 +12,9 @@ const { aliases } = require('./paths');
 
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'dist');
-// test/support: the guarded chatbots written apart from the scanner, which bench/guarded-bots.ts scans
-const roots = ['apps', 'libs', 'bench', 'bin', 'test/support'];
+// test/support: the guarded chatbots written apart from the scanner, which bench/guarded-bots.ts scans;
+// test/browser/widgets: the chat widgets' pages and their backends, which bench/browser-precision.ts scans
+const roots = ['apps', 'libs', 'bench', 'bin', 'test/support', 'test/browser/widgets'];
 const skip = /(\.spec\.ts|\.d\.ts)$/;
 const DASHBOARD_SRC = path.join(root, 'apps/dashboard/src');
 

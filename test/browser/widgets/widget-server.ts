@@ -1,27 +1,56 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { build } from 'esbuild';
+import { ChatMessage, reply, WEAKNESSES } from '../../../apps/lab/src/brain';
+import { DEFAULT_CANARIES } from '../../../apps/lab/src/knowledge';
 
 /**
  * Serves the chat test pages and the widgets' own bundles from node_modules, and answers their
- * chat requests: OpenAI chat completions (streamed) for the plain page, deep-chat's streamed
- * {text} events, and n8n chat's {action, sessionId, chatInput} -> {output}. Answers arrive in
- * several chunks a little apart, so a driver that stops at the first chunk gets half an answer.
+ * chat requests in the protocol each widget speaks (WIDGETS). Streamed answers arrive in several
+ * chunks a little apart, so a driver that stops at the first chunk gets half an answer.
  */
 export interface WidgetServer {
   base: string;
   /** prompts received per widget, in order */
-  prompts: Record<'plain' | 'deep-chat' | 'n8n', string[]>;
+  prompts: Record<WidgetName | 'plain', string[]>;
   close(): Promise<void>;
 }
 
-const ROOT = join(__dirname, '..', '..', '..');
+/**
+ * The widgets teams embed, each served from its npm package, and the backend protocol it speaks
+ * (emulated here in front of the bot, as the real backend would carry it).
+ */
+export const WIDGETS = {
+  'deep-chat': { page: 'deep-chat.html', protocol: 'deep-chat connect: POST {messages:[{role,text}]}, streamed server-sent {text} events' },
+  n8n: { page: 'n8n-chat.html', protocol: 'n8n chat trigger webhook: POST {action:"sendMessage", sessionId, chatInput} -> {output}; conversation kept per session' },
+  nlux: { page: 'nlux-chat.html', protocol: 'nlux adapter streaming OpenAI chat completions (server-sent chunks)' },
+  flowise: { page: 'flowise-chat.html', protocol: 'Flowise prediction API: POST /api/v1/prediction/:flow {question, chatId, streaming} -> server-sent {event:start|token|end}; conversation kept per chatId' },
+  chatscope: { page: 'chatscope-chat.html', protocol: 'React app on chatscope\'s kit calling OpenAI chat completions, not streamed' },
+} as const;
+export type WidgetName = keyof typeof WIDGETS;
+
+// the repository (from test/browser/widgets, or dist/test/browser/widgets once built)
+const ROOT = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')].find((dir) => existsSync(join(dir, 'node_modules'))) ?? process.cwd();
 const VENDOR: Record<string, string> = {
   'deep-chat': join(ROOT, 'node_modules', 'deep-chat', 'dist'),
   'n8n-chat': join(ROOT, 'node_modules', '@n8n', 'chat', 'dist'),
+  nlux: join(ROOT, 'node_modules', '@nlux', 'core', 'esm'),
+  flowise: join(ROOT, 'node_modules', 'flowise-embed', 'dist'),
+  'chatscope-styles': join(ROOT, 'node_modules', '@chatscope', 'chat-ui-kit-styles', 'dist', 'default'),
 };
+/** React pages, bundled at start from their source here */
+const BUNDLES: Record<string, string> = { 'chatscope-app.js': 'chatscope-app.jsx' };
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+/**
+ * The lab's brain as the bot behind a widget: every weakness on (vulnerable) or none (hardened),
+ * the same canaries as the lab. Answers asking for endless output stop at maxAnswerChars.
+ */
+export const labBot = (mode: 'vulnerable' | 'hardened', maxAnswerChars = 30_000): WidgetBot => (conversation) =>
+  reply(conversation as ChatMessage[], { weaknesses: new Set(mode === 'vulnerable' ? WEAKNESSES : []), canaries: DEFAULT_CANARIES, maxAnswerChars });
 
 /** the answer every widget gets, complete only with its closing marker */
 export const answerFor = (widget: string, turn: number, prompt: string) => `Reply ${turn} from the ${widget} bot: you asked "${prompt}" [end of answer]`;
@@ -38,9 +67,15 @@ export type WidgetBot = (conversation: ChatTurn[]) => string;
  * site embedding a third-party widget in front of its own model does.
  */
 export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Promise<WidgetServer> {
-  const prompts: WidgetServer['prompts'] = { plain: [], 'deep-chat': [], n8n: [] };
+  const prompts: WidgetServer['prompts'] = { plain: [], 'deep-chat': [], n8n: [], nlux: [], flowise: [], chatscope: [] };
   const n8nTurns = new Map<string, number>();
   const n8nHistory = new Map<string, ChatTurn[]>();
+  const flowiseHistory = new Map<string, ChatTurn[]>();
+  const bundles = new Map<string, Uint8Array>();
+  for (const [name, source] of Object.entries(BUNDLES)) {
+    const out = await build({ entryPoints: [join(__dirname, source)], bundle: true, write: false, minify: true, format: 'iife', jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
+    bundles.set(name, out.outputFiles[0].contents);
+  }
 
   // small pieces a little apart, as models stream: a long answer takes a long time to arrive
   const chunks = (text: string) => text.match(/[\s\S]{1,12}/g) ?? [];
@@ -54,12 +89,41 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
   };
 
   const api = async (req: IncomingMessage, res: ServerResponse, body: any) => {
-    if (req.url === '/v1/chat/completions') {
+    const openai = req.url?.match(/^\/(?:(nlux|chatscope)\/)?v1\/chat\/completions$/);
+    if (openai) {
+      const widget = (openai[1] ?? 'plain') as 'plain' | 'nlux' | 'chatscope';
       const user = body.messages.filter((m: any) => m.role === 'user');
       const prompt = user[user.length - 1].content;
-      prompts.plain.push(prompt);
-      const text = bot ? bot(body.messages) : answerFor('plain', user.length, prompt);
+      prompts[widget].push(prompt);
+      const text = bot ? bot(body.messages) : answerFor(widget, user.length, prompt);
+      if (body.stream !== true) {
+        await new Promise((r) => setTimeout(r, chunkDelayMs * 3));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ id: `chat-${prompts[widget].length}`, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] }));
+      }
       return stream(res, text, (part) => JSON.stringify({ choices: [{ index: 0, delta: { content: part } }] }), 'data: [DONE]\n\n');
+    }
+    const flowise = req.url?.match(/^\/api\/v1\/prediction\/([\w-]+)$/);
+    if (flowise) {
+      const chatId = String(body.chatId ?? 'anonymous');
+      prompts.flowise.push(String(body.question));
+      // Flowise keeps the conversation in the flow's memory, per chat
+      const history = [...(flowiseHistory.get(chatId) ?? []), { role: 'user' as const, content: String(body.question) }];
+      const text = bot ? bot(history) : answerFor('flowise', prompts.flowise.length, String(body.question));
+      flowiseHistory.set(chatId, [...history, { role: 'assistant', content: text }]);
+      if (body.streaming !== true) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ text, question: body.question, chatId, chatMessageId: `m-${prompts.flowise.length}` }));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.write(`message:\ndata: ${JSON.stringify({ event: 'start', data: '' })}\n\n`);
+      for (const part of chunks(text)) {
+        res.write(`message:\ndata: ${JSON.stringify({ event: 'token', data: part })}\n\n`);
+        await new Promise((r) => setTimeout(r, chunkDelayMs));
+      }
+      res.write(`message:\ndata: ${JSON.stringify({ event: 'metadata', data: { chatId, chatMessageId: `m-${prompts.flowise.length}`, question: body.question } })}\n\n`);
+      res.write(`message:\ndata: ${JSON.stringify({ event: 'end', data: '[DONE]' })}\n\n`);
+      return res.end();
     }
     if (req.url === '/api/deep-chat') {
       const prompt = body.messages[body.messages.length - 1].text;
@@ -85,6 +149,14 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
 
   const files = async (req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    // Flowise's embed asks its server how the flow answers before the first message
+    if (/^\/api\/v1\/chatflows-streaming\//.test(path)) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ isStreaming: true }));
+    if (/^\/api\/v1\/public-chatbotConfig\//.test(path)) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({}));
+    const bundle = path.match(/^\/bundles\/(.+)$/);
+    if (bundle) {
+      const content = bundles.get(bundle[1]);
+      return void (content ? res.writeHead(200, { 'content-type': 'text/javascript' }).end(content) : res.writeHead(404).end());
+    }
     const vendor = path.match(/^\/vendor\/([^/]+)\/(.+)$/);
     const dir = vendor ? VENDOR[vendor[1]] : __dirname;
     const rel = vendor ? vendor[2] : path.slice(1);

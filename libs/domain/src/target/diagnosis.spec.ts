@@ -10,6 +10,14 @@ describe('what a connection check says', () => {
     expect(diagnose(api, { kind: 'answered', answer: '  ' }, 140)).toMatchObject({ ok: false, hint: expect.stringMatching(/model/) });
   });
 
+  it('a chat page says whether the answer was read from the bot\'s own message, and what an uncertain reading means', () => {
+    const page: CheckSubject = { scan_mode: 'browser', api_format: null, url: 'https://shop.example/', endpoint: 'https://shop.example/', has_api_key: false };
+    expect(diagnose(page, { kind: 'answered', answer: 'Hi!', attribution: 'bot_message' }, 900).diagnosis).toBe('The chat page found the chat input, sent a message and read the answer from the bot\'s own message in 900 ms.');
+    const uncertain = diagnose(page, { kind: 'answered', answer: 'Hi!', attribution: 'uncertain', attribution_reason: 'our message did not appear as a message of its own when we sent it' }, 900);
+    expect(uncertain).toMatchObject({ ok: true, hint: expect.stringMatching(/response_selector/) });
+    expect(uncertain.diagnosis).toMatch(/could not tell the bot's message from its own \(our message did not appear .*\).*medium at most/);
+  });
+
   it('names the header a refused key went in, or that there is no key', () => {
     expect(failed({ kind: 'http', status: 401, contentType: '' }, { ...api, api_format: 'azure-openai' }).hint).toMatch(/sent as api-key/);
     expect(failed({ kind: 'http', status: 403, contentType: '' }, { ...api, has_api_key: false }).hint).toMatch(/No api_key is stored/);

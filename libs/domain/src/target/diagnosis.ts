@@ -4,7 +4,10 @@ import type { PageStep, TargetFailure } from './target-errors';
 
 
 /** One attempt at a harmless message, as the check saw it. */
-export type CheckOutcome = { kind: 'answered'; answer: string } | { kind: 'failed'; failure: TargetFailure | null; message: string };
+export type CheckOutcome =
+  /** chat pages: `attribution` says whether the answer was told from our own message (PageObservation) */
+  | { kind: 'answered'; answer: string; attribution?: 'bot_message' | 'uncertain'; attribution_reason?: string }
+  | { kind: 'failed'; failure: TargetFailure | null; message: string };
 
 export interface CheckSubject {
   scan_mode: ScanMode;
@@ -40,7 +43,15 @@ export function diagnose(subject: CheckSubject, outcome: CheckOutcome, latencyMs
       };
     }
     const how = subject.scan_mode === 'browser' ? 'found the chat input, sent a message and read the answer' : `answered as ${label(subject.api_format!)}`;
-    return { ok: true, diagnosis: `${what} ${how} in ${latencyMs} ms.`, hint: null };
+    if (subject.scan_mode === 'browser' && outcome.attribution === 'uncertain') {
+      return {
+        ok: true,
+        diagnosis: `${what} ${how} in ${latencyMs} ms, but Gauntlet could not tell the bot's message from its own (${outcome.attribution_reason ?? 'no message list found'}): what it read may hold the message it sent, so markup found there is rated medium at most and effects in the page prove nothing.`,
+        hint: 'Set browser.response_selector to the CSS selector of the bot\'s messages so the answer is read from them alone.',
+      };
+    }
+    const whose = subject.scan_mode === 'browser' && outcome.attribution === 'bot_message' ? ' from the bot\'s own message' : '';
+    return { ok: true, diagnosis: `${what} ${how}${whose} in ${latencyMs} ms.`, hint: null };
   }
   const f = outcome.failure;
   if (!f) return { ok: false, diagnosis: `The check could not complete: ${outcome.message}`, hint: null };

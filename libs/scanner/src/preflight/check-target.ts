@@ -90,7 +90,9 @@ async function once(target: ChatTarget, options: CheckOptions, timeoutMs: number
     conversation = await driver.openConversation();
     const answer = await conversation.send(CHECK_MESSAGE, { signal: AbortSignal.timeout(Math.min(timeoutMs + 5_000, budgetMs)) });
     const screenshot = browser ? ((await conversation.screenshot?.()) ?? null) : null;
-    return { outcome: { kind: 'answered', answer }, status: browser ? null : 200, screenshot };
+    const observed = conversation.observe?.() ?? null;
+    const reading = observed?.attribution ? { attribution: observed.attribution, ...(observed.attribution_reason && { attribution_reason: observed.attribution_reason }) } : {};
+    return { outcome: { kind: 'answered', answer, ...reading }, status: browser ? null : 200, screenshot };
   })();
   try {
     const won = await Promise.race([work, expired]);

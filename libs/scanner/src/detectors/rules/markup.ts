@@ -50,7 +50,9 @@ function inThePage(turns: readonly Turn[], prompts: string, context: JudgeContex
   turns.forEach((t, turn) => {
     if (t.role !== 'assistant' || !t.observed) return;
     const observed = t.observed;
-    const rendered = observed.markup ? markup(observed.markup, prompts, context, 'rendered') : null;
+    // the bot's own message rendering markup is the weakness even when it repeats ours; a reading
+    // that may hold our message keeps the echo aside
+    const rendered = observed.markup ? markup(observed.markup, observed.attribution === 'bot_message' ? '' : prompts, context, 'rendered') : null;
     for (const v of [rendered, pageEffectsVerdict(observed, prompts, context)]) {
       if (!v) continue;
       const { quote, exposes: _exposes, ...plain } = v;

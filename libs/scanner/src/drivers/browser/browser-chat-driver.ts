@@ -285,7 +285,7 @@ class BrowserConversation implements Conversation {
     signal?.throwIfAborted();
     try {
       const { frame, input } = await this.controls(Math.min(10_000, this.options.navigationTimeoutMs));
-      await this.bounded(frame.evaluate(([m, i, r]) => (window as any).__gauntlet.snapshot(m, i, r), [message, input, this.selectors.response_selector ?? null] as const), 'noting the page before sending');
+      await this.bounded(frame.evaluate(([i, r]) => (window as any).__gauntlet.snapshot(i, r), [input, this.selectors.response_selector ?? null] as const), 'noting the page before sending');
       this.observed = null;
       this.effects = [];
       this.cutOffAfterMs = null;
@@ -297,13 +297,18 @@ class BrowserConversation implements Conversation {
       this.watching = false;
       const now = await this.bounded(this.page.title(), 'reading the title').catch(() => title);
       if (now !== title) this.note('title', now);
-      const markup = ((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()), 'reading the markup').catch(() => '')) as string) || undefined;
+      const seen = (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.observation()), 'reading what the answer brought').catch(() => null)) as AnswerReading | null;
       const cut = this.cutOffAfterMs;
-      // effects prove that the answer's own markup ran or loaded; an answer that brought none into
-      // the page caused none of them: they came from the page's scripts, or from the widget
-      // rendering our own message (an attack that runs in the echo proves nothing about the bot)
-      const effects = markup ? this.effects : [];
-      if (markup || effects.length || cut) this.observed = { ...(markup && { markup }), ...(effects.length && { effects }), ...(cut ? { cut_off_after_ms: cut } : {}) };
+      const markup = seen?.markup || undefined;
+      // an effect counts only when it came from the bot's message, never from the page showing ours
+      const effects = seen ? effectsOfAnswer(this.effects, seen) : [];
+      this.observed = {
+        ...(markup && { markup }),
+        ...(effects.length && { effects }),
+        ...(cut ? { cut_off_after_ms: cut } : {}),
+        attribution: seen?.attribution ?? 'uncertain',
+        attribution_reason: seen?.reason ?? 'the page could not be read after the answer',
+      };
       return answer;
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
@@ -421,9 +426,9 @@ class BrowserConversation implements Conversation {
     while (Date.now() < deadline) {
       signal?.throwIfAborted();
       if (this.crashed) throw new TargetUnavailableError('the chat page crashed');
-      const seen = (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.read()), 'reading the answer')) as { text: string; indicator: boolean };
+      const seen = (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.read()), 'reading the answer')) as { text: string; indicator: boolean; markup?: boolean };
       // an answer made only of markup shows no text (a script, an image): what it added to the page is the answer
-      const shown = seen.text || (((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.renderedMarkup()), 'reading the markup').catch(() => '')) as string) ?? '');
+      const shown = seen.text || (seen.markup ? (((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.observation().markup), 'reading the markup').catch(() => '')) as string) ?? '') : '');
       const now = Date.now();
       if (shown !== text) {
         text = shown;
@@ -441,6 +446,57 @@ class BrowserConversation implements Conversation {
     }
     throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`, undefined, { kind: 'page', step: 'answer' });
   }
+}
+
+/** What the page script read of the answer once it was over (page-script.ts, observation()). */
+export interface AnswerReading {
+  /** the bot's message's elements that load, link or run */
+  markup: string;
+  attribution: 'bot_message' | 'uncertain';
+  reason: string;
+  /** the URLs the bot's message loads or links, and those our own message does */
+  urls: string[];
+  oursUrls: string[];
+  /** whether the bot's message, and ours, hold elements that can run script */
+  scripts: boolean;
+  oursScripts: boolean;
+  /** where each dialog and console line came from */
+  origins: { kind: 'dialog' | 'console'; detail: string; where: 'answer' | 'ours' | 'page' | 'unknown' }[];
+}
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The effects the bot's own message caused: a request to a URL its markup loads (and ours does
+ * not), a dialog or console line whose origin lies in it, and, when the origin is unknown (a
+ * title rewritten, a script in a frame), an effect only the bot's message could have run (it can
+ * run script, ours cannot). An uncertain reading proves no effect.
+ */
+export function effectsOfAnswer(effects: readonly Effect[], seen: AnswerReading): Effect[] {
+  if (seen.attribution !== 'bot_message') return [];
+  const onlyTheAnswerRuns = seen.scripts && !seen.oursScripts;
+  const answerHosts = new Set(seen.urls.map(hostOf));
+  const oursHosts = new Set(seen.oursUrls.map(hostOf));
+  return effects.filter((e) => {
+    if (e.kind === 'request') {
+      if (seen.oursUrls.includes(e.detail)) return false;
+      if (seen.urls.includes(e.detail)) return true;
+      const host = hostOf(e.detail);
+      if (answerHosts.has(host)) return !oursHosts.has(host);
+      return onlyTheAnswerRuns && !oursHosts.has(host);
+    }
+    if (e.kind === 'dialog' || e.kind === 'console') {
+      const origin = seen.origins.find((o) => o.kind === e.kind && (e.detail === o.detail || e.detail.endsWith(`: ${o.detail}`) || (o.detail.length > 0 && e.detail.includes(o.detail.slice(0, 200)))));
+      if (origin && origin.where !== 'unknown') return origin.where === 'answer';
+    }
+    return onlyTheAnswerRuns;
+  });
 }
 
 /**

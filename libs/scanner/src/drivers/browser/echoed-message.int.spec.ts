@@ -7,7 +7,7 @@ import { findChromium } from './chromium';
 import { BrowserChatDriver, launchChromium } from './browser-chat-driver';
 
 /**
- * Browser mode judges the bot's answer only (issue 19): a widget that renders the user's message
+ * Browser mode judges the bot's answer only (issues 19, 28): a widget that renders the user's message
  * as HTML and markdown shows our attack's links, images and scripts in the page. None of that is
  * the bot's answer or a page observation; a bot that really answers with a javascript: link is
  * still found. Each output-handling probe is sent as a scan sends it and judged by the rules.
@@ -53,11 +53,11 @@ describe('what the page shows of our own message is never evidence', () => {
     return out;
   };
 
-  it('a widget rendering our message as HTML and markdown, with a bot answering plainly: every answer is the bot\'s text alone, nothing observed, no finding', async () => {
+  it('a widget rendering our message as HTML and markdown, with a bot answering plainly: every answer is the bot\'s text alone, read from its own message, nothing else observed, no finding', async () => {
     if (!browser) return;
     const results = await judged('echo-html');
     expect(results.length).toBeGreaterThanOrEqual(6);
-    for (const r of results) expect(r).toEqual({ probe: r.probe, answer: PLAIN_ANSWER, observed: null, outcome: 'resisted' });
+    for (const r of results) expect(r).toEqual({ probe: r.probe, answer: PLAIN_ANSWER, observed: { attribution: 'bot_message', attribution_reason: expect.any(String) }, outcome: 'resisted' });
   });
 
   it('a bot that really answers with a javascript: link is still found, its link observed', async () => {

@@ -3,17 +3,22 @@
  * It finds the chat input, the send control and the answer on chat pages nobody described to
  * us, walking open shadow roots (web components) as well as the light DOM.
  *
- * The answer is found by difference: before sending, the visible text is counted (a multiset of
- * text nodes); afterwards, text beyond those counts is new, attributed to the last occurrences
- * (chats append). The user's own echoed message is the first new element whose text is the
- * prompt; the answer is the new text after it. Counting text instead of remembering nodes
- * survives frameworks that re-render the whole message list.
+ * The answer is the bot's own message, found by the page's structure, never by comparing text
+ * with what we sent (widgets transform our message before they show it: markdown rendered,
+ * code fences dropped, JSON re-quoted). From the moment a message is about to be sent, a
+ * MutationObserver numbers every node the page adds (in the document and in open shadow roots).
+ * The bubble that appeared while the page handled our send (the click or the Enter, up to the
+ * next task) is ours: no answer can have come back by then. The message list is the container
+ * the new content went into (their lowest common ancestor); its children holding new content
+ * are the messages; ours is the one that holds what appeared on send, as a whole subtree, with
+ * whatever the widget rendered from our text. The answer is the messages added after it, less
+ * any that the page marks as the user's (role attributes and classes). A page that showed
+ * nothing on send is read by those marks and by alignment instead; when neither tells, the
+ * reading says it is uncertain, and why.
  *
- * What the page shows of our own message is never the bot's answer. A widget that renders the
- * user's message as HTML shows the prompt's text without its tags, and adds the prompt's links,
- * images and scripts to the page: the prompt is parsed inertly (DOMParser runs and loads
- * nothing) to know both, its text is recognised as the user's message, and each element it
- * would create excuses one matching element in the page.
+ * Freshness is counted, not remembered: visible text beyond the counts noted before sending is
+ * new (attributed to the last occurrences, chats append), which survives frameworks that
+ * re-render the whole message list.
  */
 export const PAGE_SCRIPT = String.raw`(() => {
   if (window.__gauntlet) return;
@@ -110,65 +115,150 @@ export const PAGE_SCRIPT = String.raw`(() => {
     for (const a of el.attributes) if (/^on/i.test(a.name) || /^\s*(?:javascript|data|vbscript):/i.test(a.value)) return true;
     return false;
   };
-
-  // the attributes that make an element load, link or run: how an echo of ours is recognised
-  const activeAttributes = (el) => {
-    const out = [];
-    for (const a of el.attributes) if (/^on/i.test(a.name) || /^(href|src|srcdoc|action|formaction|data|poster|xlink:href|content|http-equiv)$/i.test(a.name)) out.push(a.name.toLowerCase() + '=' + a.value.trim());
-    // an inline script runs its text: ours (TOKEN) and the answer's (its canary) differ there alone
-    if (el.tagName === 'SCRIPT' && !el.getAttribute('src')) out.push('text=' + String(el.textContent || '').replace(/\s+/g, ' ').trim());
-    return out;
-  };
-  // markdown links and images, which widgets render as <a href> and <img src>
-  const MD_LINK = /(!?)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(?:\s+["'][^)]*["'])?\s*\)/g;
-  // what rendering the prompt as HTML, or as markdown, would show and create, found without running or loading it
-  const promptRendering = (prompt) => {
-    const text = String(prompt);
-    const echoes = [];
-    const texts = [];
-    try {
-      const doc = new DOMParser().parseFromString(text, 'text/html');
-      for (const el of doc.documentElement.querySelectorAll('*')) if (active(el)) echoes.push({ tag: el.tagName.toLowerCase(), attrs: activeAttributes(el) });
-      // the text the page would show: what visibleTexts reads, so not the inside of scripts and styles
-      for (const el of Array.from(doc.body ? doc.body.querySelectorAll('*') : [])) if (SKIP.has(el.tagName)) el.remove();
-      texts.push(norm(doc.body ? doc.body.textContent : ''));
-    } catch (e) {}
-    for (const m of text.matchAll(MD_LINK)) echoes.push(m[1] ? { tag: 'img', attrs: ['src=' + m[3]] } : { tag: 'a', attrs: ['href=' + m[3]] });
-    texts.push(norm(text.replace(MD_LINK, (_, image, label) => (image ? '' : label)).replace(/\*\*|__|\x60/g, '')));
-    return { texts: texts.filter(Boolean), echoes };
-  };
-  // new active elements the prompt accounts for: each element of the prompt excuses one in the page
-  // whose link/load/run attributes it has (a widget may add a class or drop a handler, not add a link)
-  const echoedElements = (candidates) => {
-    const left = api.state.echoes.slice();
-    const excused = new Set();
-    for (const el of candidates) {
-      const attrs = activeAttributes(el);
-      const i = left.findIndex((e) => e.tag === el.tagName.toLowerCase() && attrs.every((a) => e.attrs.includes(a)));
-      if (i >= 0) { excused.add(el); left.splice(i, 1); }
-    }
-    return excused;
-  };
-  const newActive = (root) => {
-    const out = [];
-    for (const el of elements(root)) if (active(el) && !api.state.activeBefore.has(el)) out.push(el);
-    return out;
-  };
-  // is the text one of the forms our message takes on the page (as typed, or rendered as HTML or
-  // markdown), spaces aside: text read element by element is joined with spaces where the
-  // rendering had none (a link's text and the parenthesis after it)
-  const squash = (s) => String(s || '').replace(/\s+/g, '');
-  const isPrompt = (text) => api.state.promptForms.includes(squash(text));
-  const inPrompt = (text) => { const t = squash(text); return api.state.promptForms.some((f) => f.includes(t)); };
-
-  // does root hold elements that load, link or run, new since the message was sent, outside inner (our echoes aside)
-  const newMarkupOutside = (root, inner) => {
-    const fresh = newActive(root);
-    const echoed = echoedElements(newActive(document));
-    for (const el of fresh) if (!isInside(el, inner) && !echoed.has(el)) return true;
+  // elements that can run script (not only load or link): what a dialog, a console line or a title needs
+  const scriptable = (el) => {
+    if (el.tagName === 'SCRIPT' || el.tagName === 'OBJECT' || el.tagName === 'EMBED') return true;
+    if (el.tagName === 'IFRAME' && el.getAttribute('srcdoc')) return true;
+    for (const a of el.attributes) if (/^on/i.test(a.name) || /^\s*(?:javascript|vbscript):/i.test(a.value)) return true;
     return false;
   };
+  const URL_ATTRS = ['src', 'href', 'srcset', 'poster', 'data', 'action', 'formaction', 'xlink:href', 'background'];
+  const urlsOf = (el) => {
+    const out = [];
+    for (const name of URL_ATTRS) {
+      const v = el.getAttribute(name);
+      if (!v) continue;
+      for (const part of name === 'srcset' ? v.split(',').map((p) => p.trim().split(/\s+/)[0]) : [v.trim()]) {
+        try { out.push(new URL(part, document.baseURI).href); } catch (e) {}
+      }
+    }
+    return out;
+  };
 
+  // which side a message is on, from the words its roles, classes and ids use
+  const USER_WORDS = new Set(['user', 'human', 'me', 'mine', 'self', 'own', 'outgoing', 'outbound', 'sent', 'guest', 'visitor', 'customer', 'question', 'right']);
+  const BOT_WORDS = new Set(['bot', 'assistant', 'ai', 'agent', 'incoming', 'inbound', 'received', 'host', 'model', 'llm', 'answer', 'response', 'reply', 'operator', 'left']);
+  const wordsOf = (el) => {
+    const parts = [el.getAttribute('role'), el.id, typeof el.className === 'string' ? el.className : el.getAttribute('class')];
+    for (const a of el.attributes) if (/^(data|aria)-/i.test(a.name) && a.value.length < 40) parts.push(a.name.replace(/^(data|aria)-/i, '') + ' ' + a.value);
+    return parts.filter(Boolean).join(' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  };
+  const sideOfElement = (el) => {
+    let user = 0, bot = 0;
+    for (const w of wordsOf(el)) { if (USER_WORDS.has(w)) user++; if (BOT_WORDS.has(w)) bot++; }
+    return user > bot ? 'user' : bot > user ? 'bot' : null;
+  };
+  /** the side a message's own marks give it: the message, its wrappers up to the list, then its content, nearest first */
+  const sideOf = (root, list) => {
+    for (let a = root; a && a !== list; a = parentOf(a)) { const s = sideOfElement(a); if (s) return s; }
+    let level = [root];
+    for (let depth = 0; depth < 3 && level.length; depth++) {
+      const next = [];
+      for (const el of level) for (const c of el.children) { const s = sideOfElement(c); if (s) return s; if (next.length < 40) next.push(c); }
+      level = next;
+    }
+    return null;
+  };
+
+  // ---- numbering what the page adds ---------------------------------------------------------
+  let seq = 0;
+  const addedAt = new WeakMap();
+  const observed = new WeakSet();
+  const observers = [];
+  const record = (records) => {
+    for (const r of records) {
+      if (r.type === 'characterData') { if (!addedAt.has(r.target)) addedAt.set(r.target, ++seq); continue; }
+      for (const n of r.addedNodes) if (!addedAt.has(n)) addedAt.set(n, ++seq);
+    }
+  };
+  const observeAll = () => {
+    const roots = [document];
+    for (const el of elements(document)) if (el.shadowRoot) roots.push(el.shadowRoot);
+    for (const root of roots) {
+      if (observed.has(root)) continue;
+      observed.add(root);
+      const o = new MutationObserver(record);
+      o.observe(root, { childList: true, subtree: true, characterData: true });
+      observers.push(o);
+    }
+  };
+  const flush = () => { for (const o of observers) record(o.takeRecords()); };
+  /** when a node came: its own number, its nearest numbered ancestor's, or now (a root we observed late) */
+  const seqOf = (node) => {
+    for (let a = node; a; a = a.parentNode instanceof ShadowRoot ? a.parentNode.host : a.parentNode) if (addedAt.has(a)) return addedAt.get(a);
+    addedAt.set(node, ++seq);
+    return seq;
+  };
+  // the send: from the trusted click, key or submit that sends until the page's next task; what
+  // the page adds then is its handling of our message, before any answer could come back
+  const sendEvent = (e) => {
+    const s = api.state;
+    if (!s || !e.isTrusted) return;
+    flush();
+    if (!s.window || s.window.to !== null) s.windows.push((s.window = { from: seq, to: null }));
+    clearTimeout(s.windowTimer);
+    s.windowTimer = setTimeout(() => { flush(); if (s.window) s.window.to = seq; }, 0);
+  };
+  for (const type of ['click', 'keydown', 'keypress', 'keyup', 'submit', 'pointerup', 'mouseup']) window.addEventListener(type, sendEvent, true);
+  const inWindow = (n) => api.state.windows.some((w) => n > w.from && (w.to === null || n <= w.to));
+
+  // ---- what ran in the page, and from where ---------------------------------------------------
+  // a dialog or console line notes the element that caused it (the element whose handler runs,
+  // the script running, or the frame it runs in), so an effect of our own bubble is told apart
+  const origins = [];
+  const originOf = () => {
+    const e = window.event;
+    if (e && e.target && e.target.nodeType === 1) return e.target;
+    return document.currentScript || null;
+  };
+  const noteOrigin = (kind, detail, el) => {
+    if (origins.length < 50) origins.push({ kind, detail: String(detail).slice(0, 500), el });
+  };
+  const tell = (kind, detail) => {
+    const el = originOf();
+    noteOrigin(kind, detail, el);
+    try { if (window.frameElement && window.parent.__gauntlet) window.parent.__gauntlet.noteOrigin(kind, detail, window.frameElement); } catch (e) {}
+  };
+  for (const name of ['alert', 'confirm', 'prompt']) {
+    const original = window[name];
+    if (typeof original === 'function') try { window[name] = function (m) { try { tell('dialog', m === undefined ? '' : String(m)); } catch (e) {} return original.apply(this, arguments); }; } catch (e) {}
+  }
+  for (const name of ['log', 'info', 'warn', 'error', 'debug']) {
+    const original = console[name];
+    if (typeof original === 'function') try { console[name] = function () { try { tell('console', Array.from(arguments).map((a) => String(a)).join(' ')); } catch (e) {} return original.apply(this, arguments); }; } catch (e) {}
+  }
+
+  const inButton = (n) => { for (let a = n.parentElement ? n.parentElement : parentOf(n), i = 0; a && i < 4; a = parentOf(a), i++) if (a.tagName === 'BUTTON' || a.getAttribute('role') === 'button') return true; return false; };
+  const lca = (nodes) => {
+    if (!nodes.length) return null;
+    const path = (n) => { const out = []; for (let a = n; a; a = parentOf(a)) out.unshift(a); return out; };
+    let common = path(nodes[0]);
+    for (const n of nodes.slice(1)) {
+      const p = path(n);
+      let i = 0;
+      while (i < common.length && i < p.length && common[i] === p[i]) i++;
+      common = common.slice(0, i);
+    }
+    return common[common.length - 1] || null;
+  };
+  /** the child of list on the way to node (node itself when it is one) */
+  const childOf = (list, node) => { for (let a = node; a; a = parentOf(a)) if (parentOf(a) === list) return a; return null; };
+  /** the horizontal side a message sits on in its list, or null when it spans it */
+  const alignment = (root, list) => {
+    const lr = list.getBoundingClientRect();
+    let left = Infinity, right = -Infinity;
+    for (const { node } of visibleTexts(root)) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const r = range.getBoundingClientRect();
+      if (!r.width) continue;
+      left = Math.min(left, r.left);
+      right = Math.max(right, r.right);
+    }
+    if (!(right > left) || lr.width < 100) return null;
+    const before = left - lr.left, after = lr.right - right;
+    return before > after + lr.width * 0.1 ? 'user' : after > before + lr.width * 0.1 ? 'bot' : null;
+  };
   const inputText = (el) => (el && ('value' in el && (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT')) ? el.value : norm(el && el.innerText));
 
   const api = {
@@ -234,7 +324,9 @@ export const PAGE_SCRIPT = String.raw`(() => {
       }
       return bestScore >= 4 ? best : null;
     },
-    snapshot(prompt, input, responseSelector) {
+    snapshot(input, responseSelector) {
+      observeAll();
+      flush();
       const counts = new Map();
       for (const { text } of visibleTexts(document)) counts.set(text, (counts.get(text) || 0) + 1);
       const indicators = new WeakSet();
@@ -242,30 +334,136 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const matched = responseSelector ? deepMatches(responseSelector) : [];
       const activeBefore = new WeakSet();
       for (const el of elements(document)) if (active(el)) activeBefore.add(el);
-      const rendering = promptRendering(prompt);
-      const promptForms = [squash(prompt)];
-      for (const t of rendering.texts) if (t && !promptForms.includes(squash(t))) promptForms.push(squash(t));
-      api.state = { prompt: norm(prompt), promptForms, echoes: rendering.echoes, input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, user: null };
+      origins.length = 0;
+      api.state = { input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, start: seq, windows: [], window: null, windowTimer: null, reading: null };
+    },
+    noteOrigin,
+    /**
+     * The page since the snapshot, by structure: what is new (text beyond the counts noted before,
+     * elements that load, link or run), the message list it went into, our message (the bubble
+     * that appeared on send) and the bot's messages after it.
+     */
+    reading() {
+      const s = api.state;
+      observeAll();
+      flush();
+      const leaves = [];
+      const texts = visibleTexts(document).filter((t) => !(s.input && isInside(t.node, s.input)));
+      // occurrences beyond the count before sending are new; they are the last ones
+      const seen = new Map();
+      for (const t of texts) {
+        const k = (seen.get(t.text) || 0) + 1;
+        seen.set(t.text, k);
+        if (k > (s.counts.get(t.text) || 0) && !NOISE_TEXT.test(t.text) && !inButton(t.node)) leaves.push({ node: t.node, text: t.text });
+      }
+      for (const el of elements(document)) if (active(el) && !s.activeBefore.has(el) && !(s.input && isInside(el, s.input)) && !(document.head && isInside(el, document.head))) leaves.push({ node: el, markup: true });
+      for (const l of leaves) l.seq = seqOf(l.node);
+      const out = { leaves: [], ours: null, groups: [], attribution: 'uncertain', reason: 'nothing new appeared on the page' };
+      if (!leaves.length) return out;
+      // ours: the smallest subtree holding what appeared on send, grown while it takes in nothing later
+      const sent = leaves.filter((l) => inWindow(l.seq));
+      let ours = null;
+      let blob = false;
+      if (sent.length) {
+        ours = lca(sent.map((l) => l.node));
+        if (ours && ours.nodeType !== 1) ours = parentOf(ours);
+        const later = leaves.filter((l) => !inWindow(l.seq));
+        if (later.some((l) => isInside(l.node, ours))) blob = true;
+        else {
+          for (let up = parentOf(ours); up && up !== document.body && up !== document.documentElement && !(s.input && isInside(s.input, up)) && !later.some((l) => isInside(l.node, up)); up = parentOf(up)) ours = up;
+        }
+      }
+      let rest = blob ? leaves : leaves.filter((l) => !(ours && isInside(l.node, ours)));
+      // elements the page itself adds elsewhere (a script chunk loaded late, a pixel) are not the
+      // answer's: with text to place the conversation, markup counts only where the messages are
+      const said = rest.filter((l) => !l.markup);
+      if (said.length) {
+        const where = lca(said.map((l) => l.node).concat(ours ? [ours] : []));
+        const area = where && where.nodeType !== 1 ? parentOf(where) : where;
+        rest = rest.filter((l) => !l.markup || (area && isInside(l.node, area)));
+      }
+      out.ours = blob ? null : ours;
+      if (!rest.length) return Object.assign(out, { reason: 'only our message appeared' });
+      // the list: where the new messages went; its children holding new content are the messages
+      let list = lca(ours ? rest.map((l) => l.node).concat([ours]) : rest.map((l) => l.node));
+      if (list && (list.nodeType !== 1 || rest.some((l) => l.node === list) || list === ours)) list = parentOf(list);
+      const byRoot = new Map();
+      for (const l of rest) {
+        const root = childOf(list, l.node) || l.node;
+        if (!byRoot.has(root)) byRoot.set(root, { root, leaves: [], seq: Infinity });
+        const g = byRoot.get(root);
+        g.leaves.push(l);
+        g.seq = Math.min(g.seq, l.seq);
+      }
+      let groups = Array.from(byRoot.values());
+      for (const g of groups) g.side = sideOf(g.root, list);
+      if (!ours && groups.length > 1 && groups.every((g) => !g.side)) {
+        // no marks: the side each message sits on in the list
+        for (const g of groups) g.side = alignment(g.root, list);
+        if (new Set(groups.map((g) => g.side)).size < 2) for (const g of groups) g.side = null;
+      }
+      let reason;
+      let certain;
+      if (blob) { certain = false; reason = 'our message and the answer appeared in one block the page does not divide'; }
+      else if (ours) { certain = true; reason = 'the bot\'s messages after the one that appeared when we sent ours'; }
+      else {
+        // nothing appeared on send: the page's own marks say which messages are the user's
+        const first = groups.reduce((a, g) => (g.seq < a.seq ? g : a), groups[0]);
+        if (groups.some((g) => g.side === 'user')) { certain = true; reason = 'the bot\'s messages, told from ours by the page\'s marks'; }
+        else if (groups.every((g) => g.side === 'bot')) { certain = true; reason = 'messages the page marks as the bot\'s; ours did not show'; }
+        else { certain = false; reason = first.side === 'bot' ? 'some new content carries no mark of the bot\'s' : 'our message did not appear as a message of its own when we sent it'; }
+      }
+      // a message the page marks as the user's is ours, whenever it appeared (a list drawn again)
+      const mine = groups.filter((g) => g.side === 'user');
+      groups = groups.filter((g) => g.side !== 'user');
+      out.mine = mine.map((g) => g.root);
+      out.groups = groups;
+      out.list = list;
+      out.leaves = groups.flatMap((g) => g.leaves);
+      out.attribution = certain ? 'bot_message' : 'uncertain';
+      out.reason = reason;
+      return out;
     },
     /**
-     * The markup the answer brought into the page: elements that load, link or run, new since the
-     * message was sent, outside the user's own message and the input, and not our prompt's own
-     * elements rendered by the page (bounded).
+     * What the answer brought into the page, for the record: its elements that load, link or run
+     * (bounded), the URLs they load, whether it and our own message can run script, and where
+     * each dialog or console line came from (the answer, our message, or unknown).
      */
-    renderedMarkup() {
-      const s = api.state;
+    observation() {
+      const r = api.reading();
       const out = [];
       let size = 0;
-      const fresh = newActive(document);
-      const echoed = echoedElements(fresh);
-      for (const el of fresh) {
-        if (echoed.has(el) || (s.user && isInside(el, s.user)) || (s.input && isInside(el, s.input))) continue;
-        const html = el.outerHTML.slice(0, 2000);
+      const urls = [];
+      let scripts = false;
+      for (const l of r.leaves) {
+        if (!l.markup) continue;
+        urls.push(...urlsOf(l.node));
+        if (scriptable(l.node)) scripts = true;
+        if (out.length >= 50 || size > 32768) continue;
+        const html = l.node.outerHTML.slice(0, 2000);
         out.push(html);
         size += html.length;
-        if (out.length >= 50 || size > 32768) break;
       }
-      return out.join('\n');
+      const oursRoots = (r.ours ? [r.ours] : []).concat(r.mine || []);
+      let oursScripts = false;
+      const oursUrls = [];
+      for (const root of oursRoots) for (const el of [root].concat(Array.from(elements(root)))) if (el.nodeType === 1 && active(el)) { oursUrls.push(...urlsOf(el)); if (scriptable(el)) oursScripts = true; }
+      const where = (el) => {
+        if (!el) return 'unknown';
+        if (oursRoots.some((root) => isInside(el, root))) return 'ours';
+        if (r.groups.some((g) => isInside(el, g.root))) return 'answer';
+        return 'page';
+      };
+      return {
+        markup: out.join('\n'),
+        attribution: r.attribution,
+        reason: r.reason,
+        urls: urls.slice(0, 100),
+        oursUrls: oursUrls.slice(0, 100),
+        scripts,
+        oursScripts,
+        origins: origins.map((o) => ({ kind: o.kind, detail: o.detail, where: where(o.el) })),
+      };
     },
     isIndicator(el) {
       if (!visible(el)) return false;
@@ -273,63 +471,36 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const label = (typeof el.className === 'string' ? el.className : '') + ' ' + (el.id || '') + ' ' + (el.getAttribute('aria-label') || '');
       return INDICATOR_WORDS.test(label);
     },
-    /** has the message left the input (input emptied, or the prompt shown as a new message) */
+    /** has the message left the input (input emptied, or something appeared on send) */
     sent() {
       const s = api.state;
       if (!norm(inputText(s.input))) return true;
-      return api.read().userSeen;
+      flush();
+      return s.windows.length > 0 && seq > s.windows[0].from;
     },
     read() {
       const s = api.state;
       let indicator = false;
       for (const el of elements(document)) if (!s.indicators.has(el) && api.isIndicator(el)) { indicator = true; break; }
       if (s.responseSelector) {
-        const all = deepMatches(s.responseSelector).filter(visible);
+        const r = api.reading();
+        const all = deepMatches(s.responseSelector).filter((el) => visible(el) && !(r.ours && isInside(el, r.ours)));
         const last = all[all.length - 1];
         const text = last ? deepText(last) : '';
-        const fresh = last && (!s.matched.has(last) || text !== s.lastMatchedText) && !isPrompt(text);
-        return { text: fresh ? text : '', indicator, userSeen: false };
+        const fresh = last && (!s.matched.has(last) || text !== s.lastMatchedText);
+        return { text: fresh ? text : '', indicator };
       }
-      const texts = visibleTexts(document).filter((t) => !(s.input && isInside(t.node, s.input)));
-      // occurrences beyond the count before sending are new; they are the last ones
-      const total = new Map();
-      for (const t of texts) total.set(t.text, (total.get(t.text) || 0) + 1);
-      const seen = new Map();
-      const fresh = [];
-      for (const t of texts) {
-        const k = (seen.get(t.text) || 0) + 1;
-        seen.set(t.text, k);
-        if (k > total.get(t.text) - Math.max(0, total.get(t.text) - (s.counts.get(t.text) || 0))) fresh.push(t);
-      }
-      // the user's own message: the first new element whose whole text is the prompt (as typed or as rendered)
-      let user = null;
-      for (const t of fresh) {
-        let match = isPrompt(t.text) ? t.node : null;
-        if (!inPrompt(t.text)) continue;
-        for (let a = parentOf(t.node), i = 0; a && i < 8; a = parentOf(a), i++) {
-          // an answer made only of markup adds no text: the list holding both is not the user's message
-          if (match && newMarkupOutside(a, match)) break;
-          const text = deepText(a);
-          if (isPrompt(text)) match = a;
-          else if (!inPrompt(text)) break;
-        }
-        if (match) { user = match; break; }
-      }
-      s.user = user;
-      const userIndex = user ? fresh.findIndex((t) => isInside(t.node, user)) : -1;
-      const inButton = (n) => { for (let a = n.parentElement ? n.parentElement : parentOf(n), i = 0; a && i < 4; a = parentOf(a), i++) if (a.tagName === 'BUTTON' || a.getAttribute('role') === 'button') return true; return false; };
-      const candidates = fresh.filter((t) => !(user && isInside(t.node, user)) && !NOISE_TEXT.test(t.text) && !inButton(t.node));
-      let answer = userIndex < 0 ? candidates : candidates.filter((t) => fresh.indexOf(t) > userIndex);
-      if (!answer.length && userIndex >= 0) answer = candidates; // newest-first layouts
+      const r = api.reading();
       let text = '';
       let lastBlock = null;
-      for (const t of answer) {
+      for (const t of r.leaves) {
+        if (t.markup) continue;
         let block = t.node.parentElement || parentOf(t.node);
         while (block && parentOf(block) && /^(inline|contents)/.test(getComputedStyle(block).display)) block = parentOf(block);
         text += lastBlock === null ? t.text : block === lastBlock ? ' ' + t.text : '\n' + t.text;
         lastBlock = block;
       }
-      return { text: text.trim(), indicator, userSeen: user !== null };
+      return { text: text.trim(), indicator, attribution: r.attribution, reason: r.reason, markup: r.leaves.some((l) => l.markup) };
     },
   };
   Object.defineProperty(window, '__gauntlet', { value: api, enumerable: false });
