@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../gauntlet/src/config/config';
-import { createHttpApp } from '../../gauntlet/src/http/server';
+import { createHttpApp } from '../../gauntlet/src/server';
 import { createLogger } from '../../gauntlet/src/platform/logger';
 import { createRuntime } from '../../gauntlet/src/runtime';
 
