@@ -32,7 +32,7 @@ export async function servedOpenApiDocument(): Promise<OpenApiDocument> {
 /** the parts of an OpenAPI 3 document the generator reads */
 export interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: EnumSchema }[] }>>;
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: EnumSchema; 'x-enum-descriptions'?: string[] }[] }>>;
   components: { schemas: Record<string, { properties?: Record<string, EnumSchema> }> };
 }
 
