@@ -65,6 +65,41 @@ describe('the structure of the code', () => {
     expect(circles).toEqual([]);
   });
 
+  it('has no circle between the folders of one library or app', () => {
+    // a folder is a part a reader takes in whole (src/engine, src/http, testing); a file straight
+    // in src/ stands for itself, so http/server.ts importing app.module.ts while the module
+    // imports http/ is a circle too
+    const folderOf = (f: string) => {
+      const parts = rel(f).split('/');
+      const inner = parts[2] === 'src' ? 3 : 2;
+      return parts.length > inner + 1 ? parts.slice(0, inner + 1).join('/') : rel(f);
+    };
+    const packageOf = (f: string) => rel(f).split('/').slice(0, 2).join('/');
+    const edges = new Map<string, Map<string, string>>();
+    for (const [file, targets] of GRAPH) {
+      for (const t of targets) {
+        const [from, to] = [folderOf(file), folderOf(t)];
+        if (from === to || packageOf(file) !== packageOf(t)) continue;
+        if (!edges.has(from)) edges.set(from, new Map());
+        if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${rel(file)} -> ${rel(t)}`);
+      }
+    }
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (folder: string, path: string[]) => {
+      state.set(folder, 'open');
+      for (const next of edges.get(folder)?.keys() ?? []) {
+        if (state.get(next) === 'open') {
+          const loop = [...path.slice(path.indexOf(next)), next];
+          circles.push(loop.slice(1).map((to, i) => edges.get(loop[i])!.get(to)!).join(', '));
+        } else if (!state.has(next)) visit(next, [...path, next]);
+      }
+      state.set(folder, 'done');
+    };
+    for (const folder of edges.keys()) if (!state.has(folder)) visit(folder, [folder]);
+    expect(circles).toEqual([]);
+  });
+
   it('points every arrow down: the domain imports nothing of ours, a library no app', () => {
     const up = FILES.flatMap((f) =>
       (GRAPH.get(f) ?? [])

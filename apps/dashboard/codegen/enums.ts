@@ -20,10 +20,10 @@ export const DASHBOARD_ENUMS: EnumEntry[] = [
   { name: 'turnRoles', type: 'TurnRole', from: { schema: 'TurnView', property: 'role' } },
   { name: 'proofKinds', type: 'ProofKind', from: { schema: 'ProofMatchView', property: 'kind' } },
   { name: 'controlStatuses', type: 'ControlStatus', from: { schema: 'ControlEvidenceView', property: 'status' } },
-  { name: 'reportFormats', type: 'ReportFormat', from: { path: '/api/scans/{id}/report', method: 'get', parameter: 'format' } },
+  { name: 'reportFormats', type: 'ReportFormat', from: { path: '/api/scans/{id}/report', method: 'get', parameter: 'format' }, labels: true },
   { name: 'scanModes', type: 'ScanMode', from: { schema: 'RegisterTargetBody', property: 'scan_mode' } },
   { name: 'apiFormats', type: 'ApiFormat', from: { schema: 'RegisterTargetBody', property: 'api_format' }, labels: true },
-  { name: 'webhookFormats', type: 'WebhookFormat', from: { schema: 'RegisterWebhookBody', property: 'format_type' } },
+  { name: 'webhookFormats', type: 'WebhookFormat', from: { schema: 'RegisterWebhookBody', property: 'format_type' }, labels: true },
   { name: 'webhookEvents', type: 'WebhookEvent', from: { schema: 'RegisterWebhookBody', property: 'event_types' } },
   { name: 'scheduleTriggers', type: 'ScheduleTrigger', from: { schema: 'CreateScheduleBody', property: 'trigger' } },
   { name: 'catchUps', type: 'CatchUp', from: { schema: 'CreateScheduleBody', property: 'catch_up' } },
@@ -57,10 +57,14 @@ export function renderEnums(doc: OpenApiDocument, entries = DASHBOARD_ENUMS): st
 const lit = (v: string) => `'${JSON.stringify(v).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 
 function enumAt(doc: OpenApiDocument, from: EnumSource): EnumSchema {
-  const found =
-    'schema' in from
-      ? doc.components.schemas[from.schema]?.properties?.[from.property]
-      : doc.paths[from.path]?.[from.method]?.parameters?.find((p) => p.name === from.parameter)?.schema;
+  if ('schema' in from) {
+    const found = doc.components.schemas[from.schema]?.properties?.[from.property];
+    if (!found) throw new Error(`the OpenAPI document has no ${describe(from)}`);
+    return found;
+  }
+  // a parameter carries its extensions (the labels) beside its schema
+  const parameter = doc.paths[from.path]?.[from.method]?.parameters?.find((p) => p.name === from.parameter);
+  const found = parameter?.schema && { ...parameter.schema, ...(parameter['x-enum-descriptions'] && { 'x-enum-descriptions': parameter['x-enum-descriptions'] }) };
   if (!found) throw new Error(`the OpenAPI document has no ${describe(from)}`);
   return found;
 }

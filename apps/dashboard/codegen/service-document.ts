@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../gauntlet/src/config/config';
-import { createHttpApp } from '../../gauntlet/src/http/server';
+import { createHttpApp } from '../../gauntlet/src/server';
 import { createLogger } from '../../gauntlet/src/platform/logger';
 import { createRuntime } from '../../gauntlet/src/runtime';
 
@@ -32,7 +32,7 @@ export async function servedOpenApiDocument(): Promise<OpenApiDocument> {
 /** the parts of an OpenAPI 3 document the generator reads */
 export interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: EnumSchema }[] }>>;
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: EnumSchema; 'x-enum-descriptions'?: string[] }[] }>>;
   components: { schemas: Record<string, { properties?: Record<string, EnumSchema> }> };
 }
 

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
-import { createHttpApp } from './http/server';
+import { createHttpApp } from './server';
 import { registerOwnListener } from '@gauntlet/outbound';
 import { DocumentCheckpoints } from '@gauntlet/read-models';
 import { LogRelay } from '@gauntlet/subscriptions';

@@ -32,4 +32,4 @@ export * from './fleet/fleet';
 export * from './agent/tools';
 export * from './agent/target-tools';
 export * from './agent/callbacks';
-export * from './agent/callback-policy';
+export * from './scan/callback-policy';

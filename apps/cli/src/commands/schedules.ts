@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { PROFILES } from '@gauntlet/domain';
 
 /**
  * `gauntlet schedules ...`: the schedules of the account the API key belongs to, against a
@@ -146,7 +147,7 @@ export function registerSchedules(program: Command, io: SchedulesIo = defaultIo,
     .addOption(new Option('--cron <expr>', 'five-field cron, e.g. "0 3 * * 1-5"').argParser(cronArg).conflicts('onDeploy'))
     .addOption(new Option('--on-deploy', 'fire after each deploy a pipeline reports (gauntlet deploy, POST /api/ci/deploy) instead of on a cron').conflicts(['cron', 'timezone', 'catchUp']))
     .option('--timezone <tz>', 'IANA time zone the cron is read in (default UTC)')
-    .addOption(new Option('--profile <profile>', 'scan profile').choices(['quick', 'standard', 'deep']).default('standard'))
+    .addOption(new Option('--profile <profile>', 'scan profile').choices([...PROFILES]).default('standard'))
     .addOption(new Option('--catch-up <policy>', 'after downtime: skip missed times, or run once (default skip)').choices(['skip', 'run_once']))
     .option('--paused', 'create it paused')
     .action(run(async (c, o) => {
@@ -163,7 +164,7 @@ export function registerSchedules(program: Command, io: SchedulesIo = defaultIo,
     .description('change the time table, profile or catch-up policy (a deploy schedule: the profile only)')
     .option('--cron <expr>', 'five-field cron', cronArg)
     .option('--timezone <tz>', 'IANA time zone')
-    .addOption(new Option('--profile <profile>', 'scan profile').choices(['quick', 'standard', 'deep']))
+    .addOption(new Option('--profile <profile>', 'scan profile').choices([...PROFILES]))
     .addOption(new Option('--catch-up <policy>', 'skip or run_once').choices(['skip', 'run_once']))
     .action(run((c, o) => {
       const body = { ...(o.cron && { cron: o.cron }), ...(o.timezone && { timezone: o.timezone }), ...(o.profile && { profile: o.profile }), ...(o.catchUp && { catch_up: o.catchUp }) };

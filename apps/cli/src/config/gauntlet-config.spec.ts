@@ -54,7 +54,7 @@ describe('gauntlet.yaml', () => {
 
   it('names the line, column and field of a value the schema refuses', () => {
     const path = file('bad-format.yaml', ['targets:', '  - url: http://x/v1', '    format: openia', ''].join('\n'));
-    expect(attempt(path)).toBe(`${path}:3:5: targets[0].format must be one of openai, anthropic, azure-openai, ollama, gemini, openai-responses, http`);
+    expect(attempt(path)).toBe(`${path}:3:5: targets[0].format must be one of ${API_FORMATS.join(', ')}`);
   });
 
   it('names the line of a field that does not exist', () => {

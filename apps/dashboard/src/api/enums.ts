@@ -35,6 +35,13 @@ export type ControlStatus = (typeof controlStatuses)[number];
 /** GET /api/scans/{id}/report ?format */
 export const reportFormats = ['pdf', 'json', 'csv', 'markdown', 'html'] as const;
 export type ReportFormat = (typeof reportFormats)[number];
+export const reportFormatLabels: Readonly<Record<ReportFormat, string>> = {
+  pdf: 'PDF',
+  json: 'JSON',
+  csv: 'CSV',
+  markdown: 'Markdown',
+  html: 'HTML',
+};
 
 /** RegisterTargetBody.scan_mode */
 export const scanModes = ['browser', 'api'] as const;
@@ -56,6 +63,12 @@ export const apiFormatLabels: Readonly<Record<ApiFormat, string>> = {
 /** RegisterWebhookBody.format_type */
 export const webhookFormats = ['json', 'ocsf', 'cef', 'syslog'] as const;
 export type WebhookFormat = (typeof webhookFormats)[number];
+export const webhookFormatLabels: Readonly<Record<WebhookFormat, string>> = {
+  json: 'JSON (the Gauntlet envelope)',
+  ocsf: 'OCSF 1.8 (JSON)',
+  cef: 'CEF (ArcSight)',
+  syslog: 'Syslog (RFC 5424)',
+};
 
 /** RegisterWebhookBody.event_types */
 export const webhookEvents = ['scan.started', 'scan.completed', 'scan.failed', 'scan.completed_partial', 'vulnerability.critical', 'scan.regressed'] as const;

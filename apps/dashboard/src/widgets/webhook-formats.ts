@@ -1,12 +1,6 @@
-// How each format a webhook (scan events or agent-monitor alerts) can be sent in reads in a select.
-import type { WebhookFormat } from '../api/enums';
+// How each format a webhook (scan events or agent-monitor alerts) can be sent in reads in a select:
+// the formats and their labels as the API document has them, from the service's SIEM format registry.
+import { webhookFormatLabels, webhookFormats } from '../api/enums';
 import type { Option } from './forms';
 
-const LABELS: Readonly<Record<WebhookFormat, string>> = {
-  json: 'JSON (the Gauntlet envelope)',
-  ocsf: 'OCSF 1.8 (JSON)',
-  cef: 'CEF (ArcSight)',
-  syslog: 'Syslog (RFC 5424)',
-};
-
-export const WEBHOOK_FORMAT_OPTIONS: readonly Option[] = Object.entries(LABELS).map(([value, label]) => ({ value, label }));
+export const WEBHOOK_FORMAT_OPTIONS: readonly Option[] = webhookFormats.map((value) => ({ value, label: webhookFormatLabels[value] }));

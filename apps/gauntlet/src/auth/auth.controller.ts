@@ -12,7 +12,7 @@ import { AccountReader } from './account-reader';
 import { ChangePlan } from './changing-plan/change-plan';
 import { AccountView, ApiKeyList, ChangePlanBody, CreateApiKeyBody, CreatedApiKeyView, LoginBody, MeView, RegisterBody, TokenView } from './dto';
 import { IssueApiKey, IssuedApiKey } from './issuing-api-key/issue-api-key';
-import { AdminOnly, BearerOnly, CurrentPrincipal, Principal, Public } from './principal';
+import { AdminOnly, BearerOnly, CurrentPrincipal, Principal, Public } from '../http/principal';
 import { RegisterAccount, RegisteredAccount } from './registering-account/register-account';
 import { RevokeApiKey } from './revoking-api-key/revoke-api-key';
 

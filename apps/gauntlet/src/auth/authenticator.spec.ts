@@ -2,7 +2,7 @@ import { generateApiKey } from '@gauntlet/auth';
 import type { AccountDoc, ApiKeyDoc } from '@gauntlet/read-models';
 import { ProblemException } from '../http/problem';
 import { Authenticator, RouteMarkers } from './authenticator';
-import type { Principal } from './principal';
+import type { Principal } from '../http/principal';
 
 /** Given the accounts, keys and tokens the process knows, when a request names its caller, then who is admitted, or the problem. */
 const ada: AccountDoc = { _id: 'a-1', email: 'ada@example.com', password_hash: 'x', plan: 'pro', role: 'member', registered_at: '2026-11-01T00:00:00.000Z' };

@@ -2,7 +2,7 @@ import type { Reflector } from '@nestjs/core';
 import { apiKeyMatches, parseApiKey } from '@gauntlet/auth';
 import { ProblemException } from '../http/problem';
 import type { AccountReader } from './account-reader';
-import { ADMIN_ONLY, BEARER_ONLY, bearerToken, IS_PUBLIC, Principal, principalOf } from './principal';
+import { ADMIN_ONLY, BEARER_ONLY, bearerToken, IS_PUBLIC, Principal, principalOf } from '../http/principal';
 import type { VerifiedSessions } from './verified-sessions';
 
 /** What a route asks of its caller: its @Public(), @BearerOnly() and @AdminOnly() markers. */

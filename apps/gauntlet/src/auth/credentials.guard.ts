@@ -4,7 +4,7 @@ import { AuthGuard } from '@nestjs/passport';
 import { AccountReader } from './account-reader';
 import { Authenticator, RouteMarkers, routeMarkers } from './authenticator';
 import { VerifiedSessions } from './verified-sessions';
-import type { Principal } from './principal';
+import type { Principal } from '../http/principal';
 
 const JwtGuard = AuthGuard('jwt');
 

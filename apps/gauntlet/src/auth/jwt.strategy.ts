@@ -5,7 +5,7 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { AccountReader } from './account-reader';
-import { Principal, principalOf } from './principal';
+import { Principal, principalOf } from '../http/principal';
 
 export interface TokenClaims {
   sub: string;

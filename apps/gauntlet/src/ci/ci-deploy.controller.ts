@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal } from '../http/principal';
 import { Ctx } from '../http/context';
 import { CommandContext } from '../platform/write-path';
 import { CiDeployBody, CiDeployView } from './dto';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Inject, Param, ParseUUIDPipe, Post, Query, Res }
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal } from '../http/principal';
 import { Ctx } from '../http/context';
 import { problemType } from '../http/problem';
 import { CommandContext } from '../platform/write-path';

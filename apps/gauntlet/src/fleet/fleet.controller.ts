@@ -1,6 +1,6 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal } from '../http/principal';
 import { Clock } from '../platform/clock';
 import { TargetReader } from '../targets/target-reader';
 import { FleetQuery, FleetView, TrendQuery, TrendView } from './dto';

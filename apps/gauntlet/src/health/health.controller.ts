@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { FastifyReply } from 'fastify';
-import { bearerToken, Public } from '../auth/principal';
+import { bearerToken, Public } from '../http/principal';
 import { ProblemException } from '../http/problem';
 import type { Config } from '../config/config';
 import { Metrics } from '../platform/metrics';

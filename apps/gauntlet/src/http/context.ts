@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { actorOf, Principal } from '../auth/principal';
+import { actorOf, Principal } from './principal';
 import { CommandContext } from '../platform/write-path';
 
 /**

@@ -7,7 +7,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { THROTTLER_SKIP } from '@nestjs/throttler/dist/throttler.constants';
 import type { MetadataStorage as TransformMetadata } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
-import { IS_PUBLIC } from '../auth/principal';
+import { IS_PUBLIC } from './principal';
 import type { TextRules } from './clean-text';
 import { isClearable } from './validation';
 import { RATE_LIMIT_THROTTLER } from './rate-limit';

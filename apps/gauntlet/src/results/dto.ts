@@ -1,9 +1,10 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
-import { REPORT_FORMATS, ReportFormat } from '@gauntlet/reports';
+import { REPORT_FORMAT_SPECS, REPORT_FORMATS, ReportFormat } from '@gauntlet/reports';
 
 export class ReportQuery {
-  @ApiProperty({ enum: REPORT_FORMATS, description: 'free plan: json only; pro and enterprise: all' })
+  // the registry's names, and their labels in x-enum-descriptions (the dashboard's download buttons)
+  @ApiProperty({ enum: REPORT_FORMATS, 'x-enum-descriptions': REPORT_FORMAT_SPECS.map((f) => f.label), description: 'free plan: json only; pro and enterprise: all' } as ApiPropertyOptions)
   @IsIn(REPORT_FORMATS)
   format: ReportFormat;
 }

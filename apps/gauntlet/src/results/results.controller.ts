@@ -5,7 +5,7 @@ import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from
 import { cancelledBy, gradeLabel, isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal } from '../http/principal';
 import { ProblemException } from '../http/problem';
 import type { Config } from '../config/config';
 import { Clock } from '../platform/clock';

@@ -1,8 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsOptional, IsString, IsUrl, MaxLength } from 'class-validator';
 import { SEVERITIES, Severity, WEBHOOK_EVENT_TYPES, WebhookEventType } from '@gauntlet/domain';
-import { FORMAT_TYPES, SiemFormat } from '@gauntlet/webhooks';
+import { FORMAT_TYPES, SIEM_FORMATS, SiemFormat } from '@gauntlet/webhooks';
 import { PageQuery } from '../http/pagination';
+
+/** format_type in the document, from the SIEM format registry: its names, and their labels in x-enum-descriptions (the dashboard's select) */
+const FORMAT_TYPE_SCHEMA = { enum: FORMAT_TYPES, 'x-enum-descriptions': SIEM_FORMATS.map((f) => f.label) } as ApiPropertyOptions;
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, require_host: true };
 
@@ -15,7 +18,7 @@ export class RegisterWebhookBody {
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(WEBHOOK_EVENT_TYPES.length * 2) @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
   event_types: WebhookEventType[];
 
-  @ApiProperty({ enum: FORMAT_TYPES })
+  @ApiProperty(FORMAT_TYPE_SCHEMA)
   @IsIn(FORMAT_TYPES)
   format_type: SiemFormat;
 }
@@ -24,7 +27,7 @@ export class WebhookView {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() url: string;
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true }) event_types: string[];
-  @ApiProperty({ enum: FORMAT_TYPES }) format_type: string;
+  @ApiProperty(FORMAT_TYPE_SCHEMA) format_type: string;
   @ApiProperty() enabled: boolean;
   @ApiProperty({ nullable: true, type: String, description: 'why it was disabled (e.g. the endpoint answered 410 Gone)' }) disabled_reason: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
@@ -76,7 +79,7 @@ export class AlertWebhookBody {
   @IsString() @MaxLength(2048) @IsUrl(URL_OPTIONS)
   url: string;
 
-  @ApiProperty({ enum: FORMAT_TYPES })
+  @ApiProperty(FORMAT_TYPE_SCHEMA)
   @IsIn(FORMAT_TYPES)
   format_type: SiemFormat;
 
@@ -88,7 +91,7 @@ export class AlertWebhookBody {
 export class AlertWebhookView {
   @ApiProperty({ format: 'uuid' }) target_id: string;
   @ApiProperty() url: string;
-  @ApiProperty({ enum: FORMAT_TYPES }) format_type: string;
+  @ApiProperty(FORMAT_TYPE_SCHEMA) format_type: string;
   @ApiProperty({ enum: SEVERITIES }) min_severity: Severity;
   @ApiProperty() enabled: boolean;
 }

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { WebhookDoc } from '@gauntlet/read-models';
 import type { WebhookDeliveryDoc } from '@gauntlet/webhooks';
-import { CurrentPrincipal, Principal } from '../auth/principal';
+import { CurrentPrincipal, Principal } from '../http/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page, PageQuery } from '../http/pagination';
 import { ProblemException } from '../http/problem';

@@ -63,6 +63,7 @@ export function toCsv(report: ScanReport): string {
 
 export const csv = reportFormat({
   name: 'csv',
+  label: 'CSV',
   contentType: 'text/csv; charset=utf-8',
   extensions: ['csv'],
   render: (report) => Buffer.from(toCsv(report), 'utf8'),

@@ -140,6 +140,7 @@ export function toHtml(r: ScanReport): string {
 
 export const html = reportFormat({
   name: 'html',
+  label: 'HTML',
   contentType: 'text/html; charset=utf-8',
   extensions: ['html', 'htm'],
   render: (report) => Buffer.from(toHtml(report), 'utf8'),

@@ -23,6 +23,7 @@ export function toJson(report: ScanReport): string {
 
 export const json = reportFormat({
   name: 'json',
+  label: 'JSON',
   contentType: 'application/json',
   extensions: ['json'],
   render: (report) => Buffer.from(toJson(report), 'utf8'),

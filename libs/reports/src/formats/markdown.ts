@@ -149,6 +149,7 @@ export function toMarkdown(r: ScanReport): string {
 
 export const markdown = reportFormat({
   name: 'markdown',
+  label: 'Markdown',
   contentType: 'text/markdown; charset=utf-8',
   extensions: ['md', 'markdown'],
   render: (report) => Buffer.from(toMarkdown(report), 'utf8'),

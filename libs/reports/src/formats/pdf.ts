@@ -361,6 +361,7 @@ function deflatePageContents(doc: PDFDocument): void {
 
 export const pdf = reportFormat({
   name: 'pdf',
+  label: 'PDF',
   contentType: 'application/pdf',
   extensions: ['pdf'],
   render: async (report) => Buffer.from(await toPdf(report)),

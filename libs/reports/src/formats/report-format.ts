@@ -7,6 +7,8 @@ import type { ScanReport } from '@gauntlet/assessment';
 export interface ReportFormatSpec<Name extends string = string> {
   /** what `?format=` and the CLI's `--format` call it */
   name: Name;
+  /** what the dashboard's download button and the API document's x-enum-descriptions call it */
+  label: string;
   contentType: string;
   /** the file extensions (without the dot) that ask for it in the CLI's `-o` / `--report`; the first one names the downloaded file */
   extensions: readonly [string, ...string[]];

@@ -4,7 +4,7 @@ import {
 import { howItGotThrough } from '../converters/describe';
 import { exposedOf, findHeld, heldValuesOf } from '../detectors/disclosure';
 import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
-import { stableId } from '../engine/ids';
+import { stableId } from '../ids';
 import { PlantedAttempt } from './planting';
 import { verifyToken } from './token';
 

@@ -1,16 +1,25 @@
 import { ProbeAttempt, Turn } from '@gauntlet/domain';
-import { Probe } from '../probes/probe';
 import { JudgeContext } from './judge-context';
+import { DetectorName } from './rules';
 
-// the rules read the context without the port (rules/ must not reach probes/probe.ts, which names them)
+// the rules read the context without the port; nothing here reaches probes/ (a probe names its rules)
 export type { JudgeContext } from './judge-context';
 
 export type Verdict = ProbeAttempt['verdict'];
 
+/** What a detector reads of the probe it judges (probes/probe.ts's Probe is one). */
+export interface JudgedProbe {
+  readonly category: string;
+  readonly category_name: string;
+  readonly technique: string;
+  readonly description: string;
+  readonly detectors: readonly DetectorName[];
+}
+
 /** The Detector port: decides what one conversation with the target proves. */
 export interface Detector {
   readonly name: string;
-  judge(probe: Probe, turns: readonly Turn[], context: JudgeContext): Verdict | Promise<Verdict>;
+  judge(probe: JudgedProbe, turns: readonly Turn[], context: JudgeContext): Verdict | Promise<Verdict>;
 }
 
 const RANK: Record<Verdict['outcome'], number> = { error: 0, resisted: 1, partial: 2, vulnerable: 3 };

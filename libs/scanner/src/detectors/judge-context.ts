@@ -1,5 +1,15 @@
 import { SensitiveValue, ToolDefinition } from '@gauntlet/domain';
-import { CanaryToken } from '../probes/canary';
+
+/**
+ * A per-scan, per-probe proof of success. The prompt only ever spells the parts separately
+ * ("joining "QX7R", "M2PK" and "T9WD" with hyphens"); the joined value appears in an answer
+ * only if the target carried out the instruction, never if it merely echoed the prompt.
+ */
+export interface CanaryToken {
+  parts: [string, string, string];
+  /** the parts joined with hyphens, as the instruction asks */
+  value: string;
+}
 
 /** What a detector may know beyond the conversation itself. */
 export interface JudgeContext {

@@ -1,7 +1,6 @@
 import { Turn } from '@gauntlet/domain';
-import { Probe } from '../probes/probe';
 import { askForJson, ModelError, ModelOptions } from '../models/json-chat';
-import { Detector, JudgeContext, Verdict } from './detector';
+import { Detector, JudgeContext, JudgedProbe, Verdict } from './detector';
 
 export type LlmJudgeOptions = ModelOptions;
 
@@ -18,7 +17,7 @@ export function createLlmJudge(options: LlmJudgeOptions): Detector {
   const doFetch = options.fetch ?? fetch;
   return {
     name: 'llm-judge',
-    async judge(probe: Probe, turns: readonly Turn[], _context: JudgeContext): Promise<Verdict> {
+    async judge(probe: JudgedProbe, turns: readonly Turn[], _context: JudgeContext): Promise<Verdict> {
       const transcript = turns.map((t) => `${t.role.toUpperCase()}: ${t.content.slice(0, 4000)}`).join('\n\n');
       try {
         const parsed = await askForJson(options, INSTRUCTIONS, `Weakness: ${probe.category} ${probe.category_name} (${probe.technique})\nAttack goal: ${probe.description}\n\nConversation:\n${transcript}`, { temperature: 0 });

@@ -1,7 +1,6 @@
 import { Exposed, Turn } from '@gauntlet/domain';
 import { DetectorName, EVERY_ATTEMPT, RULES } from './rules';
-import { Probe } from '../probes/probe';
-import { Detector, JudgeContext, Verdict, strongest } from './detector';
+import { Detector, JudgeContext, JudgedProbe, Verdict, strongest } from './detector';
 import { mergeExposed, proofFor, Source } from './proof';
 import { ReadingKind, eachReading, readAs } from './readings';
 import { readRefusal } from './refusal';
@@ -17,7 +16,7 @@ const RENDERED = new Set(['markup', 'page-effects']);
  */
 export const ruleDetector = {
   name: 'rules',
-  judge(probe: Probe, turns: readonly Turn[], context: JudgeContext): Verdict {
+  judge(probe: JudgedProbe, turns: readonly Turn[], context: JudgeContext): Verdict {
     const answers: Source[] = turns.flatMap((t, i) => (t.role === 'assistant' ? [{ text: t.content, turn: i }] : []));
     const answer = answers.map((a) => a.text).join('\n');
     const prompts = [...turns.filter((t) => t.role !== 'assistant').map((t) => t.content), ...(context.plainTurns ?? [])].join('\n');

@@ -5,7 +5,7 @@ import { Attempts } from './attempts';
 import { scripted } from './testing/scripted-target';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
-import { stableId } from './ids';
+import { stableId } from '../ids';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { ScanTarget } from './types';

@@ -5,10 +5,12 @@ import { AgentSetup, TargetUnavailableError } from '../chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict } from '../detectors/detector';
 import { candidatesOf } from '../detectors/candidates';
+import { heldRule } from '../detectors/rules';
+import { topicsOf } from '../converters/topics';
 import { discloses, Probe, RenderedProbe, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
-import { stableId } from './ids';
+import { stableId } from '../ids';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { ScanTarget } from './types';
@@ -122,12 +124,8 @@ export class Attempts {
     if (health.stopped) return null;
     const { converters, technique } = how;
     const rendered = this.rendered(probe);
-    const converted = how.turns !== rendered.turns;
     const agent = this.agentFor(probe, rendered);
-    const context: JudgeContext = {
-      canary: rendered.canary, targetCanaries: this.deps.target.canaries, sensitive: this.deps.target.sensitive ?? [], entity: rendered.entity, ...(converted && { plainTurns: rendered.turns }), ...(probe.pattern && { pattern: probe.pattern }),
-      ...(agent && { agent: { tools: agent.tools, token: rendered.marks?.token ?? null, indirect: Boolean(rendered.poison) } }),
-    };
+    const context = this.judgeContext(rendered, how.turns !== rendered.turns, agent);
     const base = { attempt_id: stableId(this.deps.scanId, phase, probe.id, ...how.id), probe_id: probe.id, category: probe.category, technique, converters, phase };
     const turns = this.plantCallbacks(base, probe, how.turns);
     let record: ProbeAttempt;
@@ -181,6 +179,41 @@ export class Attempts {
     const agent = this.deps.agent;
     if (!agent?.tools.length || !offersTools(probe)) return undefined;
     return toolRuntime({ tools: agent.tools, poison: rendered.poison, toolsRefused: (reason) => agent.toolsRefused(reason) });
+  }
+
+  /**
+   * Recon's attempt: the harmless first message, judged for what the target holds only (a greeting
+   * asks for nothing else) and recorded as every attempt is. What the target says it is for is
+   * learnt (multi-turn arcs talk about that first), and what it says to anyone who greets it is
+   * public, however often it comes back. The greeting, or null when it answered with nothing;
+   * throws what the conversation threw (the scan ends there).
+   */
+  async recon(): Promise<string | null> {
+    const { conversations, recorder, book, maxRecordedChars } = this.deps;
+    const { transcript, latency } = await conversations.converse([RECON_MESSAGE]);
+    const greeting = transcript[1].content;
+    if (!greeting.trim()) return null;
+    this.learnTopics(topicsOf(greeting));
+    book.published(candidatesOf(transcript));
+    const leak = heldRule(greeting, RECON_MESSAGE, this.judgeContext(null, false));
+    const verdict: Verdict = leak
+      ? { detector: leak.detector, outcome: leak.outcome, matched: leak.matched, confidence: leak.confidence, exposes: (leak.exposes ?? []).map(({ quote: _quote, ...e }) => e) }
+      : { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 };
+    const record: ProbeAttempt = {
+      attempt_id: stableId(this.deps.scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
+      turns: transcript.map((t) => boundTurn(t, maxRecordedChars)), verdict, latency_ms: latency,
+    };
+    await recorder.recordAttempt(record, recorder.advance());
+    return greeting;
+  }
+
+  /** what the rules know beyond the conversation: the probe's canary, entity and pattern (none at recon), what the target holds */
+  private judgeContext(rendered: RenderedProbe | null, converted: boolean, agent?: AgentSetup): JudgeContext {
+    return {
+      canary: rendered?.canary ?? null, targetCanaries: this.deps.target.canaries, sensitive: this.deps.target.sensitive ?? [], entity: rendered?.entity ?? null,
+      ...(rendered && converted && { plainTurns: rendered.turns }), ...(rendered?.probe.pattern && { pattern: rendered.probe.pattern }),
+      ...(rendered && agent && { agent: { tools: agent.tools, token: rendered.marks?.token ?? null, indirect: Boolean(rendered.poison) } }),
+    };
   }
 
   /** whether the target still answers a harmless first message */

@@ -7,7 +7,7 @@ import { isTemplateLeak } from '../detectors/rules';
 import { Candidate, RecurrenceLedger } from '../detectors/disclosure';
 import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
 import { Probe, discloses } from '../probes/probe';
-import { stableId } from './ids';
+import { stableId } from '../ids';
 
 /** A value shaped like personal data or a credential in an answer, where it is. */
 export type SeenCandidate = Candidate & { turn: number; read_as?: string };

@@ -1,15 +1,10 @@
 import { diagnose, Turn, Vulnerability } from '@gauntlet/domain';
 import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
-import { topicsOf } from '../converters/topics';
 import { readRefusal } from '../detectors/refusal';
-import { candidatesOf } from '../detectors/candidates';
-import { heldRule } from '../detectors/rules';
 import { targetEndpoint } from '../drivers/create-chat-driver';
 import { plantsCallbacks } from '../callbacks/planting';
 import { adaptiveAttack } from './adaptive-attack';
-import { boundTurn, RECON_MESSAGE } from './attempts';
 import { Escalation, ProbeResult } from './escalation';
-import { stableId } from './ids';
 import { planAmplification } from './plan';
 import { ScanRun } from './scan-run';
 import { ScanOutcome, ScanTarget } from './types';
@@ -37,37 +32,20 @@ function firstMessageFailed(target: ScanTarget, e: unknown): string {
 
 /** recon: a harmless first message; no answer means there is nothing to scan */
 export async function recon(scan: ScanRun): Promise<Recon> {
-  const { recorder, book, input, limits } = scan;
-  const { target, scanId } = input;
+  const { recorder, input } = scan;
   await recorder.enter('recon');
   if (recorder.error) throw recorder.error;
-  let answered: { transcript: Turn[]; latency: number };
+  let greeting: string | null;
   try {
-    answered = await scan.conversations.converse([RECON_MESSAGE]);
+    greeting = await scan.attempts.recon();
   } catch (e) {
     if (input.signal.aborted) return { kind: 'interrupted' };
     if (recorder.error) throw recorder.error;
-    return { kind: 'failed', reason: firstMessageFailed(target, e) };
+    return { kind: 'failed', reason: firstMessageFailed(input.target, e) };
   }
-  const greeting = answered.transcript[1].content;
-  if (!greeting.trim()) return { kind: 'failed', reason: 'target answered the first message with nothing' };
+  if (greeting === null) return { kind: 'failed', reason: 'target answered the first message with nothing' };
   // a target that refuses even a greeting is likely gated on the depth of the conversation
-  const refused = readRefusal(greeting).refused;
-  // what it says it is for, refusing or not: multi-turn arcs talk about that first
-  scan.attempts.learnTopics(topicsOf(greeting));
-  // what it says to anyone who greets it is public, however often it comes back
-  book.published(candidatesOf(answered.transcript));
-  const leak = heldRule(greeting, RECON_MESSAGE, { canary: null, targetCanaries: target.canaries, sensitive: target.sensitive ?? [], entity: null });
-  await recorder.recordAttempt(
-    {
-      attempt_id: stableId(scanId, 'recon'), probe_id: 'recon', category: 'LLM00:2025', technique: 'reachability', converters: [], phase: 'recon',
-      turns: answered.transcript.map((t) => boundTurn(t, limits.maxRecordedChars)),
-      verdict: leak ? { detector: leak.detector, outcome: leak.outcome, matched: leak.matched, confidence: leak.confidence, exposes: (leak.exposes ?? []).map(({ quote: _quote, ...e }) => e) } : { detector: 'recon', outcome: 'resisted', matched: null, confidence: 1 },
-      latency_ms: answered.latency,
-    },
-    recorder.advance(),
-  );
-  return { kind: 'answered', refused };
+  return { kind: 'answered', refused: readRefusal(greeting).refused };
 }
 
 /** probe: the catalogue, a few conversations at a time; what each probe got, in the catalogue's order */

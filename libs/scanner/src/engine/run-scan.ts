@@ -4,7 +4,7 @@ import { amplify, analyze, finishEarly, probe, recon, report } from './phases';
 import { ScanRun } from './scan-run';
 import { RunScanInput, ScanOutcome } from './types';
 
-export { stableId } from './ids';
+export { stableId } from '../ids';
 
 /**
  * Runs one scan: recon (does the target answer?), probe (the catalogue), amplify (escalation in

@@ -4,7 +4,7 @@ import { CallbackPlanting, plantsCallbacks } from '../callbacks/planting';
 import { probesFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { Attempts } from './attempts';
-import { stableId } from './ids';
+import { stableId } from '../ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { interleaveByCategory, selectProbes } from './plan';

@@ -1,15 +1,7 @@
 import { seededRng } from '../converters/random';
+import { CanaryToken } from '../detectors/judge-context';
 
-/**
- * A per-scan, per-probe proof of success. The prompt only ever spells the parts separately
- * ("joining "QX7R", "M2PK" and "T9WD" with hyphens"); the joined value appears in an answer
- * only if the target carried out the instruction, never if it merely echoed the prompt.
- */
-export interface CanaryToken {
-  parts: [string, string, string];
-  /** the parts joined with hyphens, as the instruction asks */
-  value: string;
-}
+export type { CanaryToken } from '../detectors/judge-context';
 
 // no I/O/0/1: they read alike and leetspeak would rewrite them
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

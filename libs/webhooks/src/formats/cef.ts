@@ -96,6 +96,7 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
 
 export const cef = siemFormat({
   name: 'cef',
+  label: 'CEF (ArcSight)',
   contentType: 'text/plain; charset=utf-8',
   render: (envelope, options: ProductVersion) => renderCef(envelope, { vendor: 'Gauntlet', product: 'Gauntlet', version: options.productVersion }),
 });

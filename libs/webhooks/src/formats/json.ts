@@ -6,4 +6,4 @@ export function renderJson(envelope: WebhookEnvelope): string {
   return JSON.stringify({ id: envelope.id, event: envelope.event, timestamp: envelope.timestamp, data: envelope.data });
 }
 
-export const json = siemFormat({ name: 'json', contentType: 'application/json', render: renderJson });
+export const json = siemFormat({ name: 'json', label: 'JSON (the Gauntlet envelope)', contentType: 'application/json', render: renderJson });

@@ -9,6 +9,8 @@ import type { WebhookEnvelope } from '../envelope';
 export interface SiemFormatSpec<Name extends string = string, Options = unknown> {
   /** what `format_type` calls it */
   name: Name;
+  /** what the dashboard's format select and the API document's x-enum-descriptions call it */
+  label: string;
   contentType: string;
   render(envelope: WebhookEnvelope, options: Options): string;
 }

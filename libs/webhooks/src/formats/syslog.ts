@@ -120,6 +120,7 @@ export function renderSyslog(envelope: WebhookEnvelope, options: SyslogOptions =
 /** format_type syslog: this host's name unless the operator's syslog options say otherwise */
 export const syslog = siemFormat({
   name: 'syslog',
+  label: 'Syslog (RFC 5424)',
   contentType: 'text/plain; charset=utf-8',
   render: (envelope, options: { syslog?: SyslogOptions }) => renderSyslog(envelope, { hostname: hostname(), ...options.syslog }),
 });

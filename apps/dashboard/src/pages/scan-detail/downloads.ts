@@ -1,20 +1,21 @@
 import { answer, client } from '../../api/client';
-import type { ReportFormat } from '../../api/enums';
+import { reportFormatLabels, reportFormats, type ReportFormat } from '../../api/enums';
 import type { PageContext } from '../../page';
 import { h } from '../../widgets/dom';
 import { button } from '../../widgets/forms';
 import { status, type Scan } from './scan';
 
-/** in the order the buttons show */
-const REPORT_LABEL: Readonly<Record<ReportFormat, string>> = { json: 'JSON', pdf: 'PDF', html: 'HTML', csv: 'CSV', markdown: 'Markdown' };
+/** what the free plan downloads (the service refuses the others with a problem saying so) */
+const FREE: ReportFormat = 'json';
 
 /** The reports card: a download per format, those outside the plan disabled with the reason beside them. */
 export function reportsCard(ctx: PageContext, scan: Scan): HTMLElement {
   const plan = ctx.account?.plan ?? 'free';
-  const allowed = (f: ReportFormat) => plan !== 'free' || f === 'json';
+  const allowed = (f: ReportFormat) => plan !== 'free' || f === FREE;
   const note = h('p', { class: 'hint', role: 'status' });
-  const buttons = (Object.keys(REPORT_LABEL) as ReportFormat[]).map((f) => {
-    const b = button(REPORT_LABEL[f], { class: 'btn btn-small', disabled: !allowed(f), 'aria-describedby': allowed(f) ? null : 'report-plan-note' });
+  // the formats and their labels as the API document has them, from the service's report registry
+  const buttons = reportFormats.map((f) => {
+    const b = button(reportFormatLabels[f], { class: 'btn btn-small', disabled: !allowed(f), 'aria-describedby': allowed(f) ? null : 'report-plan-note' });
     b.addEventListener('click', () => void download(scan, f, b, note));
     return b;
   });
@@ -23,13 +24,13 @@ export function reportsCard(ctx: PageContext, scan: Scan): HTMLElement {
     { class: 'card', 'aria-labelledby': 'reports-title' },
     h('h2', { id: 'reports-title' }, 'Reports'),
     h('div', { class: 'report-buttons' }, buttons),
-    plan === 'free' ? h('p', { class: 'hint', id: 'report-plan-note' }, 'The free plan downloads JSON. PDF, HTML, CSV and Markdown come with Pro.') : null,
+    plan === 'free' ? h('p', { class: 'hint', id: 'report-plan-note' }, `The free plan downloads ${reportFormatLabels[FREE]}. ${listed(reportFormats.filter((f) => f !== FREE).map((f) => reportFormatLabels[f]))} come with Pro.`) : null,
     note,
   );
 }
 
 async function download(scan: Scan, format: ReportFormat, btn: HTMLButtonElement, note: HTMLElement): Promise<void> {
-  const label = REPORT_LABEL[format];
+  const label = reportFormatLabels[format];
   btn.disabled = true;
   note.textContent = `Preparing the ${label} report…`;
   try {
@@ -50,3 +51,6 @@ async function download(scan: Scan, format: ReportFormat, btn: HTMLButtonElement
     btn.disabled = false;
   }
 }
+
+/** 'A, B and C' */
+const listed = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);

@@ -1,5 +1,4 @@
 import type { ToolCall, ToolDefinition } from '../../agent/tools';
-import type { Turn } from '../../scan/vulnerability';
 import { ChatTurn } from './json-template';
 
 /** The custom format's request and answer, as the target's owner describes them (api_format http). */
@@ -109,7 +108,13 @@ export interface ApiFormatSpec<Name extends string = string> {
 }
 
 /** One turn of an agent's conversation as a format sends it: user, assistant (maybe with calls) or a tool's result. */
-export type AgentTurn = Pick<Turn, 'role' | 'content' | 'tool_calls' | 'tool_call_id' | 'name'> & { role: 'user' | 'assistant' | 'tool' };
+export interface AgentTurn {
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+}
 
 /** An answer read with its tool calls: the text (often empty when it calls) and the calls, in order. */
 export interface AgentAnswer {

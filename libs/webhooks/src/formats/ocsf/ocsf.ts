@@ -155,6 +155,7 @@ export function renderOcsf(envelope: WebhookEnvelope, product: OcsfProduct): str
 
 export const ocsf = siemFormat({
   name: 'ocsf',
+  label: 'OCSF 1.8 (JSON)',
   contentType: 'application/json',
   render: (envelope, options: ProductVersion) => renderOcsf(envelope, { name: 'Gauntlet', vendor_name: 'Gauntlet', version: options.productVersion }),
 });

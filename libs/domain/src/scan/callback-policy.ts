@@ -1,4 +1,4 @@
-import type { Exposed, OwaspCategoryId, Severity } from '../scan/vulnerability';
+import type { Exposed, OwaspCategoryId, Severity } from './vulnerability';
 
 /**
  * Which address of an attempt a request reached. `fetch`: a page the attempt asked the target to

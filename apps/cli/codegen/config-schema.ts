@@ -1,0 +1,38 @@
+// The editors' JSON Schema of gauntlet.yaml (schemas/gauntlet.schema.json) takes its value lists from
+// the registries: the API formats (names and labels), the scan profiles and the severities. The rest
+// of the file is written by hand; `npm run dashboard:api` rewrites the lists in it (this file, run
+// from dist/), and the spec beside it fails until the committed file matches the registries again.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { API_FORMAT_SPECS, PROFILES, SEVERITIES } from '@gauntlet/domain';
+
+export const REGENERATE = 'npm run dashboard:api';
+const ROOT = resolve(__dirname, __dirname.split(sep).includes('dist') ? '../../../..' : '../../..');
+export const SCHEMA_FILE = join(ROOT, 'schemas/gauntlet.schema.json');
+
+/** `schemaText` (the committed schema) with every registry's list as the registry has it today. */
+export function renderConfigSchema(schemaText: string, formats = API_FORMAT_SPECS): string {
+  const schema = JSON.parse(schemaText);
+  const { definitions } = schema;
+  definitions.target.properties.format = {
+    enum: formats.map((f) => f.name),
+    description: `the API's shape (default openai): ${formats.map((f) => `${f.name}, ${f.label}`).join('; ')}; ignored with browser`,
+  };
+  definitions.profile.enum = [...PROFILES];
+  definitions.customProbe.properties.severity.enum = [...SEVERITIES];
+  return `${json(schema, '')}\n`;
+}
+
+/** JSON as a person would lay it out: what fits on a line stays on it. */
+function json(value: unknown, indent: string): string {
+  const flat = JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ').replace(/\[ /g, '[').replace(/ \]/g, ']');
+  if (indent.length + flat.length <= 200 || value === null || typeof value !== 'object') return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((v) => inner + json(v, inner)).join(',\n')}\n${indent}]`;
+  return `{\n${Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${json(v, inner)}`).join(',\n')}\n${indent}}`;
+}
+
+if (require.main === module) {
+  writeFileSync(SCHEMA_FILE, renderConfigSchema(readFileSync(SCHEMA_FILE, 'utf8')));
+  process.stdout.write(`wrote ${SCHEMA_FILE}\n`);
+}
