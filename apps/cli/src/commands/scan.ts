@@ -8,7 +8,7 @@ import { defaultDataDir } from '../scan/data-dir';
 import type { LocalService } from '../scan/local-service';
 import { renderReportFile, REPORT_FILE_EXTENSIONS, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
-import { scanVerdict, servicePolicy } from '../scan/verdict';
+import { gateLine, scanVerdict, servicePolicy } from '../scan/verdict';
 import { clock, plainLineKey, progressLine } from '../terminal/progress';
 import { table } from '../terminal/table';
 import { collect, CommandContext, runCommand, targetOptions } from './command';
@@ -92,9 +92,9 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
   out(`history: DATA_DIR=${service.dataDir} npm start, then sign in as ${service.account.email} (password in ${resolve(service.dataDir, service.accountFile)}); scan ${doc._id}`);
 
   const verdict = scanVerdict(facts, plan.gate);
-  const asked = [plan.gate.failUnder !== null && `score at least ${plan.gate.failUnder}`, plan.gate.failOn === 'new' && 'nothing new', plan.gate.failOn === 'high' && 'no high or critical finding'].filter(Boolean).join(', ');
+  const line = gateLine(verdict, facts, plan.gate);
   if (verdict === 'partial_refused') out(`gauntlet: the scan is partial (${doc.reason ?? 'cut short'}): it does not pass a gate; --allow-partial gates on what it found`);
-  else if (asked) out(`gauntlet: ${verdict === 'passed' ? 'PASSED' : 'FAILED'} (${asked}${plan.gate.failOn === 'new' ? `; ${facts.new_open.length} new since ${facts.base_scan_id ? `scan ${facts.base_scan_id}` : 'nothing (first scan)'}` : ''})`);
+  else if (line) out(`gauntlet: ${line}`);
   return VERDICT_EXIT[verdict];
 }
 

@@ -7,10 +7,12 @@
 //
 // In:  {type: 'answer', id, system, history: [{role: 'user'|'assistant', content}], prompt, maxTokens, temperature, repeatPenalty}
 //      {type: 'stop', id}   ends that answer early (its deadline passed); the text so far is returned
-// Started with {modelPath, contextSize, threads} as JSON in argv[2]; messages over the IPC channel.
+// Started with {modelPath, contextSize, threads, runtime} (runtime: node-llama-cpp's entry file, see llamaRuntime) as JSON in argv[2]; messages over the IPC channel.
 // Out: {type: 'ready', loadMs} once the model is loaded, or {type: 'failed', error} when it cannot be
 //      {type: 'answered', id, text, stopped, ms} | {type: 'error', id, error}
-const { modelPath, contextSize, threads } = JSON.parse(process.argv[2]);
+import { pathToFileURL } from 'node:url';
+
+const { modelPath, contextSize, threads, runtime } = JSON.parse(process.argv[2]);
 const send = (message) => process.connected && process.send(message);
 // the lab that started it is gone: nothing is left to answer
 process.on('disconnect', () => process.exit(0));
@@ -20,7 +22,7 @@ let sequence;
 const aborts = new Map();
 
 async function load() {
-  const { getLlama, LlamaChatSession } = await import('node-llama-cpp');
+  const { getLlama, LlamaChatSession } = await import(pathToFileURL(runtime).href);
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
   const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
