@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,35 @@ describe('the npm package', () => {
     expect(scan.stdout).toMatch(/^Grade F \(\d+\/100\)/m);
     expect(JSON.parse(readFileSync(join(app, 'gauntlet.json'), 'utf8')).scan.status).toBe('completed');
     expect(readFileSync(join(app, 'gauntlet.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // the report's links point where `gauntlet serve` serves, never at port 0
+    expect(readFileSync(join(app, 'gauntlet.json'), 'utf8')).not.toContain('localhost:0');
+    expect(scan.stdout).toMatch(/^history: gauntlet serve --data-dir /m);
+
+    // `gauntlet serve`: the dashboard, the API and its Swagger UI from the installed package
+    const served = spawn(join(app, 'node_modules/.bin/gauntlet'), ['serve', '--port', '0', '--data-dir', join(app, 'data')], { cwd: app, env: traced(), stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`gauntlet serve printed no address: ${out}`)), 60_000);
+        served.stdout.on('data', (d) => {
+          out += d;
+          const m = /serving .* at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            resolve(m[1]);
+          }
+        });
+        served.once('exit', (code) => reject(new Error(`gauntlet serve exited ${code}: ${out}`)));
+      });
+      for (const path of ['/', '/app/assets/js/main.js', '/api/docs', '/api/docs/swagger-ui-bundle.js', '/api/openapi.json']) {
+        expect([path, (await fetch(url + path)).status]).toEqual([path, 200]);
+      }
+    } finally {
+      const exited = new Promise((r) => served.once('exit', r));
+      served.kill('SIGINT');
+      await exited;
+    }
 
     expect(existsSync(trace) ? readFileSync(trace, 'utf8') : '').toBe('');
   });
