@@ -28,7 +28,6 @@ import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
 import { UpdateTarget } from '../../../gauntlet/src/targets/updating-target/update-target';
 import { CliError } from '../io';
 import { inCliWords } from '../terminal/cli-words';
-import { chromiumPath } from './browser';
 
 /** A target as the CLI and gauntlet.yaml describe it: the service's registration body, secrets in clear (they are sealed on the way in). */
 export type TargetSpec = Omit<RegisterTargetBody, 'check'>;
@@ -199,8 +198,10 @@ export class LocalService {
 function engineConfig(options: LocalServiceOptions, extra: Record<string, string>) {
   const env: Record<string, string> = {
     DATA_DIR: options.dataDir, RATE_LIMIT_PER_MINUTE: '0',
-    OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivate), CHROMIUM_PATH: chromiumPath(options.env), SCAN_QUOTA_ENTERPRISE: 'unlimited', ...extra,
+    OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivate), SCAN_QUOTA_ENTERPRISE: 'unlimited', ...extra,
   };
+  // the browser as the engine finds it (libs/scanner/src/drivers/browser/chromium.ts): CHROMIUM_PATH when set, else Playwright's Chromium, else a system one
+  if (options.env.CHROMIUM_PATH) env.CHROMIUM_PATH = options.env.CHROMIUM_PATH;
   for (const name of PASSED_THROUGH) if (options.env[name]) env[name] = options.env[name]!;
   try {
     return loadConfig(env);
