@@ -70,3 +70,29 @@ describe('gauntlet scan checks the whole gauntlet.yaml first', () => {
     expect(requests).toBe(0);
   });
 });
+
+describe('gauntlet forget', () => {
+  jest.setTimeout(60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'gauntlet-forget-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('forgets a target of the data folder by name, and says which exist when the name is unknown', async () => {
+    const dataDir = join(dir, 'data');
+    const { LocalService } = await import('./scan/local-service');
+    const service = await LocalService.open({ dataDir, allowPrivate: true, env: {} });
+    await service.upsertTarget({ name: 'typo', url: 'http://127.0.0.1:9/v1', scan_mode: 'api', api_format: 'openai' } as never);
+    await service.close();
+    const run = async (args: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await main(args, { ...defaultIo, cwd: dir, env: {}, stdout: (l) => out.push(l), stderr: (l) => err.push(l), isTty: false });
+      return { code, out: out.join('\n'), err: err.join('\n') };
+    };
+    const forgot = await run(['forget', 'typo', '--data-dir', dataDir]);
+    expect(forgot).toMatchObject({ code: 0 });
+    expect(forgot.out).toMatch(/^gauntlet: forgot target typo \(http:\/\/127\.0\.0\.1:9\/v1, id [0-9a-f-]{36}\)/);
+    const again = await run(['forget', 'typo', '--data-dir', dataDir]);
+    expect(again.code).toBe(2);
+    expect(again.err).toContain('no target "typo"');
+  });
+});

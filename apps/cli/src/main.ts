@@ -6,6 +6,7 @@ import { registerScan } from './commands/scan';
 import { registerScans } from './commands/scans';
 import { registerSchedules } from './commands/schedules';
 import { registerServe } from './commands/serve';
+import { registerForget } from './commands/forget';
 import { registerTargets } from './commands/targets';
 import { CliIo, CLI_VERSION, defaultIo, EXIT } from './io';
 
@@ -16,7 +17,7 @@ export type { CliIo } from './io';
 const COMMANDS: RegisterCommand[] = [
   registerScan, registerCi, registerTargets, registerScans,
   (program, { io, exit }) => void registerSchedules(program, io, exit),
-  registerDeploy, registerServe,
+  registerDeploy, registerServe, registerForget,
 ];
 
 /** The program: commander parses, each command's action sets the exit code. */

@@ -26,6 +26,7 @@ import { RegisterTargetBody, UpdateTargetBody } from '../../../gauntlet/src/targ
 import { RegisterTarget } from '../../../gauntlet/src/targets/registering-target/register-target';
 import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
 import { UpdateTarget } from '../../../gauntlet/src/targets/updating-target/update-target';
+import { DeleteTarget } from '../../../gauntlet/src/targets/deleting-target/delete-target';
 import { CliError } from '../io';
 import { inCliWords } from '../terminal/cli-words';
 
@@ -110,6 +111,21 @@ export class LocalService {
     } catch (e) {
       throw asCliError(e, `target ${spec.name}`);
     }
+  }
+
+  /**
+   * `gauntlet forget`: the target (by name or id) leaves the folder's targets and fleet, as the
+   * API's DELETE does; its scans stay in the log. A mistyped URL's target is forgotten this way.
+   */
+  async forgetTarget(nameOrId: string): Promise<TargetDoc> {
+    const targets = await this.runtime.infra.documents.collection<TargetDoc>('targets').find({ account_id: this.account.id, deleted: false }, { limit: 1000 });
+    const found = targets.find((t) => t._id === nameOrId) ?? targets.find((t) => t.name === nameOrId);
+    if (!found) {
+      const known = targets.map((t) => t.name).slice(0, 20);
+      throw new CliError(`no target ${JSON.stringify(nameOrId)} in ${this.dataDir}${known.length ? `; its targets: ${known.join(', ')}` : ' (it has no targets)'}`);
+    }
+    await this.commands.execute(new DeleteTarget({ account_id: this.account.id, target_id: found._id, context: this.context() }));
+    return found;
   }
 
   async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection): Promise<string> {
