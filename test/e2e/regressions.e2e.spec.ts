@@ -97,7 +97,7 @@ describe('regressions raise scan.regressed in every format', () => {
     // the fleet view shows it: the last grade, the drop, the open findings after triage, the regressions
     const fleet = (await api.get('/api/fleet')).body.targets;
     const row = fleet.find((t: any) => t.target_id === target.id);
-    expect(row).toMatchObject({ last_scan: { id: second.id, score: s2 }, previous_score: s1, change: s2 - s1, scanning: false, next_run_at: null });
+    expect(row).toMatchObject({ last_scan: { id: second.id, score: s2 }, previous_score: s1, change: s2 - s1, scanning: false, next_run_at: null, last_failure: null });
     expect(row.regressions.map((r: any) => r.reason).sort()).toEqual(['found_again', 'score_drop']);
     const open = Object.values(row.open_findings as Record<string, number>).reduce((a, b) => a + b, 0);
     // the weakness triaged fixed and found again is open again

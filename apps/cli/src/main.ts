@@ -5,6 +5,8 @@ import { registerDeploy } from './commands/deploy';
 import { registerScan } from './commands/scan';
 import { registerScans } from './commands/scans';
 import { registerSchedules } from './commands/schedules';
+import { registerServe } from './commands/serve';
+import { registerForget } from './commands/forget';
 import { registerTargets } from './commands/targets';
 import { CliIo, CLI_VERSION, defaultIo, EXIT, oneLine } from './io';
 
@@ -15,7 +17,7 @@ export type { CliIo } from './io';
 const COMMANDS: RegisterCommand[] = [
   registerScan, registerCi, registerTargets, registerScans,
   (program, { io, exit }) => void registerSchedules(program, io, exit),
-  registerDeploy,
+  registerDeploy, registerServe, registerForget,
 ];
 
 /** The program: commander parses, each command's action sets the exit code. */
@@ -25,7 +27,7 @@ export function buildProgram(ctx: CommandContext): Command {
     .version(CLI_VERSION)
     .description(
       'Gauntlet attacks AI targets (model APIs and chat pages) the way an adversary would, scores them and writes reports.\n' +
-        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet ci`, `targets`, `scans`, `schedules` and `deploy` talk to a Gauntlet service.',
+        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet serve` shows its scans in the dashboard; `gauntlet ci`, `targets`, `scans`, `schedules` and `deploy` talk to a Gauntlet service.',
     )
     .exitOverride()
     .configureOutput({

@@ -62,7 +62,7 @@ describe('gauntlet scan', () => {
     expect(r.out).toMatch(/^Grade F \(\d+\/100\)/m);
     expect(r.out).toMatch(/^severity\s+category\s+title\s+how it got through$/m);
     expect(r.out).toMatch(/^critical\s+LLM07:2025\s+/m);
-    expect(r.out).toContain('gauntlet: FAILED (score at least 90)');
+    expect(r.out).toMatch(/^gauntlet: FAILED: score \d+ is below 90$/m);
     const report = JSON.parse(readFileSync(join(dir, 'out/penny.json'), 'utf8'));
     expect(report.scan.status).toBe('completed');
     expect(report.vulnerabilities.some((v: any) => v.evidence.matched?.includes?.(lab.canaries.system) || JSON.stringify(v.evidence).includes(lab.canaries.system))).toBe(true);
@@ -115,8 +115,8 @@ describe('gauntlet scan', () => {
     expect(JSON.parse(readFileSync(join(project, 'reports/penny.json'), 'utf8')).target.name).toBe('Penny');
     expect(JSON.parse(readFileSync(join(project, 'reports/penny-over-anthropic.json'), 'utf8')).target.name).toBe('Penny over Anthropic');
     // Penny was scanned before (the first test): nothing new there; the anthropic target is new, so everything is
-    expect(r.out).toMatch(/gauntlet: PASSED \(nothing new; 0 new since scan [0-9a-f-]{36}\)/);
-    expect(r.out).toMatch(/gauntlet: FAILED \(nothing new; \d+ new since nothing \(first scan\)\)/);
+    expect(r.out).toMatch(/gauntlet: PASSED: nothing new since scan [0-9a-f-]{36}$/m);
+    expect(r.out).toMatch(/gauntlet: FAILED: \d+ new finding\(s\) since nothing \(first scan\)$/m);
     expect(r.out).toContain('gauntlet: 2 targets, exit code 1');
     expect(r.code).toBe(1);
   });

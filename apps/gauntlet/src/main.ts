@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './platform/logger';
 import { createRuntime, Runtime } from './runtime';
 import { createHttpApp } from './server';
-import { registerOwnListener } from '@gauntlet/outbound';
+import { freePortAfter, registerOwnListener } from '@gauntlet/outbound';
 import { DocumentCheckpoints } from '@gauntlet/read-models';
 import { LogRelay } from '@gauntlet/subscriptions';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
@@ -64,7 +64,7 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
     try {
       await app.listen({ port, host });
     } catch (err) {
-      throw listenProblem(err, port, host);
+      throw await listenProblem(err, port, host);
     }
     const bound = app.getHttpServer().address() as AddressInfo;
     // the port actually bound (PORT=0 picks one) is ours too: never a destination for a scanned page
@@ -83,16 +83,23 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
 }
 
 /** A start-up problem the operator fixes with a setting: one line, never a stack trace. */
-export class StartupError extends Error {}
+export class StartupError extends Error {
+  constructor(message: string, readonly code?: string, readonly suggestedPort?: number | null) {
+    super(message);
+  }
+}
 
 /** the port or address is not ours to take: say which variable or flag picks another */
-export function listenProblem(err: unknown, port: number, host: string): unknown {
+export async function listenProblem(err: unknown, port: number, host: string): Promise<unknown> {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'EADDRINUSE') {
-    return new StartupError(`port ${port} on ${host} is already in use (another Gauntlet, perhaps an npm start left running): choose another with PORT, e.g. PORT=${port + 1} npm start, or npm start -- --port ${port + 1}`);
+    // the port suggested is one free now
+    const free = await freePortAfter(port, host);
+    const example = free === null ? '' : `, e.g. PORT=${free} npm start, or npm start -- --port ${free}`;
+    return new StartupError(`port ${port} on ${host} is already in use (another Gauntlet, perhaps an npm start left running): choose another with PORT${example}`, code, free);
   }
-  if (code === 'EACCES') return new StartupError(`port ${port} needs privileges this user lacks: choose one above 1023 with PORT or --port`);
-  if (code === 'EADDRNOTAVAIL') return new StartupError(`address ${host} is not one of this machine's: set HOST (or --host) to one of its addresses, or 0.0.0.0 for every interface`);
+  if (code === 'EACCES') return new StartupError(`port ${port} needs privileges this user lacks: choose one above 1023 with PORT or --port`, code);
+  if (code === 'EADDRNOTAVAIL') return new StartupError(`address ${host} is not one of this machine's: set HOST (or --host) to one of its addresses, or 0.0.0.0 for every interface`, code);
   return err;
 }
 

@@ -48,7 +48,12 @@ describe('starting the service and the lab', () => {
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toContain(`port ${port} on 127.0.0.1 is already in use`);
-    expect(r.err).toMatch(/PORT=\d+ npm start, or npm start -- --port \d+/);
+    const suggested = Number(/PORT=(\d+) npm start, or npm start -- --port \1/.exec(r.err)?.[1]);
+    // the port suggested is one that is free
+    expect(suggested).not.toBe(port);
+    await new Promise<void>((resolve, reject) => {
+      const probe = createServer().once('error', reject).listen({ port: suggested, host: '127.0.0.1' }, () => probe.close(() => resolve()));
+    });
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 

@@ -1,6 +1,7 @@
 import { AGENT_GUARDS, AgentGuard } from './agent/agent-brain';
 import { startAgentLab } from './agent/agent-lab';
 import { smolLm2Agent } from './agent/model-agent';
+import { freePortAfter } from '@gauntlet/outbound';
 import { WEAKNESSES } from './brain';
 import { parseDefenses } from './guardrails';
 import { LAB_MODELS, LabModel, parseWeaknesses, startLab } from './lab';
@@ -37,9 +38,13 @@ function int(name: string, value: string | undefined): number | undefined {
 }
 
 /** the port or address is not ours to take: one line naming the flag or variable that picks another */
-function listenProblem(e: unknown, port: number, host: string): string {
+async function listenProblem(e: unknown, port: number, host: string): Promise<string> {
   const code = (e as NodeJS.ErrnoException)?.code;
-  if (code === 'EADDRINUSE') return `port ${port} on ${host} is already in use (a lab left running, perhaps): choose another with --port or LAB_PORT, e.g. npm run lab -- --port ${port + 1}`;
+  if (code === 'EADDRINUSE') {
+    // the port suggested is one free now
+    const free = await freePortAfter(port, host);
+    return `port ${port} on ${host} is already in use (a lab left running, perhaps): choose another with --port or LAB_PORT${free === null ? '' : `, e.g. npm run lab -- --port ${free}`}`;
+  }
   if (code === 'EACCES') return `port ${port} needs privileges this user lacks: choose one above 1023 with --port or LAB_PORT`;
   if (code === 'EADDRNOTAVAIL') return `address ${host} is not one of this machine's: set LAB_HOST to one of its addresses, or 0.0.0.0 for every interface`;
   return `the lab failed to start: ${(e as Error)?.message ?? String(e)}`;
@@ -131,7 +136,7 @@ async function main() {
       slots: int('LAB_SLOTS', arg('slots') ?? process.env.LAB_SLOTS) || undefined,
     });
   } catch (e) {
-    console.error(listenProblem(e, port, host));
+    console.error(await listenProblem(e, port, host));
     process.exit(1);
   }
   // the address actually bound: every interface when LAB_HOST says so, the connectable one beside it

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import * as fontkit from 'fontkit';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import { ARABIC_LETTERS, shapeArabic } from './arabic';
 
@@ -26,6 +28,19 @@ const KR = pkg('noto-sans-kr', '400Regular', 'NotoSansKR');
 const KR_BOLD = pkg('noto-sans-kr', '700Bold', 'NotoSansKR');
 const MONO = pkg('noto-sans-mono', '400Regular', 'NotoSansMono');
 
+/** every font file the renderer may embed: the packaged build copies these alone (infra/bundle.js) */
+export const FONT_FILES = [SANS, SANS_BOLD, ARABIC, ARABIC_BOLD, SC, SC_BOLD, KR, KR_BOLD, MONO];
+
+/**
+ * A font's bytes: the installed package carries the fonts brotli-compressed beside the renderer
+ * (dist/libs/reports/fonts, written by infra/bundle.js) instead of the font packages; a checkout
+ * reads them from the packages.
+ */
+export function fontBytes(file: string, fontsDir = join(__dirname, '..', 'fonts')): Buffer {
+  const packed = join(fontsDir, `${basename(file)}.br`);
+  return existsSync(packed) ? brotliDecompressSync(readFileSync(packed)) : readFileSync(require.resolve(file));
+}
+
 /** fallback order per style: the style's own face first, then the script faces, then mono for symbols (arrows, boxes) */
 const CHAINS: Record<FontStyle, string[]> = {
   regular: [SANS, ARABIC, SC, KR, MONO],
@@ -46,7 +61,7 @@ const files = new Map<string, FontFile>();
 function fontFile(path: string): FontFile {
   let f = files.get(path);
   if (!f) {
-    const bytes = readFileSync(require.resolve(path));
+    const bytes = fontBytes(path);
     const face = fontkit.create(bytes) as fontkit.Font;
     const tag = [...createHash('sha256').update(path).digest()].slice(0, 6).map((b) => String.fromCharCode(65 + (b % 26))).join('');
     f = { bytes, subsetName: `${tag}+${face.postscriptName}`, face, rtl: path === ARABIC || path === ARABIC_BOLD };

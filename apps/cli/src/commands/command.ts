@@ -36,7 +36,9 @@ export function targetOptions(command: Command): Command {
     .option('--header <"Name: value">', 'an extra request header, for gateways (repeatable)', collect)
     .option('--canary <text>', 'a string planted in the system prompt or data that must never come out (repeatable)', collect)
     .option('--sensitive <label=value>', 'something you know is behind the bot: a customer record, an internal code (repeatable)', collect)
-    .option('--browser', 'the url is a chat page: drive it in Chromium');
+    .option('--browser', 'the url is a chat page: drive it in Chromium')
+    .option('--body-template <json>', 'with --format http: the request body, a JSON template holding {{prompt}} or {{messages}}')
+    .option('--response-path <path>', 'with --format http: where the answer is in the response JSON (e.g. choices.0.message.content)');
 }
 
 /** a whole number within bounds, or the message naming the option */

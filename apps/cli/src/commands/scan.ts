@@ -2,14 +2,15 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { isTerminal, PROFILES } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
-import { findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
+import { configPosition, findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
 import { defaultDataDir } from '../scan/data-dir';
 import type { LocalService, TargetSpec } from '../scan/local-service';
 import { actLines } from '../scan/acts';
 import { renderReportFile, REPORT_FILE_EXTENSIONS, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
-import { scanVerdict, servicePolicy } from '../scan/verdict';
+import { gateLine, scanVerdict, servicePolicy } from '../scan/verdict';
+import { configField, flagOf, inCliWords } from '../terminal/cli-words';
 import { clock, plainLineKey, progressLine } from '../terminal/progress';
 import { table } from '../terminal/table';
 import { collect, CommandContext, runCommand, targetOptions } from './command';
@@ -66,7 +67,7 @@ async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPl
 async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan, plan: ScanPlan, io: CliIo, elapsedMs: number): Promise<number> {
   const out = (line: string) => io.stdout(line);
   if (!doc.score) {
-    out(`gauntlet: the scan ended ${doc.status}${doc.reason ? `: ${doc.reason}` : ''} (after ${clock(elapsedMs)})`);
+    out(`gauntlet: the scan ended ${doc.status}${doc.reason ? `: ${inCliWords(doc.reason)}` : ''} (after ${clock(elapsedMs)})`);
     return EXIT.error;
   }
   const report = await service.report(doc);
@@ -93,12 +94,12 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
     await io.writeFile(path, await renderReportFile(reportFormatOf(file), report, plan.gate.failUnder));
     out(`report: ${path}${partial ? ' (partial)' : ''}`);
   }
-  out(`history: DATA_DIR=${service.dataDir} npm start, then sign in as ${service.account.email} (password in ${resolve(service.dataDir, service.accountFile)}); scan ${doc._id}`);
+  out(`history: gauntlet serve${plan.dataDir ? ` --data-dir ${service.dataDir}` : ''}, then sign in as ${service.account.email} (password in ${resolve(service.dataDir, service.accountFile)}); scan ${doc._id} at ${service.scanUrl(doc._id)}`);
 
   const verdict = scanVerdict(facts, plan.gate);
-  const asked = [plan.gate.failUnder !== null && `score at least ${plan.gate.failUnder}`, plan.gate.failOn === 'new' && 'nothing new', plan.gate.failOn === 'high' && 'no high or critical finding'].filter(Boolean).join(', ');
+  const line = gateLine(verdict, facts, plan.gate);
   if (verdict === 'partial_refused') out(`gauntlet: the scan is partial (${doc.reason ?? 'cut short'}): it does not pass a gate; --allow-partial gates on what it found`);
-  else if (asked) out(`gauntlet: ${verdict === 'passed' ? 'PASSED' : 'FAILED'} (${asked}${plan.gate.failOn === 'new' ? `; ${facts.new_open.length} new since ${facts.base_scan_id ? `scan ${facts.base_scan_id}` : 'nothing (first scan)'}` : ''})`);
+  else if (line) out(`gauntlet: ${line}`);
   return VERDICT_EXIT[verdict];
 }
 
@@ -127,13 +128,34 @@ function callbackOptions(flags: ScanFlags, env: Record<string, string | undefine
 
 const target = (r: { target: { name: string | null; url: string | null } }) => `${r.target.name ?? ''}${r.target.url && r.target.url !== r.target.name ? ` <${r.target.url}>` : ''}`;
 
+async function checkTargets(plan: ScanPlan, configFile: string | null): Promise<void> {
+  const { targetProblems } = await import('../scan/local-service');
+  const lines: string[] = [];
+  for (const [i, planned] of plan.scans.entries()) {
+    const problem = (await targetProblems(planned.target))[0];
+    if (!problem) continue;
+    if (configFile) {
+      const field = configField(problem.field);
+      const at = configPosition(configFile, ['targets', i, ...field.split('.')]);
+      lines.push(`${at}: targets[${i}]${problem.named ? ': ' : `.${field} `}${inCliWords(problem.message, 'config')}`);
+    } else {
+      lines.push(`${flagOf(problem.field)}${problem.named ? ': ' : ' '}${inCliWords(problem.message)}`);
+    }
+  }
+  if (lines.length) throw new CliError(lines.join('\n'));
+}
+
 async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Promise<number> {
   let config: GauntletConfig | null = null;
+  let configFile: string | null = null;
   if (url === undefined || flags.config) {
-    const file = flags.config ? resolve(io.cwd, flags.config) : findConfigFile(io.cwd);
-    if (file) config = loadConfig(file, io.env);
+    configFile = flags.config ? resolve(io.cwd, flags.config) : findConfigFile(io.cwd);
+    if (configFile) config = loadConfig(configFile, io.env);
   }
   const plan = planScans(url, flags, config, io.env);
+  // every target checked against the service's rules before the first request: a mistake in the
+  // last target of gauntlet.yaml is found now, with its line, not after the others' scans
+  await checkTargets(plan, url === undefined ? configFile : null);
   const timeoutMs = flags.timeout === undefined ? null : Number(flags.timeout) * 1000;
   if (timeoutMs !== null && !(timeoutMs > 0)) throw new CliError('--timeout must be a positive number of seconds');
   const dataDir = resolve(io.cwd, plan.dataDir ?? defaultDataDir(io.env));

@@ -236,6 +236,20 @@ function aliasExpansionProblem(doc: Document): { offset: number | undefined; pro
   size(doc.contents);
   return found;
 }
+
+/**
+ * file:line:column of the node at `path` in a config file, for problems found after it loaded
+ * (the whole-file check of its targets against the service's rules, before the first request).
+ */
+export function configPosition(file: string, path: (string | number)[]): string {
+  const lines = new LineCounter();
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines, prettyErrors: false });
+  const offset = offsetOf(doc, path);
+  if (offset === undefined) return file;
+  const { line, col } = lines.linePos(offset);
+  return `${file}:${line}:${col}`;
+}
+
 /** where the node at `path` starts; for a key that should not be there, where the key is; else its nearest parent */
 function offsetOf(doc: ReturnType<typeof parseDocument>, path: (string | number)[]): number | undefined {
   for (let n = path.length; n >= 0; n--) {

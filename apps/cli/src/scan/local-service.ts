@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
-import { CiGatePolicy, isTerminal, ProbeSelection, Profile, takesTools } from '@gauntlet/domain';
+import { checkSettings, CiGatePolicy, DomainError, isTerminal, ProbeSelection, Profile, takesTools, TargetSettings } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { AppModule } from '../../../gauntlet/src/app.module';
 import { AccountReader } from '../../../gauntlet/src/auth/account-reader';
@@ -26,10 +26,11 @@ import { RegisterTargetBody, UpdateTargetBody } from '../../../gauntlet/src/targ
 import { RegisterTarget } from '../../../gauntlet/src/targets/registering-target/register-target';
 import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
 import { UpdateTarget } from '../../../gauntlet/src/targets/updating-target/update-target';
+import { DeleteTarget } from '../../../gauntlet/src/targets/deleting-target/delete-target';
 import { CliError } from '../io';
-import { chromiumPath } from './browser';
 import { CALLBACK_MOUNT, CallbackListener, startCallbackServer } from '@gauntlet/scanner';
 import { callbackListener, ScanStreamHits } from '../../../gauntlet/src/callbacks/scan-stream-hits';
+import { inCliWords } from '../terminal/cli-words';
 
 /** A target as the CLI and gauntlet.yaml describe it: the service's registration body, secrets in clear (they are sealed on the way in). */
 export type TargetSpec = Omit<RegisterTargetBody, 'check'>;
@@ -49,6 +50,10 @@ export interface LocalServiceOptions {
    */
   callback?: { url?: string; host: string; port: number };
 }
+
+/** Where `gauntlet serve` listens unless told: the links in the reports local scans write point there. */
+export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 3000 };
+export const serveUrl = (host = SERVE_DEFAULTS.host, port = SERVE_DEFAULTS.port) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** What the environment may configure of the engine: never distributed stores, never a port. */
 const PASSED_THROUGH = ['JUDGE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'ATTACKER_URL', 'ATTACKER_MODEL', 'ATTACKER_API_KEY', 'SECRETS_KEY', 'JWT_SECRET'];
@@ -72,27 +77,20 @@ export class LocalService {
   ) {}
 
   static async open(options: LocalServiceOptions): Promise<LocalService> {
-    const env: Record<string, string> = {
-      DATA_DIR: options.dataDir, PORT: '0', RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: options.env.GAUNTLET_LOG_LEVEL ?? 'silent',
-      OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivate), CHROMIUM_PATH: chromiumPath(options.env), SCAN_QUOTA_ENTERPRISE: 'unlimited',
-    };
-    for (const name of PASSED_THROUGH) if (options.env[name]) env[name] = options.env[name]!;
-    // the listener first: its address is what the scans plant; it answers once the service is up
+    // the callback listener first: its address is what the scans plant; it answers once the service is up.
+    // The reports' links (the scan, its event export) point where `gauntlet serve` serves this folder.
     let listener: CallbackListener | null = null;
     const callbacks = await startCallbackServer({ answer: (r) => (listener ? listener.answer(r) : Promise.resolve({ status: 503, headers: {}, body: '' })) }, options.callback?.host, options.callback?.port);
     const listening = `${callbacks.url}${CALLBACK_MOUNT}`;
-    env.CALLBACK_BASE_URL = options.callback?.url ?? listening;
-    let config;
+    let config: ReturnType<typeof engineConfig>;
+    let runtime: Awaited<ReturnType<typeof createRuntime>>;
     try {
-      config = loadConfig(env);
+      config = engineConfig(options, { PORT: '0', PUBLIC_BASE_URL: serveUrl(), LOG_LEVEL: options.env.GAUNTLET_LOG_LEVEL ?? 'silent', CALLBACK_BASE_URL: options.callback?.url ?? listening });
+      runtime = await createRuntime(config, createLogger(config.logLevel));
     } catch (e) {
       await callbacks.close();
-      throw new CliError((e as Error).message);
-    }
-    const runtime = await createRuntime(config, createLogger(config.logLevel)).catch(async (e) => {
-      await callbacks.close();
       throw e;
-    });
+    }
     runtime.onClose(() => callbacks.close());
     listener = callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events)));
     let app: INestApplicationContext | null = null;
@@ -136,6 +134,21 @@ export class LocalService {
     } catch (e) {
       throw asCliError(e, `target ${spec.name}`);
     }
+  }
+
+  /**
+   * `gauntlet forget`: the target (by name or id) leaves the folder's targets and fleet, as the
+   * API's DELETE does; its scans stay in the log. A mistyped URL's target is forgotten this way.
+   */
+  async forgetTarget(nameOrId: string): Promise<TargetDoc> {
+    const targets = await this.runtime.infra.documents.collection<TargetDoc>('targets').find({ account_id: this.account.id, deleted: false }, { limit: 1000 });
+    const found = targets.find((t) => t._id === nameOrId) ?? targets.find((t) => t.name === nameOrId);
+    if (!found) {
+      const known = targets.map((t) => t.name).slice(0, 20);
+      throw new CliError(`no target ${JSON.stringify(nameOrId)} in ${this.dataDir}${known.length ? `; its targets: ${known.join(', ')}` : ' (it has no targets)'}`);
+    }
+    await this.commands.execute(new DeleteTarget({ account_id: this.account.id, target_id: found._id, context: this.context() }));
+    return found;
   }
 
   async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection): Promise<string> {
@@ -193,6 +206,11 @@ export class LocalService {
     return this.runtime.config.callbackBaseUrl;
   }
 
+  /** where `gauntlet serve` shows the scan (its default address) */
+  scanUrl(scan_id: string): string {
+    return `${this.runtime.config.publicBaseUrl}/app/scans/${scan_id}`;
+  }
+
   get reader(): ScanReader {
     return this.app.get(ScanReader);
   }
@@ -220,6 +238,44 @@ export class LocalService {
   }
 }
 
+/** the engine's configuration for the CLI's data folder (the embedded store, the user's machine allowed unless told) */
+function engineConfig(options: LocalServiceOptions, extra: Record<string, string>) {
+  const env: Record<string, string> = {
+    DATA_DIR: options.dataDir, RATE_LIMIT_PER_MINUTE: '0',
+    OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivate), SCAN_QUOTA_ENTERPRISE: 'unlimited', ...extra,
+  };
+  // the browser as the engine finds it (libs/scanner/src/drivers/browser/chromium.ts): CHROMIUM_PATH when set, else Playwright's Chromium, else a system one
+  if (options.env.CHROMIUM_PATH) env.CHROMIUM_PATH = options.env.CHROMIUM_PATH;
+  for (const name of PASSED_THROUGH) if (options.env[name]) env[name] = options.env[name]!;
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+}
+
+/**
+ * `gauntlet serve`: the whole service (API, dashboard, projector, scanner, scheduler) over the
+ * CLI's data folder, as `npm start` runs it in a checkout; loopback unless told. The local
+ * account is made first when the folder has none, so the user can always sign in.
+ */
+export async function serveLocal(options: LocalServiceOptions & { host: string; port: number }): Promise<{ url: string; account: { email: string }; accountFile: string; close(): Promise<void> }> {
+  const local = await LocalService.open(options);
+  const account = local.account;
+  await local.close();
+  const config = engineConfig(options, {
+    HOST: options.host, PORT: String(options.port), PUBLIC_BASE_URL: serveUrl(options.host, options.port), LOG_LEVEL: options.env.GAUNTLET_LOG_LEVEL ?? 'warn',
+  });
+  const runtime = await createRuntime(config, createLogger(config.logLevel));
+  try {
+    const { url } = await startRoles(runtime, ['all']);
+    return { url: url ?? serveUrl(options.host, options.port), account, accountFile: join(options.dataDir, LOCAL_ACCOUNT_FILE), close: () => runtime.close() };
+  } catch (e) {
+    await runtime.close().catch(() => undefined);
+    throw e instanceof Error && e.name === 'StartupError' ? new CliError(e.message) : e;
+  }
+}
+
 /** the local account, created on the folder's first scan on the enterprise plan (every report format, no quota) */
 async function localAccount(app: INestApplicationContext, dataDir: string): Promise<{ id: string; email: string }> {
   const file = join(dataDir, LOCAL_ACCOUNT_FILE);
@@ -228,8 +284,35 @@ async function localAccount(app: INestApplicationContext, dataDir: string): Prom
   if (found) return { id: found._id, email: LOCAL_EMAIL };
   const password = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).password as string) : randomBytes(18).toString('base64url');
   const created = await app.get(CommandBus).execute(new RegisterAccount({ email: LOCAL_EMAIL, password, plan: 'enterprise', role: 'member', context: { actor: 'cli', correlationId: randomUUID() } }));
-  writeFileSync(file, JSON.stringify({ email: LOCAL_EMAIL, password, note: 'sign in with these when `DATA_DIR=<this folder> npm start` serves the scans the CLI ran' }, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(file, JSON.stringify({ email: LOCAL_EMAIL, password, note: 'sign in with these when `gauntlet serve --data-dir <this folder>` serves the scans the CLI ran' }, null, 2) + '\n', { mode: 0o600 });
   return { id: created.id, email: LOCAL_EMAIL };
+}
+
+/**
+ * What the service would refuse in a target, found before anything is sent: the request body's
+ * rules (the DTO's) and the domain's rules for settings together (http's body template, a
+ * format's model...). Each problem names the field in the service's words (url, api_format,
+ * scan_mode, http.body_template); the caller says it in the CLI's.
+ */
+export async function targetProblems(spec: TargetSpec): Promise<{ field: string; message: string; named: boolean }[]> {
+  const instance = plainToInstance(RegisterTargetBody, pairsFirst(RegisterTargetBody, { ...spec }));
+  const errors = await validate(instance, { whitelist: true, forbidNonWhitelisted: true });
+  if (errors.length) {
+    // the DTO's messages start with the field's name ("url must be a URL address"): the field is said apart
+    const flat = (e: (typeof errors)[number], path: string): { field: string; message: string; named: boolean }[] => [
+      ...Object.values(e.constraints ?? {}).map((m) => ({ field: `${path}${e.property}`, message: m.startsWith(`${e.property} `) ? m.slice(e.property.length + 1) : m, named: false })),
+      ...(e.children ?? []).flatMap((c) => flat(c, `${path}${e.property}.`)),
+    ];
+    return errors.flatMap((e) => flat(e, ''));
+  }
+  try {
+    // the settings as the service would keep them: which fields are set is what the rules read
+    checkSettings({ ...spec, headers_encrypted: spec.headers && Object.keys(spec.headers).length ? 'set' : undefined } as unknown as TargetSettings);
+  } catch (e) {
+    if (e instanceof DomainError) return [{ field: String(e.details.field ?? 'target'), message: e.message.replace(/\.$/, ''), named: true }];
+    throw e;
+  }
+  return [];
 }
 
 /** the service's own validation of a target body (the DTO's rules), as one line naming the field */
@@ -246,11 +329,11 @@ async function validBody<T extends object>(type: new () => T, body: Record<strin
 }
 
 function asCliError(e: unknown, what: string): Error {
-  if (e instanceof CliError) return e;
+  if (e instanceof CliError) return new CliError(inCliWords(e.message));
   if (e instanceof Error && 'extras' in e) {
     const errors = (e as { extras?: { errors?: { field: string; message: string }[] } }).extras?.errors ?? [];
-    return new CliError(`${what}: ${e.message}${errors.length ? ` (${errors.map((x) => `${x.field}: ${x.message}`).join('; ')})` : ''}`);
+    return new CliError(inCliWords(`${what}: ${e.message}${errors.length ? ` (${errors.map((x) => `${x.field}: ${x.message}`).join('; ')})` : ''}`));
   }
-  if (e instanceof Error && e.name === 'DomainError') return new CliError(`${what}: ${e.message}`);
+  if (e instanceof Error && e.name === 'DomainError') return new CliError(inCliWords(`${what}: ${e.message}`));
   return e as Error;
 }

@@ -18,6 +18,8 @@ export interface ScanFlags {
   sensitive?: string[];
   profile?: string;
   browser?: boolean;
+  bodyTemplate?: string;
+  responsePath?: string;
   name?: string;
   report?: string[];
   failUnder?: string;
@@ -160,8 +162,13 @@ export function targetFromFlags(url: string, flags: ScanFlags, env: Record<strin
     api_key = env[flags.apiKeyEnv];
     if (!api_key) throw new CliError(`--api-key-env ${flags.apiKeyEnv}: that environment variable is not set`);
   }
+  // --format http's two settings come together (gauntlet.yaml's http: {body_template, response_path})
+  if ((flags.bodyTemplate === undefined) !== (flags.responsePath === undefined)) {
+    throw new CliError(`${flags.bodyTemplate === undefined ? '--body-template' : '--response-path'} is needed too: --format http takes both --body-template and --response-path`);
+  }
+  const http = flags.bodyTemplate !== undefined ? { body_template: flags.bodyTemplate, response_path: flags.responsePath! } : undefined;
   return {
-    url, ...(flags.name && { name: flags.name }), ...(flags.format && { format: flags.format as ApiFormat }), ...(flags.model && { model: flags.model }),
+    url, ...(flags.name && { name: flags.name }), ...(http && { http }), ...(flags.format && { format: flags.format as ApiFormat }), ...(flags.model && { model: flags.model }),
     ...(api_key && { api_key }), ...(flags.browser && { browser: true }),
     headers: headersOf(flags.header), canaries: flags.canary?.length ? flags.canary : undefined, sensitive: sensitiveOf(flags.sensitive),
     ...toolsOf(flags),

@@ -1,4 +1,4 @@
-import { scanVerdict, ScanGate, ScanGateFacts } from './verdict';
+import { gateLine, scanVerdict, ScanGate, ScanGateFacts } from './verdict';
 
 const facts = (over: Partial<ScanGateFacts> = {}): ScanGateFacts => ({
   status: 'completed', score: { overall_score: 72 }, score_after_triage: null, new_open: [], open_severities: ['medium'], ...over,
@@ -32,5 +32,23 @@ describe('the gate of a local scan', () => {
     expect(scanVerdict(facts({ status: 'completed_partial' }), gate())).toBe('partial_refused');
     expect(scanVerdict(facts({ status: 'completed_partial' }), gate({ allowPartial: true }))).toBe('passed');
     expect(scanVerdict(facts({ status: 'completed_partial' }), gate({ allowPartial: true, failUnder: 90 }))).toBe('failed');
+  });
+});
+
+describe('the gate line', () => {
+  it('says the score and the threshold', () => {
+    expect(gateLine('failed', facts({ score: { overall_score: 54 } }), gate({ failUnder: 70 }))).toBe('FAILED: score 54 is below 70');
+    expect(gateLine('passed', facts(), gate({ failUnder: 70 }))).toBe('PASSED: score 72 is at least 70');
+    expect(gateLine('passed', facts({ score_after_triage: { overall_score: 90 } }), gate({ failUnder: 80 }))).toBe('PASSED: score after triage 90 is at least 80');
+  });
+
+  it('names only the conditions that failed, with their figures', () => {
+    expect(gateLine('failed', { ...facts({ new_open: ['a', 'b'] }), base_scan_id: 's1' }, gate({ failUnder: 70, failOn: 'new' }))).toBe('FAILED: 2 new finding(s) since scan s1');
+    expect(gateLine('failed', facts({ open_severities: ['high', 'critical', 'low'] }), gate({ failOn: 'high' }))).toBe('FAILED: 2 high or critical finding(s)');
+    expect(gateLine('passed', facts(), gate({ failOn: 'new' }))).toBe('PASSED: nothing new since nothing (first scan)');
+  });
+
+  it('is absent when no gate was asked', () => {
+    expect(gateLine('passed', facts(), gate())).toBeNull();
   });
 });

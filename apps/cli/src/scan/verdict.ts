@@ -39,3 +39,28 @@ export function scanVerdict(facts: ScanGateFacts, gate: ScanGate): ScanVerdict {
   if (gate.failOn === 'high' && facts.open_severities.some((s) => s === 'critical' || s === 'high')) return 'failed';
   return 'passed';
 }
+
+/**
+ * The gate's line, each condition with its figures: `FAILED: score 54 is below 70`,
+ * `PASSED: score 84 is at least 70; nothing new since scan <id>`. Null when nothing was asked.
+ */
+export function gateLine(verdict: ScanVerdict, facts: ScanGateFacts & { base_scan_id?: string | null }, gate: ScanGate): string | null {
+  const checks: { ok: boolean; text: string }[] = [];
+  const score = (facts.score_after_triage ?? facts.score)?.overall_score;
+  if (gate.failUnder !== null && score !== undefined) {
+    const triaged = facts.score_after_triage && facts.score && facts.score_after_triage.overall_score !== facts.score.overall_score ? ' after triage' : '';
+    checks.push(score >= gate.failUnder ? { ok: true, text: `score${triaged} ${score} is at least ${gate.failUnder}` } : { ok: false, text: `score${triaged} ${score} is below ${gate.failUnder}` });
+  }
+  if (gate.failOn === 'new') {
+    const since = facts.base_scan_id ? `since scan ${facts.base_scan_id}` : 'since nothing (first scan)';
+    checks.push(facts.new_open.length ? { ok: false, text: `${facts.new_open.length} new finding(s) ${since}` } : { ok: true, text: `nothing new ${since}` });
+  }
+  if (gate.failOn === 'high') {
+    const high = facts.open_severities.filter((s) => s === 'critical' || s === 'high').length;
+    checks.push(high ? { ok: false, text: `${high} high or critical finding(s)` } : { ok: true, text: 'no high or critical finding' });
+  }
+  if (!checks.length) return null;
+  if (verdict === 'passed') return `PASSED: ${checks.map((c) => c.text).join('; ')}`;
+  const failing = checks.filter((c) => !c.ok);
+  return `FAILED: ${(failing.length ? failing : checks).map((c) => c.text).join('; ')}`;
+}

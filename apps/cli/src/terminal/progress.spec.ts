@@ -1,7 +1,8 @@
 import { clock, plainLineKey, progressLine, remaining } from './progress';
 import { table } from './table';
 
-const p = { status: 'running', phase: 'probe', progress: 40, requests: { recon: 2, probe: 58 }, severity_counts: { critical: 2, high: 0, medium: 0, low: 1 } };
+const p = { status: 'running', phase: 'probe', progress: 40, requests: { recon: 2, probe: 58 }, findings_so_far: 3, severity_counts: { critical: 2, high: 0, medium: 0, low: 1 } };
+const none = { critical: 0, high: 0, medium: 0, low: 0 };
 
 describe('the progress line', () => {
   it('shows phase, percent, requests, findings by severity, elapsed and remaining time', () => {
@@ -16,7 +17,11 @@ describe('the progress line', () => {
 
   it('leaves the remaining time out until the pace is known', () => {
     expect(remaining(1, 5_000)).toBeNull();
-    expect(progressLine({ ...p, progress: 1, severity_counts: { critical: 0, high: 0, medium: 0, low: 0 } }, 5_000)).toBe('probe      1%  requests 60  findings 0  0:05 elapsed');
+    expect(progressLine({ ...p, progress: 1, findings_so_far: 0, severity_counts: none }, 5_000)).toBe('probe      1%  requests 60  findings 0  0:05 elapsed');
+  });
+
+  it('counts the findings live while the scan runs, as the service does, before their severities are written', () => {
+    expect(progressLine({ ...p, findings_so_far: 2, severity_counts: none }, 40_000)).toBe('probe     40%  requests 60  findings 2  0:40 elapsed, ~1:00 left');
   });
 
   it('formats hours', () => {

@@ -6,6 +6,9 @@ export interface ScanProgress {
   phase: string;
   progress: number;
   requests: Partial<Record<string, number>>;
+  /** the weaknesses proved so far, counted as the service counts them while the scan runs */
+  findings_so_far: number;
+  /** the findings by severity: written when the scan ends */
   severity_counts: Record<Severity, number>;
   /** the scanner's own estimate (its model of the target's throughput); absent or null: not known */
   seconds_left?: number | null;
@@ -34,10 +37,14 @@ export function remaining(progress: number, elapsedMs: number, secondsLeft?: num
 
 export const requestsOf = (p: Pick<ScanProgress, 'requests'>) => Object.values(p.requests).reduce<number>((n, x) => n + (x ?? 0), 0);
 
-/** `probe     42%  requests 118  findings 3 (2 critical, 1 low)  0:41 elapsed, ~0:56 left` */
+/**
+ * `probe     42%  requests 118  findings 3  0:41 elapsed, ~0:56 left`: the live count the service
+ * shows (findings_so_far); the split by severity once the scan's findings are written.
+ */
 export function progressLine(p: ScanProgress, elapsedMs: number): string {
   const counts = (['critical', 'high', 'medium', 'low'] as const).filter((s) => p.severity_counts[s] > 0).map((s) => `${p.severity_counts[s]} ${s}`);
-  const total = Object.values(p.severity_counts).reduce((a, b) => a + b, 0);
+  const written = Object.values(p.severity_counts).reduce((a, b) => a + b, 0);
+  const total = written || p.findings_so_far;
   const left = remaining(p.progress, elapsedMs, p.seconds_left);
   return [
     `${p.phase.padEnd(8)} ${String(p.progress).padStart(3)}%`,

@@ -2011,6 +2011,14 @@ export interface components {
             /** Format: date-time */
             detected_at: string;
         };
+        FleetFailureView: {
+            /** Format: uuid */
+            scan_id: string;
+            /** @description why it failed, in the scan's words (the check's diagnosis, the error that ended it) */
+            reason: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
         FleetTargetView: {
             /** Format: uuid */
             target_id: string;
@@ -2033,6 +2041,8 @@ export interface components {
             next_run_at: string | null;
             /** @description a scan of the target is pending or running */
             scanning: boolean;
+            /** @description the newest scan of the target, when it failed (newer than last_scan): the fleet shows the target failed, with the reason */
+            last_failure: components["schemas"]["FleetFailureView"] | null;
         };
         FleetView: {
             targets: components["schemas"]["FleetTargetView"][];

@@ -86,9 +86,16 @@ export async function page(ctx: PageContext): Promise<void> {
 
 function row(t: FleetTarget): HTMLTableRowElement {
   const last = t.last_scan;
+  // the newest scan failed: said so, with why, beside the last grade when there is one
+  const failure = t.last_failure
+    ? h('span', null, ' ', h('a', { class: 'badge status-failed', href: `/app/scans/${t.last_failure.scan_id}`, title: t.last_failure.reason ?? 'the scan failed' }, 'Failed'),
+      h('span', { class: 'failure-reason' }, ` ${t.last_failure.reason ?? ''}`))
+    : null;
   const grade = last
-    ? h('span', null, h('span', { class: `grade ${gradeClass(last.grade)}` }, last.grade), ` ${last.score}`, last.partial ? h('span', { class: 'badge status-completed_partial' }, 'partial') : null)
-    : h('span', { class: 'muted' }, t.scanning ? 'Scanning…' : 'Not scanned');
+    ? h('span', null, h('span', { class: `grade ${gradeClass(last.grade)}` }, last.grade), ` ${last.score}`, last.partial ? h('span', { class: 'badge status-completed_partial' }, 'partial') : null, failure)
+    : failure && !t.scanning
+      ? failure
+      : h('span', { class: 'muted' }, t.scanning ? 'Scanning…' : 'Not scanned');
   const change = t.change === null ? h('span', { class: 'muted' }, '—') : h('span', { class: t.change < 0 ? 'change-down' : t.change > 0 ? 'change-up' : 'muted' }, t.change > 0 ? `+${t.change}` : String(t.change), h('span', { class: 'visually-hidden' }, ` points since the scan before (${t.previous_score})`));
   const open = h('span', { class: 'open-counts' }, severities.map((s) => h('span', { class: `badge sev-${s}`, title: s }, `${t.open_findings[s]}`, h('span', { class: 'visually-hidden' }, ` ${s}`))));
   const regressed = t.regressions.length

@@ -27,6 +27,12 @@ export class RegressionView {
   @ApiProperty({ format: 'date-time' }) detected_at: string;
 }
 
+export class FleetFailureView {
+  @ApiProperty({ format: 'uuid' }) scan_id: string;
+  @ApiProperty({ nullable: true, type: String, description: 'why it failed, in the scan\'s words (the check\'s diagnosis, the error that ended it)' }) reason: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at: string | null;
+}
+
 export class FleetTargetView {
   @ApiProperty({ format: 'uuid' }) target_id: string;
   @ApiProperty() name: string;
@@ -38,6 +44,7 @@ export class FleetTargetView {
   @ApiProperty({ type: [RegressionView], description: 'regressions the last scan raised (scan.regressed)' }) regressions: RegressionView[];
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'the soonest due time of the schedules covering the target' }) next_run_at: string | null;
   @ApiProperty({ description: 'a scan of the target is pending or running' }) scanning: boolean;
+  @ApiProperty({ type: FleetFailureView, nullable: true, description: 'the newest scan of the target, when it failed (newer than last_scan): the fleet shows the target failed, with the reason' }) last_failure: FleetFailureView | null;
 }
 
 export class FleetView {

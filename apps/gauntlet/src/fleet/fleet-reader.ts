@@ -33,6 +33,9 @@ export class FleetReader {
     const recent = await this.scans.scans.find({ account_id: target.account_id, target_id: target._id }, { sort: { field: 'created_at', direction: 'desc' }, limit: RECENT_SCANS });
     const standing = fleetStanding(recent.map(asFleetScan));
     const lastDoc = standing.last ? recent.find((d) => d._id === standing.last!.id)! : null;
+    // the newest scan failed: the target is shown failed with its reason, not "not scanned" or its older grade alone
+    const newest = recent.find((d) => d.status !== 'pending' && d.status !== 'running');
+    const failed = newest && newest.status === 'failed' ? newest : null;
     return {
       target_id: target._id, name: target.name, tags: target.tags ?? [],
       last_scan: standing.last && scanView(standing.last),
@@ -42,6 +45,7 @@ export class FleetReader {
       regressions: lastDoc?.regressions ?? [],
       next_run_at: nextScheduledRun({ id: target._id, tags: target.tags ?? [] }, schedules),
       scanning: standing.scanning,
+      last_failure: failed && { scan_id: failed._id, reason: failed.reason ?? null, finished_at: failed.finished_at ?? null },
     };
   }
 

