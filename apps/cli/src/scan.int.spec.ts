@@ -165,7 +165,7 @@ describe('gauntlet scan', () => {
     writeFileSync(join(project, 'gauntlet.yaml'), ['targets:', `  - url: ${lab.url}/v1`, '    format: openia', ''].join('\n'));
     const r = await gauntlet(['scan', '--data-dir', dataDir], project);
     expect(r.code).toBe(2);
-    expect(r.err.trim()).toBe(`gauntlet: error: ${join(project, 'gauntlet.yaml')}:3:5: targets[0].format must be one of openai, anthropic, azure-openai, ollama, gemini, openai-responses, http`);
+    expect(r.err.trim()).toBe(`gauntlet: error: ${join(project, 'gauntlet.yaml')}:3:5: targets[0].format must be one of openai, anthropic, http, azure-openai, ollama, gemini, openai-responses`);
   });
 
   it('stops cleanly on Ctrl-C, keeping what it found as a partial scan, with its report', async () => {
