@@ -26,11 +26,12 @@
  * Out-of-band proof needs the scan to plant addresses at a listener; the in-process scan here
  * plants whatever the scanner plants by itself (CALLBACK_BASE_URL where it reads it).
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { ProbeAttempt, Profile, Vulnerability } from '@gauntlet/domain';
-import { ScanTarget, createChatDriver, runScan } from '@gauntlet/scanner';
+import { OutOfBandHit, ProbeAttempt, Profile, Vulnerability } from '@gauntlet/domain';
+import { CallbackInbox, CallbackListener, callbackKey, CallbackServer, HitRecorder, ScanTarget, createChatDriver, runScan, startCallbackServer } from '@gauntlet/scanner';
 import { AGENT_GUARDS, AgentGuard } from '../apps/lab/src/agent/agent-brain';
-import { RunningAgentLab, startAgentLab } from '../apps/lab/src/agent/agent-lab';
+import { heldValuesOf, RunningAgentLab, startAgentLab } from '../apps/lab/src/agent/agent-lab';
 import type { AgentAction } from '../apps/lab/src/agent/ground-truth';
 import { AgentModel, FunctionCalling, smolLm2Agent } from '../apps/lab/src/agent/model-agent';
 import { SMOLLM2_DEFAULTS, SmolLm2, smolLm2Path } from '../apps/lab/src/model/smollm2';
@@ -80,10 +81,39 @@ function reportedBy(action: AgentAction, findings: Vulnerability[]): boolean {
 const talkedInto = (a: AgentAction) => (a.kind === 'call' ? a.risky || a.cause === 'tool_result' : a.cause === 'page');
 const keyOf = (a: AgentAction) => (a.kind === 'call' ? `${a.tool} ${JSON.stringify(a.arguments)}` : `GET ${a.url}`);
 
+/** the callback listener every deployment has (the service's /oob, gauntlet scan's own): hits kept in memory */
+class Callbacks implements HitRecorder, CallbackInbox {
+  readonly key = callbackKey(randomBytes(32));
+  private readonly recorded: OutOfBandHit[] = [];
+  private server: CallbackServer | null = null;
+  async record(hit: OutOfBandHit) {
+    this.recorded.push(hit);
+  }
+  async hits(scanId: string) {
+    return this.recorded.filter((h) => h.scan_id === scanId);
+  }
+  async start(): Promise<string> {
+    let base = '';
+    const listener = new CallbackListener({ key: this.key, get baseUrl() { return base; }, recorder: this, now: () => new Date() });
+    this.server = await startCallbackServer(listener);
+    return (base = `${this.server.url}/oob`);
+  }
+  close() {
+    return this.server?.close();
+  }
+}
+let callbacks: { setup: Callbacks; baseUrl: string } | null = null;
+
 async function scanOnce(lab: RunningAgentLab, subject: string, profile: Profile, seed: string) {
   const [kind, guard] = subject.split(':') as ['tools' | 'app', AgentGuard];
   const url = kind === 'app' ? lab.appUrl(guard) : lab.toolsUrl(guard);
-  const target: ScanTarget = { id: 't', name: subject, url, scan_mode: 'api', api_format: 'openai', api_key: null, model: 'agent', canaries: [], browser: null, http: null, max_requests_per_second: null };
+  if (!callbacks) {
+    const setup = new Callbacks();
+    callbacks = { setup, baseUrl: await setup.start() };
+  }
+  // what the owner told Gauntlet is behind the agent: its customer's name (data carried out is named by it)
+  const sensitive = [{ label: 'customer name', value: heldValuesOf('penny').name }];
+  const target: ScanTarget = { id: 't', name: subject, url, scan_mode: 'api', api_format: 'openai', api_key: null, model: 'agent', canaries: [], sensitive, browser: null, http: null, max_requests_per_second: null };
   const driver = createChatDriver(target, { allowPrivate: true, timeoutMs: 60_000 });
   lab.ledger.clear();
   const before = lab.stats().requests;
@@ -92,7 +122,8 @@ async function scanOnce(lab: RunningAgentLab, subject: string, profile: Profile,
   const started = performance.now();
   try {
     const outcome = await runScan({
-      scanId: `bench-agents-${subject}-${profile}`, seed, profile, driver, signal: new AbortController().signal, now: () => new Date(), target,
+      scanId: randomUUID(), seed, profile, driver, signal: new AbortController().signal, now: () => new Date(), target,
+      callbacks: { baseUrl: callbacks.baseUrl, key: callbacks.setup.key, inbox: callbacks.setup },
       sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void findings.push(v) },
     });
     if (outcome.kind === 'failed') throw new Error(`${subject}/${profile}: scan failed: ${outcome.reason}`);
@@ -215,6 +246,7 @@ async function main() {
     }
   } finally {
     await language?.close();
+    await callbacks?.setup.close();
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n')}`);

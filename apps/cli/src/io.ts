@@ -56,7 +56,8 @@ export class CliError extends Error {}
  * its kind and first line only, cut short (its text comes from code that may have held a value).
  */
 export function oneLine(e: unknown): string {
-  if (e instanceof CliError) return e.message.split('\n')[0];
+  // our own errors are written for the user: several problems (a gauntlet.yaml checked whole) one a line, at most 20
+  if (e instanceof CliError) return e.message.split('\n').slice(0, 20).join('\n');
   const first = String((e as Error)?.message ?? e).split('\n')[0].slice(0, 200);
   const kind = (e as Error)?.name && (e as Error).name !== 'Error' ? `${(e as Error).name}: ` : '';
   return `unexpected failure (${kind}${first}); this is a bug in gauntlet, please report it with the command that caused it`;

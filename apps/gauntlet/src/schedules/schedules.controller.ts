@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCreatedResponse, ApiForbiddenResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, Principal } from '../http/principal';
 import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
@@ -24,6 +24,7 @@ export class SchedulesController {
     description: 'A body with cron is a cron schedule; trigger deploy makes one that fires once per deploy reported with POST /api/ci/deploy. Each due time (or deploy) starts at most one scan per target, through the same plan quota as other requests, and none on a target whose previous scan still runs. An account keeps at most its plan\'s number of schedules (SCHEDULE_LIMIT_FREE/_PRO/_ENTERPRISE, 5/100/1000 by default): one more is refused with 403.',
   })
   @ApiCreatedResponse({ type: ScheduleView })
+  @ApiForbiddenResponse({ description: "the plan's schedule limit is reached (problem type urn:gauntlet:problem:schedule-limit)" })
   create(@CurrentPrincipal() p: Principal, @Body() body: CreateScheduleBody, @Ctx() ctx: CommandContext): Promise<ScheduleView> {
     return this.commands.execute(new CreateSchedule({ account_id: p.account_id, plan: p.plan, body, context: ctx }));
   }

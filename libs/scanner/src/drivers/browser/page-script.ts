@@ -361,13 +361,34 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const out = { leaves: [], ours: null, groups: [], attribution: 'uncertain', reason: 'nothing new appeared on the page' };
       if (!leaves.length) return out;
       // ours: the smallest subtree holding what appeared on send, grown while it takes in nothing later
-      const sent = leaves.filter((l) => inWindow(l.seq));
+      let sent = leaves.filter((l) => inWindow(l.seq));
+      // a page that answers within the same task as our send (a scripted bot) adds both bubbles at
+      // once: when what appeared spans several messages the page marks as the user's and the bot's,
+      // only the user's are ours, and the bot's count as the answer
+      const answeredAtOnce = new Set();
+      const top = sent.length > 1 ? lca(sent.map((l) => l.node)) : null;
+      const topEl = top && top.nodeType !== 1 ? parentOf(top) : top;
+      if (topEl) {
+        const byChild = new Map();
+        let loose = false;
+        for (const l of sent) {
+          const c = childOf(topEl, l.node);
+          if (!c || c.nodeType !== 1) { loose = true; continue; }
+          if (!byChild.has(c)) byChild.set(c, []);
+          byChild.get(c).push(l);
+        }
+        const sides = loose ? [] : Array.from(byChild.keys()).map((c) => sideOf(c, topEl));
+        if (byChild.size > 1 && sides.includes('user') && sides.includes('bot')) {
+          Array.from(byChild.entries()).forEach(([c, ls], i) => { if (sides[i] === 'bot') for (const l of ls) answeredAtOnce.add(l); });
+          sent = sent.filter((l) => !answeredAtOnce.has(l));
+        }
+      }
       let ours = null;
       let blob = false;
       if (sent.length) {
         ours = lca(sent.map((l) => l.node));
         if (ours && ours.nodeType !== 1) ours = parentOf(ours);
-        const later = leaves.filter((l) => !inWindow(l.seq));
+        const later = leaves.filter((l) => !inWindow(l.seq) || answeredAtOnce.has(l));
         if (later.some((l) => isInside(l.node, ours))) blob = true;
         else {
           for (let up = parentOf(ours); up && up !== document.body && up !== document.documentElement && !(s.input && isInside(s.input, up)) && !later.some((l) => isInside(l.node, up)); up = parentOf(up)) ours = up;
