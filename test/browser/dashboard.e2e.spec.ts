@@ -36,12 +36,13 @@ describe('dashboard in Chromium', () => {
     problems = watchProblems(page);
   });
 
+  // closing Chromium, the lab and the service took over 60 s once, beside another browser suite on 2 busy cores
   afterAll(async () => {
     await browser?.close();
     await lab?.close();
     await svc?.stop();
     if (svc) removeDir(svc.dataDir);
-  });
+  }, 180_000);
 
   afterEach(() => {
     expect(problems).toEqual([]);
