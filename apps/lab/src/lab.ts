@@ -1,4 +1,5 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, readJson } from './json-body';
 import { AddressInfo } from 'node:net';
 import { BrainConfig, ChatMessage, WEAKNESSES, Weakness, reply } from './brain';
 import { Guardrails, NO_GUARDRAILS, describeGuardrails, guarded, guardedAsync } from './guardrails';
@@ -74,38 +75,8 @@ export interface RunningLab {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 1_000_000;
 const MODEL_IDS: Record<LabModel, string> = { scripted: 'penny-lab', smollm2: 'smollm2-135m-lab' };
 
-class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, 'request body too large'));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => {
-      try {
-        const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-        if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error();
-        resolve(v as Record<string, unknown>);
-      } catch {
-        reject(new HttpError(400, 'body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
 
 /** Accepts OpenAI string content and Anthropic/OpenAI content-part arrays. */
 function toMessages(raw: unknown): ChatMessage[] {

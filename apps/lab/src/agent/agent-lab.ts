@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError, readJson } from '../json-body';
 import { AddressInfo, Socket } from 'node:net';
 import { ChatMessage } from '../brain';
 import { DEFAULT_CANARIES } from '../knowledge';
@@ -51,37 +52,7 @@ export interface RunningAgentLab {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 1_000_000;
 
-class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        reject(new HttpError(413, 'request body too large'));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => {
-      try {
-        const v = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-        if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error();
-        resolve(v as Record<string, unknown>);
-      } catch {
-        reject(new HttpError(400, 'body must be a JSON object'));
-      }
-    });
-    req.on('error', reject);
-  });
-}
 
 /** the persona's customer: what the agents hold and an attacker wants */
 export function heldValuesOf(personaId: string): HeldValues {
