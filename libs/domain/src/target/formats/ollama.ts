@@ -47,7 +47,7 @@ function ollamaMessage(t: AgentTurn): Record<string, unknown> {
 }
 
 const callsOf = (chunk: OllamaChunk, from: number): ToolCall[] =>
-  (chunk.message?.tool_calls ?? []).map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, from + i)).filter(isCall);
+  (Array.isArray(chunk?.message?.tool_calls) ? chunk.message.tool_calls : []).map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, from + i)).filter(isCall);
 
 async function readOllamaAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer> {
   if (!answer.contentType.includes('ndjson')) {
@@ -76,19 +76,7 @@ function ollamaText(json: OllamaChunk): string {
   return json.message.content;
 }
 
+/** without tools the answer reads the same way, its calls (none were offered) left aside */
 async function readOllamaAnswer(answer: TargetAnswer): Promise<string> {
-  if (!answer.contentType.includes('ndjson')) {
-    return ollamaText((await answerJson(answer)) as OllamaChunk);
-  }
-  let text = '';
-  const bad = (): never => {
-    throw new TargetProtocolError('a streamed line is not JSON');
-  };
-  for await (const value of readJsonLines(answer.chunks, bad)) {
-    const chunk = value as OllamaChunk;
-    if (chunk?.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error)}`, { kind: 'streamed-error', detail: String(chunk.error) });
-    if (typeof chunk?.message?.content === 'string') text += chunk.message.content;
-    if (chunk?.done) break;
-  }
-  return text;
+  return (await readOllamaAgentAnswer(answer)).text;
 }

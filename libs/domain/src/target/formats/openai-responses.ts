@@ -84,27 +84,9 @@ function streamedFailure(payload: any): never {
 
 type OutputItem = { type?: string; content?: Array<{ type?: string; text?: unknown; refusal?: unknown }> };
 
+/** without tools the answer reads the same way, its calls (none were offered) left aside */
 async function readResponsesAnswer(answer: TargetAnswer): Promise<string> {
-  if (!isEventStream(answer)) {
-    const json = (await answerJson(answer)) as { output?: OutputItem[]; error?: { message?: string } | null };
-    if (json?.error) throw new TargetProtocolError(`the target answered an error: ${String(json.error.message ?? 'unknown')}`, { kind: 'streamed-error', detail: String(json.error.message) });
-    if (!Array.isArray(json?.output)) throw new UnrecognisedAnswer('the answer has no output items: is this an OpenAI Responses endpoint?', json);
-    return outputText(json.output);
-  }
-  let text = '';
-  for await (const { event, data } of readServerSentEvents(answer.chunks)) {
-    let payload: any;
-    try {
-      payload = JSON.parse(data);
-    } catch {
-      throw new TargetProtocolError('a streamed event is not JSON');
-    }
-    const type = payload?.type ?? event;
-    if (type === 'response.output_text.delta' || type === 'response.refusal.delta') text += String(payload.delta ?? '');
-    else if (type === 'response.completed') break;
-    else if (type === 'error' || type === 'response.failed') streamedFailure(payload);
-  }
-  return text;
+  return (await readResponsesAgentAnswer(answer)).text;
 }
 
 function outputText(output: OutputItem[]): string {
