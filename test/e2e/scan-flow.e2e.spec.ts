@@ -1,4 +1,5 @@
 import { verifyChain } from '@gauntlet/assessment';
+import { insideOneClockWindow } from '../support/clock-window';
 import { proofShows, proofWhere } from '@gauntlet/domain';
 import { RunningLab, startLab } from '../../apps/lab/src/lab';
 import { eventually, startReceiver } from '../support/receiver';
@@ -197,9 +198,7 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
       expect((await api.get(`/api/scans/${scan.id}/report?format=docx`)).status).toBe(400);
       expect((await api.get('/api/scans/6f1c1d2e-8a7b-4c3d-9e8f-0a1b2c3d4e5f/report?format=json')).status).toBe(404);
     }
-    // the budget counts in clock hours: keep the 31 downloads inside one (waits at most a minute, rarely)
-    const leftOfHour = 3_600_000 - (Date.now() % 3_600_000);
-    if (leftOfHour < 60_000) await new Promise((r) => setTimeout(r, leftOfHour + 200));
+    await insideOneClockWindow(3_600_000, 60_000);
     for (let i = 1; i <= 30; i++) {
       const r = await api.get(`/api/scans/${scan.id}/report?format=json`);
       expect([i, r.status]).toEqual([i, 200]);

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { insideOneClockWindow } from '../support/clock-window';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -12,12 +13,6 @@ const engines: [string, (id: string) => Record<string, string> | null][] = [
   ['both on one DATA_DIR (SQLite)', () => ({})],
   ['both on FerretDB (MONGODB_URL)', (id) => (mongoUrl ? { MONGODB_URL: mongoUrl, MONGODB_DATABASE: `gauntlet_limits_${id}` } : null)],
 ];
-
-/** the limit counts in fixed minutes: start where the test's requests all fall in one */
-async function startOfAMinute(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 35_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 200));
-}
 
 /**
  * The per-IP limit is one budget however many api processes serve it, and a restart does not
@@ -50,7 +45,7 @@ for (const [engine, envOf] of engines) {
     }, 60_000);
 
     it('allows the limit in all across both, then 429 from both, and still after a restart', async () => {
-      await startOfAMinute();
+      await insideOneClockWindow(60_000, 25_000);
       const at = (i: number) => client(`http://127.0.0.1:${port + i}`);
       const statuses: number[] = [];
       for (let n = 0; n < LIMIT * 2 + 10; n++) {

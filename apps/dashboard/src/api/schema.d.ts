@@ -5973,6 +5973,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description the plan's schedule limit is reached (problem type urn:gauntlet:problem:schedule-limit) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description absent, or not yours */
             404: {
                 headers: {
