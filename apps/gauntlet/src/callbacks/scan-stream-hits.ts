@@ -29,7 +29,7 @@ export class ScanStreamHits implements HitRecorder, CallbackInbox {
 /** The service's listener: tokens verified with the key derived from SECRETS_KEY, hits recorded on their scans. */
 export function callbackListener(runtime: Runtime, hits: HitRecorder, log: Logger = runtime.log): CallbackListener {
   return new CallbackListener({
-    key: callbackKey(runtime.config.secretsKey), baseUrl: runtime.config.callbackBaseUrl, recorder: hits, now: () => runtime.clock.now(),
+    key: callbackKey(runtime.config.secretsKey), baseUrl: runtime.config.callbackBaseUrl, domain: runtime.config.callbackDomain, recorder: hits, now: () => runtime.clock.now(),
     onError: (err) => log.warn({ err }, 'a callback hit could not be recorded'),
   });
 }

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@gauntlet/domain';
 import { toolsFit } from '../agents/runtime';
-import { CallbackPlanting, plantsCallbacks } from '../callbacks/planting';
+import { CallbackPlanting, canPlant } from '../callbacks/planting';
 import { probesFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { Attempts } from './attempts';
@@ -46,7 +46,7 @@ export class ScanRun {
     // a probe proven only by a request to its planted address runs only where a listener hears it;
     // one that needs tools only where the target is offered tools that fit it
     this.probes = interleaveByCategory(
-      selectProbes(probesFor(input.profile), input.selection).filter((p) => (this.callbacks || !plantsCallbacks(p)) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))),
+      selectProbes(probesFor(input.profile), input.selection).filter((p) => canPlant(p, input.callbacks ?? null) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))),
     );
     input.signal.addEventListener('abort', this.onAbort, { once: true });
     this.waits = new Waits(this.stop.signal, Math.min(250, Math.max(10, this.limits.messageTimeoutMs / 10)));
