@@ -22,6 +22,8 @@ export interface CallbackSetup {
   inbox: CallbackInbox;
   /** how long the engine waits, before analysis, for requests still on their way (only when it planted) */
   graceMs?: number;
+  /** how often at most a running scan reads its hits for the live count, besides right after an attempt that planted (CallbackTally) */
+  tallyMs?: number;
 }
 
 export const DEFAULT_CALLBACK_GRACE_MS = 4_000;
