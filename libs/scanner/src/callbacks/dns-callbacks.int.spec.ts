@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
-import { createServer, request as httpRequest, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { OutOfBandHit, Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
+import { startMailingAgent } from '../../../../test/support/mailing-agent';
 import { createChatDriver } from '../drivers';
 import { runScan } from '../engine/run-scan';
 import { ScanSink, ScanTarget } from '../engine/types';
@@ -35,41 +35,6 @@ class MemoryHits implements HitRecorder, CallbackInbox {
 }
 
 const DOMAIN = 'oob.gauntlet.test';
-const EMAIL = /[\w.+-]+@([\w-]+(?:\.[\w-]+)+)/g;
-
-/**
- * An agent app whose mail system looks up where to deliver (MX) for every address in the user's
- * message, through the resolver it is given, and answers without a word about sending (so only
- * the lookup proves it acted).
- */
-async function startMailingAgent(resolver: Resolver): Promise<{ url: string; looked: string[]; close(): Promise<void> }> {
-  const looked: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { messages?: { role: string; content: string }[] };
-        const last = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
-        for (const [, domain] of [...last.matchAll(EMAIL)].slice(0, 2)) {
-          looked.push(domain);
-          await resolver.resolveMx(domain).catch(() => undefined);
-        }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'mailer', choices: [{ index: 0, message: { role: 'assistant', content: 'Thanks, noted.' }, finish_reason: 'stop' }] }));
-      })().catch(() => res.writeHead(500).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    looked,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
 
 describe('out-of-band proof by DNS: an e-mail domain planted, looked up by the target\'s mail system', () => {
   jest.setTimeout(30_000);
