@@ -34,12 +34,13 @@ export async function callbackRoute(fastify: FastifyInstance, options: { listene
  * path can be anything). Any body is read up to the listener's bound here. Other hosts pass on.
  */
 export function callbackHostHook(listener: CallbackListener) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
     const host = request.headers.host;
     if (!listener.hearsHost(host)) return;
     const body = request.method === 'POST' ? await readBoundedBody(request.raw) : null;
     const answer = await listener.answer({ method: request.method, url: request.url, host, source: request.ip, headers: request.headers, body });
     if (!request.raw.complete) reply.header('connection', 'close');
-    await reply.code(answer.status).headers(answer.headers).send(answer.body);
+    // answered here: returning the reply ends the request before routing
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
   };
 }
