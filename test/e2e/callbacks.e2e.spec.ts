@@ -1,6 +1,7 @@
 import { MAX_HIT_BYTES, OutOfBandHit, streams } from '@gauntlet/domain';
 import { callbackKey, mintToken } from '@gauntlet/scanner';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { FetchingAgent, startFetchingAgent } from '../support/fetching-agent';
 import { eventually } from '../support/receiver';
 import { removeDir, RunningService, signUp, startService } from '../support/service';
@@ -25,7 +26,7 @@ describe('callback listener (/oob)', () => {
 
   beforeAll(async () => {
     bot = await startFetchingAgent({ fetches: false, follows: false, customer: 'Dana Whitfield' });
-    svc = await startService({ RATE_LIMIT_PER_MINUTE: '100000', CALLBACK_BASE_URL: 'https://callbacks.example.net/oob' });
+    svc = await startService({ RATE_LIMIT_PER_MINUTE: '100000', CALLBACK_BASE_URL: 'https://callbacks.example.net/oob', CALLBACK_DOMAIN: 'oob.gauntlet.test', CALLBACK_DNS_PORT: '0' });
     key = callbackKey(svc.runtime.config.secretsKey);
     ({ api } = await signUp(svc.url));
     const target = (await api.post('/api/targets', { name: 'bot', url: `${bot.url}/v1`, scan_mode: 'api', api_format: 'openai', model: 'bot' })).body;
@@ -74,6 +75,26 @@ describe('callback listener (/oob)', () => {
     const second = /https:\/\/callbacks\.example\.net\/oob\/([A-Za-z0-9_-]+)\?customer=/.exec(page);
     expect(second).not.toBeNull();
     expect(second![1]).toBe(mintToken(key, { scanId, attemptId: 'attempt-2', stage: 'steered' }));
+  });
+
+  it('hears a name under CALLBACK_DOMAIN asked for over HTTP (its Host, any path, /api too), and leaves other hosts to the service', async () => {
+    const labels = mintToken(key, { scanId, attemptId: 'attempt-9', stage: 'domain' }, 'host');
+    const { port } = new URL(svc.url);
+    const get = (host: string, path: string) =>
+      new Promise<number>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject).end();
+      });
+    const before = (await hitsOf(scanId)).length;
+    expect(await get(`${labels.toUpperCase()}.oob.gauntlet.test:${port}`, '/api/scans?x=1')).toBe(200);
+    const hits = await hitsOf(scanId);
+    expect(hits.slice(before)).toEqual([{ scan_id: scanId, after_scan: true, hit: expect.objectContaining({ attempt_id: 'attempt-9', method: 'GET', host: `${labels}.oob.gauntlet.test`, path: '/api/scans', query: 'x=1' }) }]);
+    // a name of the domain no scan planted: 404, nothing recorded; the service's own host: the api as ever
+    expect(await get('www.oob.gauntlet.test', '/healthz')).toBe(404);
+    expect(await get(`127.0.0.1:${port}`, '/healthz')).toBe(200);
+    expect((await hitsOf(scanId)).length).toBe(hits.length);
   });
 
   it('answers 404 to anything else, and records nothing', async () => {

@@ -6,8 +6,9 @@ import { getStorageToken, ThrottlerStorage } from '@nestjs/throttler';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { AppModule } from './app.module';
-import { callbackRoute } from './callbacks/callback-route';
+import { callbackHostHook, callbackRoute } from './callbacks/callback-route';
 import { callbackListener, ScanStreamHits } from './callbacks/scan-stream-hits';
+import { startCallbackDns } from '@gauntlet/scanner';
 import { RegisterAccount } from './auth/registering-account/register-account';
 import { createRequestLogger, NestPinoLogger } from './platform/logger';
 import { Runtime } from './runtime';
@@ -102,8 +103,16 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
     answered: metrics.statusFastLane,
   });
 
-  // the callback listener, outside /api: its own limits, no credentials
-  await fastify.register(callbackRoute, { listener: callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events))) });
+  // the callback listener, outside /api: its own limits, no credentials; `/oob/<token>`, names under
+  // CALLBACK_DOMAIN asked for over HTTP, and (CALLBACK_DNS_PORT) looked up over DNS, all one listener
+  const listener = callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events)));
+  await fastify.register(callbackRoute, { listener });
+  if (config.callbackDomain) fastify.addHook('onRequest', callbackHostHook(listener));
+  if (config.callbackDnsPort !== null) {
+    const dns = await startCallbackDns(listener, { host: config.host, port: config.callbackDnsPort, answers: config.callbackDnsAnswers });
+    runtime.onClose(() => dns.close());
+    log.info({ host: dns.host, port: dns.port, domain: config.callbackDomain }, `callback DNS listener answering for *.${config.callbackDomain} on udp ${dns.host}:${dns.port}`);
+  }
 
   const document = openApiDocument(app, config.publicBaseUrl);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/openapi.json', yamlDocumentUrl: 'api/openapi.yaml' });

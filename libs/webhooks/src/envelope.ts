@@ -71,6 +71,8 @@ export interface FindingProof {
   arguments?: string;
   method?: string;
   path?: string;
+  /** the host name that carried the token (a lookup, method DNS, or a request to <token>.<CALLBACK_DOMAIN>) */
+  host?: string;
   query?: string;
   at?: string;
 }
@@ -80,7 +82,7 @@ export function findingProof(p: Proof | undefined): FindingProof | undefined {
   if (!p?.matched) return undefined;
   const m = p.matched;
   if (m.kind === 'tool_call') return { kind: m.kind, shows: proofShows(m), tool: m.tool ?? '', arguments: argumentsText(m.arguments) };
-  if (m.kind === 'out_of_band') return { kind: m.kind, shows: proofShows(m), method: m.method ?? 'GET', path: m.path ?? '', ...(m.query && { query: m.query }), ...(m.at && { at: m.at }) };
+  if (m.kind === 'out_of_band') return { kind: m.kind, shows: proofShows(m), method: m.method ?? 'GET', path: m.path ?? '', ...(m.host && { host: m.host }), ...(m.query && { query: m.query }), ...(m.at && { at: m.at }) };
   return { kind: m.kind, shows: proofShows(m) };
 }
 

@@ -1,11 +1,12 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { isTerminal, PROFILES } from '@gauntlet/domain';
+import { isIP } from 'node:net';
+import { callbackDomainProblem, isTerminal, PROFILES } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { configPosition, findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
 import { defaultDataDir } from '../scan/data-dir';
-import type { LocalService, TargetSpec } from '../scan/local-service';
+import type { CallbackListening, LocalService, TargetSpec } from '../scan/local-service';
 import { actLines } from '../scan/acts';
 import { renderReportFile, REPORT_FILE_EXTENSIONS, reportFormatOf } from '../scan/report-files';
 import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
@@ -103,16 +104,18 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
   return VERDICT_EXIT[verdict];
 }
 
+/** `host:port`, `[v6]:port`, or (when a default host is given) a bare port */
+function hostPort(text: string, flag: string, defaultHost?: string): { host: string; port: number } {
+  const m = /^(?:(?:\[([^\]]+)\]|([^:]+)):)?(\d{1,5})$/.exec(text.trim());
+  if (!m || Number(m[3]) > 65535 || (!defaultHost && !m[1] && !m[2])) throw new CliError(`${flag} must be host:port, e.g. ${defaultHost ? '127.0.0.1:5353 or 5353' : '0.0.0.0:8787'}`);
+  return { host: m[1] ?? m[2] ?? defaultHost!, port: Number(m[3]) };
+}
+
 /** the callback listener as the flags and the environment ask for it */
-function callbackOptions(flags: ScanFlags, env: Record<string, string | undefined>): { url?: string; host: string; port: number } {
+function callbackOptions(flags: ScanFlags, env: Record<string, string | undefined>): CallbackListening {
   let host = '127.0.0.1';
   let port = 0;
-  if (flags.callbackListen) {
-    const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(flags.callbackListen.trim());
-    if (!m || Number(m[3]) > 65535) throw new CliError('--callback-listen must be host:port, e.g. 0.0.0.0:8787');
-    host = m[1] ?? m[2];
-    port = Number(m[3]);
-  }
+  if (flags.callbackListen) ({ host, port } = hostPort(flags.callbackListen, '--callback-listen'));
   const url = flags.callbackUrl ?? env.CALLBACK_BASE_URL;
   if (url !== undefined) {
     let parsed: URL;
@@ -123,7 +126,16 @@ function callbackOptions(flags: ScanFlags, env: Record<string, string | undefine
     }
     if (!['http:', 'https:'].includes(parsed.protocol) || parsed.search || parsed.hash) throw new CliError('--callback-url must be an http or https URL without a query');
   }
-  return { ...(url && { url }), host, port };
+  const domain = (flags.callbackDomain ?? env.CALLBACK_DOMAIN)?.trim().toLowerCase().replace(/\.$/, '') || undefined;
+  const problem = domain && callbackDomainProblem(domain);
+  if (problem) throw new CliError(`--callback-domain ${problem}`);
+  const dnsAt = flags.callbackDns ?? env.CALLBACK_DNS_PORT;
+  const dns = dnsAt ? hostPort(dnsAt, '--callback-dns', '127.0.0.1') : undefined;
+  if (dns && !domain) throw new CliError('--callback-dns needs --callback-domain: the DNS listener answers only for names under it');
+  // a planted name resolves where the HTTP listener is: CALLBACK_DNS_ANSWER, else the address it listens on when that is one
+  const answers = (env.CALLBACK_DNS_ANSWER ?? (isIP(host) && host !== '0.0.0.0' && host !== '::' ? host : '')).split(',').map((a) => a.trim()).filter(Boolean);
+  if (answers.some((a) => !isIP(a))) throw new CliError('CALLBACK_DNS_ANSWER must be IPv4 or IPv6 addresses, comma-separated');
+  return { ...(url && { url }), host, port, ...(domain && { domain }), ...(dns && { dns: { ...dns, answers } }) };
 }
 
 const target = (r: { target: { name: string | null; url: string | null } }) => `${r.target.name ?? ''}${r.target.url && r.target.url !== r.target.name ? ` <${r.target.url}>` : ''}`;
@@ -171,6 +183,7 @@ async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Pr
     const { LocalService } = await import('../scan/local-service');
     service = await LocalService.open({ dataDir, allowPrivate: flags.private !== false, env: io.env, callback: callbackOptions(flags, io.env) });
     io.stdout(`gauntlet: listening for callbacks at ${service.callbackBaseUrl}${service.callbackListening !== service.callbackBaseUrl ? ` (on ${service.callbackListening})` : ''}`);
+    if (service.callbackDomain) io.stdout(`gauntlet: planting e-mail domains under ${service.callbackDomain}${service.callbackDnsListening ? ` (DNS answered on udp ${service.callbackDnsListening})` : ''}`);
     let code: number = EXIT.passed;
     for (const planned of plan.scans) {
       if (stop.requested) {
@@ -222,6 +235,8 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--timeout <seconds>', 'stop the scan after this long, keeping what it found')
     .option('--callback-url <url>', 'the public address of the callback listener when the target is remote (a tunnel or proxy to --callback-listen); default $CALLBACK_BASE_URL, else the loopback listener')
     .option('--callback-listen <host:port>', 'where the callback listener listens (default 127.0.0.1 on a free port)')
+    .option('--callback-domain <domain>', 'a domain whose names reach the listener (wildcard DNS to it, or delegated to --callback-dns): probes plant e-mail domains under it; default $CALLBACK_DOMAIN')
+    .option('--callback-dns <[host:]port>', 'answer DNS (UDP) for --callback-domain here, each lookup of a planted name a hit (host 127.0.0.1 unless given); default $CALLBACK_DNS_PORT, else none')
     .action((url: string | undefined, flags: ScanFlags) => runCommand(ctx, () => runScan(url, flags, ctx.io)));
 }
 

@@ -28,7 +28,7 @@ import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
 import { UpdateTarget } from '../../../gauntlet/src/targets/updating-target/update-target';
 import { DeleteTarget } from '../../../gauntlet/src/targets/deleting-target/delete-target';
 import { CliError } from '../io';
-import { CALLBACK_MOUNT, CallbackListener, startCallbackServer } from '@gauntlet/scanner';
+import { CALLBACK_MOUNT, CallbackListener, startCallbackDns, startCallbackServer } from '@gauntlet/scanner';
 import { callbackListener, ScanStreamHits } from '../../../gauntlet/src/callbacks/scan-stream-hits';
 import { inCliWords } from '../terminal/cli-words';
 
@@ -48,7 +48,20 @@ export interface LocalServiceOptions {
    * the callback listener: where it listens (loopback, a free port, by default) and the public
    * address probes plant (default: its own loopback address, enough for a target on this machine)
    */
-  callback?: { url?: string; host: string; port: number };
+  callback?: CallbackListening;
+}
+
+/**
+ * The callback listener of a local scan: where its HTTP side listens and the public address probes
+ * plant (`url`), the domain e-mail addresses are planted under, and where its DNS side answers for
+ * that domain (with the addresses a planted name resolves to).
+ */
+export interface CallbackListening {
+  url?: string;
+  host: string;
+  port: number;
+  domain?: string;
+  dns?: { host: string; port: number; answers: string[] };
 }
 
 /** Where `gauntlet serve` listens unless told: the links in the reports local scans write point there. */
@@ -69,6 +82,8 @@ export class LocalService {
   readonly accountFile = LOCAL_ACCOUNT_FILE;
   /** where the callback listener listens (`http://127.0.0.1:<port>/oob`) */
   callbackListening = '';
+  /** where its DNS side answers (`127.0.0.1:<port>`), '' without one */
+  callbackDnsListening = '';
   private constructor(
     private readonly runtime: Runtime,
     private readonly app: INestApplicationContext,
@@ -80,12 +95,16 @@ export class LocalService {
     // the callback listener first: its address is what the scans plant; it answers once the service is up.
     // The reports' links (the scan, its event export) point where `gauntlet serve` serves this folder.
     let listener: CallbackListener | null = null;
-    const callbacks = await startCallbackServer({ answer: (r) => (listener ? listener.answer(r) : Promise.resolve({ status: 503, headers: {}, body: '' })) }, options.callback?.host, options.callback?.port);
+    const callbacks = await startCallbackServer(
+      { answer: (r) => (listener ? listener.answer(r) : Promise.resolve({ status: 503, headers: {}, body: '' })), hearsHost: (h) => listener?.hearsHost(h) ?? false },
+      options.callback?.host,
+      options.callback?.port,
+    );
     const listening = `${callbacks.url}${CALLBACK_MOUNT}`;
     let config: ReturnType<typeof engineConfig>;
     let runtime: Awaited<ReturnType<typeof createRuntime>>;
     try {
-      config = engineConfig(options, { PORT: '0', PUBLIC_BASE_URL: serveUrl(), LOG_LEVEL: options.env.GAUNTLET_LOG_LEVEL ?? 'silent', CALLBACK_BASE_URL: options.callback?.url ?? listening });
+      config = engineConfig(options, { PORT: '0', PUBLIC_BASE_URL: serveUrl(), LOG_LEVEL: options.env.GAUNTLET_LOG_LEVEL ?? 'silent', CALLBACK_BASE_URL: options.callback?.url ?? listening, ...(options.callback?.domain && { CALLBACK_DOMAIN: options.callback.domain }) });
       runtime = await createRuntime(config, createLogger(config.logLevel));
     } catch (e) {
       await callbacks.close();
@@ -93,6 +112,18 @@ export class LocalService {
     }
     runtime.onClose(() => callbacks.close());
     listener = callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events)));
+    let dnsListening = '';
+    const dnsAt = options.callback?.dns;
+    if (dnsAt) {
+      try {
+        const dns = await startCallbackDns(listener, dnsAt);
+        runtime.onClose(() => dns.close());
+        dnsListening = `${dns.host.includes(':') ? `[${dns.host}]` : dns.host}:${dns.port}`;
+      } catch (e) {
+        await runtime.close();
+        throw new CliError(`--callback-dns: cannot listen on udp ${dnsAt.host}:${dnsAt.port} (${(e as Error).message})`);
+      }
+    }
     let app: INestApplicationContext | null = null;
     try {
       app = await NestFactory.createApplicationContext(AppModule.forRuntime(runtime, await runtime.infra.budgets()), { logger: false });
@@ -102,6 +133,7 @@ export class LocalService {
       const account = await localAccount(app, options.dataDir);
       const service = new LocalService(runtime, app, account, options.dataDir);
       service.callbackListening = listening;
+      service.callbackDnsListening = dnsListening;
       service.worker = new ScanWorker(runtime, { concurrency: 1, leaseMs: config.scanLeaseMs });
       await service.worker.start();
       return service;
@@ -199,6 +231,11 @@ export class LocalService {
       if (isTerminal(doc.status) || Date.now() > deadline) return doc;
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** the domain scans plant e-mail domains under (CALLBACK_DOMAIN), null without one */
+  get callbackDomain(): string | null {
+    return this.runtime.config.callbackDomain;
   }
 
   /** the address scans plant callbacks under (CALLBACK_BASE_URL) */

@@ -35,6 +35,10 @@ export interface ScanFlags {
   callbackUrl?: string;
   /** where the callback listener listens, host:port (default 127.0.0.1 on a free port) */
   callbackListen?: string;
+  /** a domain whose names reach the listener (default CALLBACK_DOMAIN): probes plant e-mail domains under it */
+  callbackDomain?: string;
+  /** where the DNS listener answers for that domain, [host:]port (UDP; host 127.0.0.1 by default); none: no DNS listener */
+  callbackDns?: string;
   /** none | decoy | a JSON file of tool definitions */
   tools?: string;
   /** an MCP server's Streamable HTTP address */

@@ -1151,10 +1151,15 @@ export interface components {
         LateCallbackHitView: {
             /** @description the attempt that planted the address */
             attempt_id: string;
-            /** @example GET */
+            /**
+             * @description the HTTP method, or DNS for a lookup
+             * @example GET
+             */
             method: string;
-            /** @description the path after /oob/<token> ("" when none) */
+            /** @description the path after /oob/<token>, or the whole path when the host carried the token ("" when none) */
             path: string;
+            /** @description the host name that carried the token (a lookup, or the Host of a request to <token>.<CALLBACK_DOMAIN>) */
+            host?: string;
             /** @description the query string without its "?" */
             query?: string;
             /** @description the address the request came from */
@@ -1197,7 +1202,7 @@ export interface components {
         };
         ProofMatchView: {
             /**
-             * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path, query, at)
+             * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path or host, query, at)
              * @enum {string}
              */
             kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention" | "tool_call" | "out_of_band";
@@ -1215,6 +1220,8 @@ export interface components {
             method?: string;
             /** @description out_of_band: its path */
             path?: string;
+            /** @description out_of_band: the host name that carried the token (a DNS lookup, method DNS, or an HTTP request to <token>.<CALLBACK_DOMAIN>) */
+            host?: string;
             /** @description out_of_band: its query string, without the "?" */
             query?: string;
             /**

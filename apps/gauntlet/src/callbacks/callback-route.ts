@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CALLBACK_MOUNT, CallbackListener, readBoundedBody } from '@gauntlet/scanner';
 
 /**
@@ -26,4 +26,21 @@ export async function callbackRoute(fastify: FastifyInstance, options: { listene
       return reply.code(answer.status).headers(answer.headers).send(answer.body);
     },
   });
+}
+
+/**
+ * Requests whose Host is a name under CALLBACK_DOMAIN (`<token labels>.<domain>`, any path): the
+ * listener's, before any route of the service sees them (an onRequest hook on the root, since the
+ * path can be anything). Any body is read up to the listener's bound here. Other hosts pass on.
+ */
+export function callbackHostHook(listener: CallbackListener) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
+    const host = request.headers.host;
+    if (!listener.hearsHost(host)) return;
+    const body = request.method === 'POST' ? await readBoundedBody(request.raw) : null;
+    const answer = await listener.answer({ method: request.method, url: request.url, host, source: request.ip, headers: request.headers, body });
+    if (!request.raw.complete) reply.header('connection', 'close');
+    // answered here: returning the reply ends the request before routing
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  };
 }

@@ -50,7 +50,19 @@ describe('configuration of the callback listener', () => {
     expect(loadConfig({ ...base, CALLBACK_BASE_URL: 'https://cb.example.net/hooks/' }).callbackBaseUrl).toBe('https://cb.example.net/hooks');
   });
 
+  it('plants e-mail domains under CALLBACK_DOMAIN and answers DNS for it on CALLBACK_DNS_PORT only when asked', () => {
+    expect(loadConfig(base)).toMatchObject({ callbackDomain: null, callbackDnsPort: null, callbackDnsAnswers: [] });
+    expect(loadConfig({ ...base, CALLBACK_DOMAIN: 'OOB.Example.com.', CALLBACK_DNS_PORT: '5353', CALLBACK_DNS_ANSWER: '203.0.113.9, 2001:db8::1' })).toMatchObject({
+      callbackDomain: 'oob.example.com', callbackDnsPort: 5353, callbackDnsAnswers: ['203.0.113.9', '2001:db8::1'],
+    });
+  });
+
   it.each([
+    [{ CALLBACK_DOMAIN: 'https://oob.example.com' }, 'Invalid configuration: CALLBACK_DOMAIN must be a domain name'],
+    [{ CALLBACK_DOMAIN: 'localhost' }, 'Invalid configuration: CALLBACK_DOMAIN must be a domain name'],
+    [{ CALLBACK_DOMAIN: `${'a'.repeat(60)}.${'b'.repeat(60)}.com` }, 'Invalid configuration: CALLBACK_DOMAIN must be at most 100 characters'],
+    [{ CALLBACK_DNS_PORT: '5353' }, 'Invalid configuration: CALLBACK_DNS_PORT needs CALLBACK_DOMAIN'],
+    [{ CALLBACK_DOMAIN: 'oob.example.com', CALLBACK_DNS_ANSWER: 'oob.example.com' }, 'Invalid configuration: CALLBACK_DNS_ANSWER must be IPv4 or IPv6 addresses'],
     [{ CALLBACK_BASE_URL: 'ftp://cb.example.net' }, 'Invalid configuration: CALLBACK_BASE_URL must be a http: or https: URL'],
     [{ CALLBACK_BASE_URL: 'not a url' }, 'Invalid configuration: CALLBACK_BASE_URL must be a http: or https: URL'],
     [{ CALLBACK_BASE_URL: 'https://cb.example.net/oob?x=1' }, 'Invalid configuration: CALLBACK_BASE_URL must not carry a query or fragment'],

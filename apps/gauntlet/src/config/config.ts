@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_SCHEDULE_LIMITS } from '@gauntlet/domain';
+import { isIP } from 'node:net';
+import { callbackDomainProblem, DEFAULT_SCHEDULE_LIMITS } from '@gauntlet/domain';
 
 /** Configuration problems stop the process at start with one line naming the variable. */
 export class ConfigError extends Error {
@@ -21,6 +22,16 @@ export interface Config {
    * proxy or tunnel in front of it), under which probes plant their addresses; default PUBLIC_BASE_URL + /oob
    */
   callbackBaseUrl: string;
+  /**
+   * CALLBACK_DOMAIN: a domain whose names reach the listener (a wildcard DNS record to this service,
+   * or the zone delegated to the DNS listener); probes plant tokens as labels under it (an e-mail
+   * address's domain). Null: those probes do not run.
+   */
+  callbackDomain: string | null;
+  /** CALLBACK_DNS_PORT: the UDP port the DNS listener answers on (on HOST), for a delegated CALLBACK_DOMAIN; null: no DNS listener */
+  callbackDnsPort: number | null;
+  /** CALLBACK_DNS_ANSWER: the addresses a planted name resolves to (IPv4 and IPv6, comma-separated): where /oob is reachable */
+  callbackDnsAnswers: string[];
   adminEmail: string | null;
   adminPassword: string | null;
   jwtSecret: string;
@@ -151,6 +162,14 @@ export function loadConfig(env: Env = process.env): Config {
   const callbackBaseUrl = (url(env, 'CALLBACK_BASE_URL', ['http:', 'https:']) ?? `${publicBaseUrl}/oob`).replace(/\/+$/, '');
   if (/[?#]/.test(callbackBaseUrl)) throw new ConfigError('CALLBACK_BASE_URL', 'must not carry a query or fragment: tokens are appended to its path');
 
+  const callbackDomain = env.CALLBACK_DOMAIN?.trim().toLowerCase().replace(/\.$/, '') || null;
+  const domainProblem = callbackDomain && callbackDomainProblem(callbackDomain);
+  if (domainProblem) throw new ConfigError('CALLBACK_DOMAIN', domainProblem);
+  const callbackDnsPort = env.CALLBACK_DNS_PORT?.trim() ? int(env, 'CALLBACK_DNS_PORT', 0, 0, 65535) : null;
+  if (callbackDnsPort !== null && !callbackDomain) throw new ConfigError('CALLBACK_DNS_PORT', 'needs CALLBACK_DOMAIN: the DNS listener answers only for names under it');
+  const callbackDnsAnswers = (env.CALLBACK_DNS_ANSWER ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  if (callbackDnsAnswers.some((a) => !isIP(a) || a.includes('%'))) throw new ConfigError('CALLBACK_DNS_ANSWER', 'must be IPv4 or IPv6 addresses, comma-separated');
+
   const adminEmail = env.ADMIN_EMAIL?.trim() || null;
   const adminPassword = env.ADMIN_PASSWORD || null;
   if (adminEmail && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError('ADMIN_EMAIL', 'must be an email address');
@@ -184,6 +203,9 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     publicBaseUrl,
     callbackBaseUrl,
+    callbackDomain,
+    callbackDnsPort,
+    callbackDnsAnswers,
     adminEmail,
     adminPassword,
     jwtSecret,

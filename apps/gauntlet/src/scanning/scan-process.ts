@@ -17,7 +17,7 @@ export interface ScanProcessDeps {
   docs: DocumentStore;
   history: ScanHistory;
   secrets: SecretBox;
-  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker' | 'callbackBaseUrl' | 'secretsKey'>;
+  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker' | 'callbackBaseUrl' | 'callbackDomain' | 'secretsKey'>;
   /**
    * the callback listener: the scan hears of requests to the addresses it planted (the hits its
    * stream holds), and a scanned chat page's requests to it are answered at the page's proxy
@@ -101,7 +101,7 @@ export class ScanProcess {
         // optional models, only ever contacted when the operator configured them
         ...(config.judge && { judge: createLlmJudge(config.judge) }),
         ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
-        callbacks: { baseUrl: config.callbackBaseUrl, key: callbackKey(config.secretsKey), inbox: this.deps.callbacks.inbox },
+        callbacks: { baseUrl: config.callbackBaseUrl, ...(config.callbackDomain && { domain: config.callbackDomain }), key: callbackKey(config.secretsKey), inbox: this.deps.callbacks.inbox },
       });
       const ending = await this.ending(job.scan_id, runOutcome(outcome));
       await end(ending.command);

@@ -112,7 +112,7 @@ class ProofMatchView {
   @ApiProperty({
     enum: PROOF_KINDS,
     description:
-      "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path, query, at)",
+      "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path or host, query, at)",
   })
   kind: string;
   @ApiPropertyOptional({ description: 'the canary or sensitive value, by its label (never the value)' }) label?: string;
@@ -121,6 +121,7 @@ class ProofMatchView {
   @ApiPropertyOptional({ ...TOOL_ARGUMENTS, description: 'tool_call: its arguments as the agent sent them (object, or the raw text when not JSON)' }) arguments?: Record<string, unknown> | string;
   @ApiPropertyOptional({ description: 'out_of_band: the method of the request that reached the planted address' }) method?: string;
   @ApiPropertyOptional({ description: 'out_of_band: its path' }) path?: string;
+  @ApiPropertyOptional({ description: 'out_of_band: the host name that carried the token (a DNS lookup, method DNS, or an HTTP request to <token>.<CALLBACK_DOMAIN>)' }) host?: string;
   @ApiPropertyOptional({ description: 'out_of_band: its query string, without the "?"' }) query?: string;
   @ApiPropertyOptional({ format: 'date-time', description: 'out_of_band: when it arrived' }) at?: string;
 }
@@ -205,8 +206,9 @@ class ProvenWeaknessView {
 
 class LateCallbackHitView {
   @ApiProperty({ description: 'the attempt that planted the address' }) attempt_id: string;
-  @ApiProperty({ example: 'GET' }) method: string;
-  @ApiProperty({ description: 'the path after /oob/<token> ("" when none)' }) path: string;
+  @ApiProperty({ example: 'GET', description: 'the HTTP method, or DNS for a lookup' }) method: string;
+  @ApiProperty({ description: 'the path after /oob/<token>, or the whole path when the host carried the token ("" when none)' }) path: string;
+  @ApiPropertyOptional({ description: 'the host name that carried the token (a lookup, or the Host of a request to <token>.<CALLBACK_DOMAIN>)' }) host?: string;
   @ApiPropertyOptional({ description: 'the query string without its "?"' }) query?: string;
   @ApiProperty({ description: 'the address the request came from' }) source: string;
   @ApiProperty({ format: 'date-time' }) at: string;

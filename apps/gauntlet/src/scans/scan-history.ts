@@ -11,8 +11,9 @@ export interface ScanRecord {
 export class ScanHistory {
   constructor(private readonly events: EventStore) {}
 
-  read(scan_id: string): Promise<RecordedEvent[]> {
-    return this.events.readStream(streams.scan(scan_id));
+  /** the scan's events, all of them or those from a revision on */
+  read(scan_id: string, fromRevision?: number): Promise<RecordedEvent[]> {
+    return this.events.readStream(streams.scan(scan_id), fromRevision === undefined ? undefined : { fromRevision });
   }
 
   /** the scan's attempts and findings, in the order they were recorded (what its score is computed from) */

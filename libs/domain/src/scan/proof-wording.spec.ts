@@ -23,6 +23,8 @@ describe('what a proof shows, in words', () => {
       'a request reached the planted address: GET /oob/7f3a/c?d=Jane at 2026-11-20T10:00:07Z',
     );
     expect(proofShows({ kind: 'out_of_band', method: 'HEAD', path: '/oob/7f3a' })).toBe('a request reached the planted address: HEAD /oob/7f3a');
+    expect(proofShows({ kind: 'out_of_band', method: 'DNS', path: '', host: 'abc.oob.example.com' })).toBe('a request reached the planted address: DNS lookup of abc.oob.example.com');
+    expect(proofShows({ kind: 'out_of_band', method: 'GET', path: '/x', host: 'abc.oob.example.com' })).toBe('a request reached the planted address: GET //abc.oob.example.com/x');
   });
 
   it('bounds arguments: a line break stays one line, a long value and the whole line are cut', () => {

@@ -53,9 +53,11 @@ export function toolCallText(name: string, args: ToolCall['arguments'] | null | 
   return `${plain(name)}(${argumentsText(args, max)})`;
 }
 
-/** the request that reached the planted address: `GET /oob/…/page?d=Jane` */
-export function outOfBandRequest(m: Pick<ProofMatch, 'method' | 'path' | 'query'>): string {
-  return bounded(plain(`${m.method ?? 'GET'} ${m.path || '/'}${m.query ? `?${m.query}` : ''}`), MAX_ARGUMENT_CHARS);
+/** the request that reached the planted address: `GET /oob/…/page?d=Jane`, `GET //<host>/`, `DNS <host>` */
+export function outOfBandRequest(m: Pick<ProofMatch, 'method' | 'path' | 'query' | 'host'>): string {
+  const method = m.method ?? 'GET';
+  if (method === 'DNS') return bounded(plain(`DNS lookup of ${m.host ?? ''}`), MAX_ARGUMENT_CHARS);
+  return bounded(plain(`${method} ${m.host ? `//${m.host}` : ''}${m.path || '/'}${m.query ? `?${m.query}` : ''}`), MAX_ARGUMENT_CHARS);
 }
 
 /** What a proof matched, in words: the label of a told value, how often a value recurred, the call the agent made, the request that came back. */

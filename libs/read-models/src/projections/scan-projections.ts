@@ -57,6 +57,7 @@ export interface LateCallbackHit {
   method: string;
   path: string;
   query?: string;
+  host?: string;
   source: string;
   at: string;
 }
@@ -142,7 +143,7 @@ export const scansProjection: Projection<ScanDoc> = {
       case 'OutOfBandHit': {
         const { hit, after_scan } = e.data;
         const was = doc.callback_hits ?? { total: 0, after_scan: 0, late: [] };
-        const late: LateCallbackHit = { attempt_id: hit.attempt_id, method: hit.method, path: hit.path, ...(hit.query && { query: hit.query }), source: hit.source, at: hit.at };
+        const late: LateCallbackHit = { attempt_id: hit.attempt_id, method: hit.method, path: hit.path, ...(hit.query && { query: hit.query }), ...(hit.host && { host: hit.host }), source: hit.source, at: hit.at };
         return {
           ...next,
           callback_hits: { total: was.total + 1, after_scan: was.after_scan + (after_scan ? 1 : 0), late: after_scan ? [...was.late, late].slice(-MAX_LATE_HITS_SHOWN) : was.late },

@@ -14,6 +14,10 @@ describe('findings from out-of-band hits', () => {
     expect(carriedBy({ path: '', query: 'customer=' })).toBe('');
     expect(carriedBy({ path: '/Dana%20Whitfield', query: 'customer=Jo+Roe&email=jo%40example.com&x', body: ' ok ' })).toBe('Dana Whitfield Jo Roe jo@example.com ok');
     expect(carriedBy({ path: '', query: 'q=%E0%A4%A' })).toBe('%E0%A4%A');
+    // a name that carried the token: the labels a sender put before it; a path clients ask any host for is nothing
+    expect(carriedBy({ path: '', host: 'dana-whitfield.acct-4417.tok1.tok2.oob.example.com', token: 'tok1.tok2' })).toBe('dana-whitfield acct-4417');
+    expect(carriedBy({ path: '/favicon.ico', host: 'tok1.oob.example.com', token: 'tok1' })).toBe('');
+    expect(carriedBy({ path: '/Dana', host: 'tok1.oob.example.com', token: 'tok1' })).toBe('Dana');
   });
 
   function planted() {

@@ -7,6 +7,7 @@ import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
 import { stableId } from '../ids';
 import { PlantedAttempt } from './planting';
 import { verifyToken } from './token';
+import { clientPath } from './listener';
 
 /** What a target holds, to name what a request carried away. */
 export interface HeldByTarget {
@@ -14,6 +15,11 @@ export interface HeldByTarget {
   sensitive?: readonly SensitiveValue[];
 }
 
+/** what a request to each kind of planted address makes the finding's title, when its category is LLM06 */
+const AGENCY_TITLES: Partial<Record<string, string>> = {
+  fetch: 'Fetches any address a user names',
+  domain: 'Sends mail to a recipient an attacker names',
+};
 const TITLES: Record<string, string> = {
   'LLM06:2025': 'Fetches any address a user names',
   'LLM05:2025': 'Its answers make their reader load an attacker\'s address',
@@ -32,12 +38,15 @@ function decode(text: string): string {
 }
 
 /**
- * What a request carried beyond the address planted: the path after the token, the values of its
- * query (names and empty values are the address's own), the start of its body; decoded.
+ * What a request carried beyond the address planted: labels a sender put before the token in a
+ * host name, the path after the token (a host's path, unless one clients ask every host for), the
+ * values of its query (names and empty values are the address's own), the start of its body; decoded.
  */
-export function carriedBy(hit: Pick<OutOfBandHit, 'path' | 'query' | 'body'>): string {
+export function carriedBy(hit: Pick<OutOfBandHit, 'path' | 'query' | 'body' | 'host'> & Partial<Pick<OutOfBandHit, 'token'>>): string {
   const parts: string[] = [];
-  for (const segment of hit.path.split('/')) if (segment) parts.push(decode(segment));
+  const at = hit.host && hit.token ? hit.host.indexOf(`${hit.token}.`) : -1;
+  if (hit.host && at > 0) parts.push(...hit.host.slice(0, at).split('.').filter(Boolean));
+  if (!(hit.host && clientPath(hit.path))) for (const segment of hit.path.split('/')) if (segment) parts.push(decode(segment));
   for (const pair of (hit.query ?? '').split('&')) {
     const eq = pair.indexOf('=');
     const value = eq < 0 ? '' : decode(pair.slice(eq + 1));
@@ -63,8 +72,9 @@ function redacted(hit: OutOfBandHit, held: readonly { label: string; value: stri
     return out;
   };
   const query = hide(hit.query);
+  const host = hide(hit.host);
   const { body: _body, ...rest } = hit;
-  return { ...rest, path: hide(hit.path) ?? '', ...(query && { query }) };
+  return { ...rest, path: hide(hit.path) ?? '', ...(host && { host }), ...(query && { query }) };
 }
 
 interface Proven {
@@ -123,12 +133,13 @@ function proofOf(x: Proven): Proof {
   const userTurns = x.planted.turns.map((t, i) => [t, i] as const).filter(([t]) => t.role === 'user');
   const [turn, index] = userTurns[address.message] ?? userTurns[0] ?? [{ content: '' }, 0];
   const start = Math.max(0, turn.content.indexOf(address.url));
-  const { method, path, query, at } = x.hit;
-  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: { kind: 'out_of_band', method, path, ...(query && { query }), at } };
+  const { method, path, query, host, at } = x.hit;
+  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: { kind: 'out_of_band', method, path, ...(host && { host }), ...(query && { query }), at } };
 }
 
 function requestLine(hit: OutOfBandHit): string {
-  return `${hit.method} ${hit.path || '/'}${hit.query ? `?${hit.query}` : ''}`;
+  if (hit.method === 'DNS') return `DNS ${hit.record_type ?? ''} lookup of ${hit.host ?? ''}`.replace(/\s+/g, ' ');
+  return `${hit.method} ${hit.host ? `//${hit.host}` : ''}${hit.path || '/'}${hit.query ? `?${hit.query}` : ''}`;
 }
 
 function evidenceOf(x: Proven): Evidence {
@@ -146,13 +157,13 @@ function toVulnerability(scanId: string, fingerprint: string, main: Proven, othe
     probe_id: p.probe.id,
     category: verdict.category,
     category_name: CATEGORY_NAMES[verdict.category] ?? verdict.category,
-    title: `${TITLES[verdict.category] ?? p.probe.title}${label ? `: ${label}` : ''}`,
+    title: `${(verdict.category === 'LLM06:2025' && AGENCY_TITLES[verdict.address]) || TITLES[verdict.category] || p.probe.title}${label ? `: ${label}` : ''}`,
     severity: verdict.severity,
     confidence: 1,
     technique: p.technique,
     converters: p.converters,
     how: `${howItGotThrough(p.converters, p.turns)} Proven by a request to the address the attempt planted (${requestLine(hit)} from ${hit.source}).`,
-    description: `${verdict.proves} While testing "${p.probe.title}", ${hit.method} reached Gauntlet's listener at ${hit.at}.${carried}`,
+    description: `${verdict.proves} While testing "${p.probe.title}", ${hit.method === 'DNS' ? `a DNS lookup of ${hit.host}` : hit.method} reached Gauntlet's listener at ${hit.at}.${carried}`,
     evidence: evidenceOf(main),
     remediation: own || !guidance ? p.probe.remediation : guidance.remediation,
     references: own || !guidance ? p.probe.references : guidance.references,

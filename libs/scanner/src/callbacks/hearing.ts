@@ -1,4 +1,4 @@
-import type { Vulnerability } from '@gauntlet/domain';
+import type { ProvenWeakness, Vulnerability } from '@gauntlet/domain';
 import { callbackFindings, HeldByTarget } from './callback-findings';
 import { CallbackPlanting, DEFAULT_CALLBACK_GRACE_MS } from './planting';
 
@@ -30,5 +30,56 @@ export async function hearCallbacks(planting: CallbackPlanting | null, scanId: s
     return callbackFindings(scanId, planting.attempts, await setup.inbox.hits(scanId), setup.key, held);
   } catch {
     return [];
+  }
+}
+
+/** how often, at most, a running scan reads the hits recorded for it (besides right after an attempt that planted) */
+export const DEFAULT_CALLBACK_TALLY_MS = 5_000;
+
+/**
+ * The weaknesses requests to the scan's planted addresses prove while it runs, so a hit that lands
+ * mid-scan is in the live count (findings_so_far, the running list) with the next attempt recorded,
+ * not only once the findings are written. Reads the scan's hits right after an attempt that planted
+ * (an agent fetches within its turn) and otherwise at most every `everyMs`; one read at a time; a
+ * failed read counts nothing. The findings themselves are still made once, by hearCallbacks.
+ */
+export class CallbackTally {
+  private readonly counted = new Set<string>();
+  private fresh: ProvenWeakness[] = [];
+  private lastRead = -Infinity;
+  private reading: Promise<void> | null = null;
+
+  constructor(private readonly planting: CallbackPlanting, private readonly scanId: string, private readonly held: HeldByTarget, private readonly everyMs = DEFAULT_CALLBACK_TALLY_MS) {}
+
+  /** the weaknesses heard first since the last call: awaited when `now` is right after a planting attempt, else read in the background */
+  async heard(now: number, planted: boolean): Promise<ProvenWeakness[]> {
+    if (this.planting.attempts.length && (planted || now - this.lastRead >= this.everyMs)) {
+      this.lastRead = now;
+      const read = (this.reading ??= this.read().finally(() => (this.reading = null)));
+      if (planted) await read;
+    }
+    const fresh = this.fresh;
+    this.fresh = [];
+    return fresh;
+  }
+
+  /** of these fingerprints (the findings book's), how many weaknesses were heard beyond them */
+  beyond(known: (fingerprint: string) => boolean): number {
+    let n = 0;
+    for (const f of this.counted) if (!known(f)) n++;
+    return n;
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const { setup } = this.planting;
+      for (const v of callbackFindings(this.scanId, this.planting.attempts, await setup.inbox.hits(this.scanId), setup.key, this.held)) {
+        if (this.counted.has(v.fingerprint)) continue;
+        this.counted.add(v.fingerprint);
+        this.fresh.push({ fingerprint: v.fingerprint, probe_id: v.probe_id, category: v.category, category_name: v.category_name, title: v.title });
+      }
+    } catch {
+      /* a failed read counts nothing now; the next one, or the findings, will */
+    }
   }
 }

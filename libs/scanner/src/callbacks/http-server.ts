@@ -53,22 +53,36 @@ export interface CallbackServer {
 
 const sourceOf = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
 
+/** the listener as a server needs it: answering, and (with a callback domain) telling its host names */
+export type CallbackServing = Pick<CallbackListener, 'answer'> & Partial<Pick<CallbackListener, 'hearsHost'>>;
+
 /**
- * A plain HTTP server for the listener (the CLI's, where no service runs): `/oob/<token>` goes to
- * the listener, every other path answers 404 at once. Requests have a deadline; the server is
- * closed, with its connections, by `close`.
+ * What a server hands the listener: a request to a host under the callback domain with its whole
+ * path (the token is in the name), one under `/oob/` with the path after it; null for anything
+ * else (answered 404 at once).
  */
-export async function startCallbackServer(listener: Pick<CallbackListener, 'answer'>, host = '127.0.0.1', port = 0): Promise<CallbackServer> {
+export function callbackRequestOf(listener: CallbackServing, url: string, host: string | undefined): { url: string; host?: string } | null {
+  if (host && listener.hearsHost?.(host)) return { url, host };
+  return url.startsWith(`${CALLBACK_MOUNT}/`) ? { url: url.slice(CALLBACK_MOUNT.length) } : null;
+}
+
+/**
+ * A plain HTTP server for the listener (the CLI's, where no service runs): `/oob/<token>`, and any
+ * path of a host under the callback domain, go to the listener; every other request answers 404
+ * at once. Requests have a deadline; the server is closed, with its connections, by `close`.
+ */
+export async function startCallbackServer(listener: CallbackServing, host = '127.0.0.1', port = 0): Promise<CallbackServer> {
   const server: Server = createServer({ requestTimeout: CALLBACK_DEADLINE_MS, headersTimeout: CALLBACK_DEADLINE_MS }, (req, res) => {
     const url = req.url ?? '/';
-    if (!url.startsWith(`${CALLBACK_MOUNT}/`)) {
+    const asked = callbackRequestOf(listener, url, req.headers.host);
+    if (!asked) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('Not found\n');
       req.resume();
       return;
     }
     void (async () => {
       const body = req.method === 'POST' ? await readBoundedBody(req) : null;
-      const answer = await listener.answer({ method: req.method ?? 'GET', url: url.slice(CALLBACK_MOUNT.length), source: sourceOf(req), headers: req.headers, body });
+      const answer = await listener.answer({ method: req.method ?? 'GET', ...asked, source: sourceOf(req), headers: req.headers, body });
       // a body not read to its end is dropped with the connection
       res.writeHead(answer.status, { ...answer.headers, ...(!req.complete && { connection: 'close' }) }).end(answer.body);
       if (!req.complete) res.once('finish', () => req.destroy());

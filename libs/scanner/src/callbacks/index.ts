@@ -5,3 +5,5 @@ export * from './planting';
 export * from './hearing';
 export * from './callback-findings';
 export * from './poisoned-page';
+export * from './dns-wire';
+export * from './dns-server';

@@ -68,4 +68,50 @@ describe('the callback listener', () => {
     expect((await l.answer(request(`/${mintToken(key, { scanId, attemptId: 'a6', stage: 'steered' })}`))).status).toBe(200);
     expect(errors).toHaveLength(1);
   });
+
+  describe('with a callback domain: the token in the host name', () => {
+    const domain = 'oob.example.com';
+    const withDomain = (limits = {}) => new CallbackListener({ key, baseUrl: 'https://cb.example.net/oob', domain, recorder: { record: async (h) => void recorded.push(h) }, now: () => new Date(now), limits });
+    const attemptId = '9f86d081-884c-5d63-b1e0-3b0d4a2f5c11';
+    // two UUIDs: a token of two labels
+    const labels = mintToken(key, { scanId, attemptId, stage: 'domain' }, 'host');
+
+    it('hears a request to any path of a planted name (its Host), whatever its case and port', async () => {
+      const l = withDomain();
+      expect(labels.split('.')).toHaveLength(2);
+      expect(l.hearsHost(`${labels.toUpperCase()}.OOB.example.com:8080`)).toBe(true);
+      expect(l.hearsHost('oob.example.com')).toBe(false);
+      expect(l.hearsHost('gauntlet.example.net')).toBe(false);
+      const answer = await l.answer(request('/favicon.ico?x=1', { host: `${labels.toUpperCase()}.OOB.example.com:8080` }));
+      expect(answer.status).toBe(200);
+      expect(recorded).toEqual([{ scan_id: scanId, attempt_id: attemptId, token: labels, method: 'GET', path: '/favicon.ico', query: 'x=1', host: `${labels}.oob.example.com`, source: '198.51.100.7', at: '2026-11-27T07:00:00.000Z' }]);
+      // a name of the domain no scan planted proves nothing
+      expect((await l.answer(request('/', { host: `www.${domain}` }))).status).toBe(404);
+      expect((await l.answer(request('/', { host: `${labels.slice(0, -2)}.${domain}` }))).status).toBe(404);
+      expect(recorded).toHaveLength(1);
+    });
+
+    it('records a lookup of a planted name as a DNS hit, answers other names of the domain without a hit, refuses the rest', async () => {
+      const l = withDomain();
+      expect(await l.lookup({ name: `acct-4417.${labels}.OOB.Example.com`, type: 'MX', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: true });
+      expect(recorded).toEqual([{ scan_id: scanId, attempt_id: attemptId, token: labels, method: 'DNS', path: '', host: `acct-4417.${labels}.oob.example.com`, record_type: 'MX', source: '192.0.2.53', at: '2026-11-27T07:00:00.000Z' }]);
+      // the minimised lookups a resolver makes first (the domain, the token's last label) are ours, and no hit
+      expect(await l.lookup({ name: domain, type: 'NS', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: false });
+      expect(await l.lookup({ name: `${labels.split('.').pop()}.${domain}`, type: 'A', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: false });
+      for (const name of ['example.com', `${labels}.example.com`, 'google.com', `${labels}.oob.example.com.evil.test`]) expect(await l.lookup({ name, type: 'A', source: '192.0.2.53' })).toEqual({ kind: 'refused' });
+      expect(recorded).toHaveLength(1);
+      // without a domain, the listener answers for no name
+      expect(await listener().lookup({ name: `${labels}.${domain}`, type: 'A', source: '192.0.2.53' })).toEqual({ kind: 'refused' });
+    });
+
+    it('limits lookups per token and per source like requests: past the limit, no answer and no hit', async () => {
+      const l = withDomain({ perToken: 2, perSource: 4, windowMs: 60_000 });
+      const seen = [];
+      for (let i = 0; i < 3; i++) seen.push(await l.lookup({ name: `${labels}.${domain}`, type: 'A', source: '192.0.2.53' }));
+      expect(seen).toEqual([{ kind: 'ours', planted: true }, { kind: 'ours', planted: true }, null]);
+      expect(await l.lookup({ name: `www.${domain}`, type: 'A', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: false });
+      expect(await l.lookup({ name: `www.${domain}`, type: 'A', source: '192.0.2.53' })).toBeNull();
+      expect(recorded).toHaveLength(2);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { MAX_HIT_BYTES, OutOfBandHit } from '@gauntlet/domain';
 import type { CallbackHook } from '@gauntlet/outbound';
-import { mintToken, verifyToken } from './token';
+import { mintToken, tokenInHost, verifyToken } from './token';
 import { poisonedPage } from './poisoned-page';
 
 /** The port the listener records through: the hit lands on its scan's stream. */
@@ -8,11 +8,19 @@ export interface HitRecorder {
   record(hit: OutOfBandHit): Promise<void>;
 }
 
-/** One request to `<mount>/<token>[/more][?query]`, as a server read it (the body already bounded). */
+/**
+ * One request to `<mount>/<token>[/more][?query]`, or to any path of a host `<token labels>.<CALLBACK_DOMAIN>`,
+ * as a server read it (the body already bounded).
+ */
 export interface CallbackRequest {
   method: string;
-  /** the path and query after the mount point (`/oob`), e.g. `/<token>/img.png?q=1` */
+  /**
+   * the path and query after the mount point (`/oob`), e.g. `/<token>/img.png?q=1`; the whole path
+   * and query when `host` is under the callback domain (see CallbackListener.hearsHost)
+   */
   url: string;
+  /** the request's Host, when it is under the callback domain: the token is in the name */
+  host?: string;
   /** the address the request came from */
   source: string;
   headers: Record<string, string | string[] | undefined>;
@@ -41,6 +49,8 @@ export interface CallbackListenerOptions {
   key: Buffer;
   /** the public address the tokens are planted under (CALLBACK_BASE_URL), for the poisoned page's second address */
   baseUrl: string;
+  /** CALLBACK_DOMAIN: names under it carry tokens (a lookup, or a request whose Host is one) */
+  domain?: string | null;
   recorder: HitRecorder;
   now: () => Date;
   limits?: Partial<CallbackLimits>;
@@ -58,6 +68,25 @@ const KEPT_HEADERS = ['user-agent', 'referer', 'content-type', 'x-forwarded-for'
 const MAX_PATH = 1024;
 const MAX_QUERY = 2048;
 const MAX_HEADER = 256;
+/** paths clients ask any host for on their own (a browser's icon, a crawler's rules): no data a request carried */
+const CLIENT_PATHS = /^\/(?:favicon\.ico|robots\.txt|apple-touch-icon[\w.-]*\.png|\.well-known\/.*)$/i;
+
+/** A lookup of a name, as the DNS listener read it from a query. */
+export interface CallbackLookup {
+  /** the name asked for, as it came (any case, no trailing dot) */
+  name: string;
+  /** the record type asked for (A, AAAA, MX, TXT, or TYPE<n>) */
+  type: string;
+  source: string;
+}
+
+/**
+ * What the listener makes of a lookup: `refused`, a name outside the callback domain (the listener
+ * answers for nothing else and never recurses); `ours`, a name under it, `planted` when it carries
+ * a token this key signed (recorded as a hit); null: the source is over its limit (no answer).
+ */
+export type LookupVerdict = { kind: 'refused' } | { kind: 'ours'; planted: boolean } | null;
+
 /** counters kept at most: past this, the expired are swept, and if none are, the oldest go */
 const MAX_COUNTERS = 20_000;
 
@@ -111,25 +140,73 @@ export class CallbackListener {
     this.perSource = new Window(this.limits.perSource, this.limits.windowMs);
   }
 
+  /** whether a request to this Host (port and case aside) is the listener's: a name under the callback domain */
+  hearsHost(host: string | undefined): boolean {
+    const domain = this.options.domain?.toLowerCase();
+    return Boolean(domain && host && hostName(host).endsWith(`.${domain}`));
+  }
+
   async answer(request: CallbackRequest): Promise<CallbackAnswer> {
     const method = request.method.toUpperCase();
     const [rawPath, ...rest] = request.url.split('?');
-    const match = /^\/([A-Za-z0-9_-]{24,200})(\/.*)?$/.exec(rawPath);
-    if (!METHODS.has(method) || !match) return NOT_FOUND;
-    const token = match[1];
-    const claim = verifyToken(this.options.key, token);
-    if (!claim) return NOT_FOUND;
+    if (!METHODS.has(method)) return NOT_FOUND;
+    let planted: { token: string; claim: NonNullable<ReturnType<typeof verifyToken>>; path: string; host?: string } | null = null;
+    if (request.host !== undefined) {
+      // the token is in the name; the whole path is what the request asked for
+      const host = hostName(request.host);
+      const inHost = this.hearsHost(host) ? tokenInHost(this.options.key, host, this.options.domain!) : null;
+      if (inHost && rawPath.startsWith('/')) planted = { token: inHost.token, claim: inHost.claim, path: rawPath, host };
+    } else {
+      const match = /^\/([A-Za-z0-9_-]{24,200})(\/.*)?$/.exec(rawPath);
+      const claim = match && verifyToken(this.options.key, match[1], 'url');
+      if (match && claim) planted = { token: match[1], claim, path: match[2] ?? '' };
+    }
+    if (!planted) return NOT_FOUND;
+    const { token, claim } = planted;
     const now = this.options.now();
-    const wait = Math.max(this.perSource.spend(`s:${request.source}`, now.getTime()), this.perToken.spend(`t:${token}`, now.getTime()));
+    const wait = this.spend(request.source, token, now);
     if (wait) return { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(wait), ...NO_STORE }, body: 'Too many requests\n' };
-    const hit = boundedHit({ scan_id: claim.scanId, attempt_id: claim.attemptId, token, method, path: match[2] ?? '', query: rest.join('?'), source: request.source, at: now.toISOString() }, request);
+    const hit = boundedHit(
+      { scan_id: claim.scanId, attempt_id: claim.attemptId, token, method, path: planted.path, ...(planted.host && { host: planted.host }), query: rest.join('?'), source: request.source, at: now.toISOString() },
+      request,
+    );
+    await this.record(hit);
+    const answer = this.page(claim.stage, claim.scanId, claim.attemptId);
+    return method === 'HEAD' ? { ...answer, body: '' } : answer;
+  }
+
+  /**
+   * A lookup of a name (the DNS listener's question): one under the callback domain that carries a
+   * token this key signed is recorded as a hit (method DNS, the name and type), in the same
+   * bounds and limits as a request; any other name under the domain is the listener's but proves
+   * nothing; a name outside it is refused.
+   */
+  async lookup(query: CallbackLookup): Promise<LookupVerdict> {
+    const name = hostName(query.name);
+    const domain = this.options.domain?.toLowerCase();
+    if (!domain || (name !== domain && !name.endsWith(`.${domain}`))) return { kind: 'refused' };
+    const now = this.options.now();
+    const inHost = name === domain ? null : tokenInHost(this.options.key, name, domain);
+    if (!inHost) return this.perSource.spend(`s:${query.source}`, now.getTime()) ? null : { kind: 'ours', planted: false };
+    if (this.spend(query.source, inHost.token, now)) return null;
+    const { claim, token } = inHost;
+    await this.record(
+      boundedHit({ scan_id: claim.scanId, attempt_id: claim.attemptId, token, method: 'DNS', path: '', host: name, record_type: query.type.slice(0, 16), query: '', source: query.source, at: now.toISOString() }, { headers: {}, body: null }),
+    );
+    return { kind: 'ours', planted: true };
+  }
+
+  /** spends one of the source's and one of the token's: the seconds to wait when either is spent, else 0 */
+  private spend(source: string, token: string, now: Date): number {
+    return Math.max(this.perSource.spend(`s:${source}`, now.getTime()), this.perToken.spend(`t:${token}`, now.getTime()));
+  }
+
+  private async record(hit: OutOfBandHit): Promise<void> {
     try {
       await this.options.recorder.record(hit);
     } catch (err) {
       this.options.onError?.(err);
     }
-    const answer = this.page(claim.stage, claim.scanId, claim.attemptId);
-    return method === 'HEAD' ? { ...answer, body: '' } : answer;
   }
 
   private page(stage: string, scanId: string, attemptId: string): CallbackAnswer {
@@ -142,8 +219,18 @@ export class CallbackListener {
   }
 }
 
+/** a Host header's name: lower case, no port, no trailing dot */
+function hostName(host: string): string {
+  const name = host.trim().toLowerCase();
+  const bare = name.startsWith('[') ? name : name.replace(/:\d*$/, '');
+  return bare.replace(/\.$/, '');
+}
+
+/** whether a path after a host that carried the token is one clients ask any host for (so no data a request carried) */
+export const clientPath = (path: string): boolean => CLIENT_PATHS.test(path);
+
 /** The hit as kept: path, query, a few headers and the body's start, MAX_HIT_BYTES together at most. */
-function boundedHit({ query: rawQuery, ...base }: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { query: string }, request: CallbackRequest): OutOfBandHit {
+function boundedHit({ query: rawQuery, ...base }: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { query: string }, request: Pick<CallbackRequest, 'headers' | 'body'>): OutOfBandHit {
   let budget = MAX_HIT_BYTES;
   const take = (text: string, max: number) => {
     const kept = cut(text, Math.min(max, budget));

@@ -1,6 +1,6 @@
 import type { OutOfBandHit, Turn } from '@gauntlet/domain';
 import type { Probe } from '../probes/probe';
-import { CallbackStage, mintToken } from './token';
+import { CallbackStage, MAX_HOST_NAME, mintToken } from './token';
 
 /** Where the engine hears of hits: those recorded for one scan so far (its stream's OutOfBandHit events). */
 export interface CallbackInbox {
@@ -11,24 +11,41 @@ export interface CallbackInbox {
 export interface CallbackSetup {
   /** the public address of the listener (CALLBACK_BASE_URL), tokens are planted under it */
   baseUrl: string;
+  /**
+   * CALLBACK_DOMAIN: a domain whose names (wildcard DNS, or delegated to the DNS listener) reach the
+   * listener; tokens are planted as labels under it (`{{callback:domain}}`). Absent: probes that
+   * plant a domain do not run.
+   */
+  domain?: string;
   /** callbackKey(SECRETS_KEY): the listener verifies with the same */
   key: Buffer;
   inbox: CallbackInbox;
   /** how long the engine waits, before analysis, for requests still on their way (only when it planted) */
   graceMs?: number;
+  /** how often at most a running scan reads its hits for the live count, besides right after an attempt that planted (CallbackTally) */
+  tallyMs?: number;
 }
 
 export const DEFAULT_CALLBACK_GRACE_MS = 4_000;
 
-/** `{{callback}}`: a page for the target to read; `{{callback:render}}`: an address for its answer to carry */
-const PLACEHOLDER = /\{\{callback(?::(render))?\}\}/g;
+/**
+ * `{{callback}}`: a page for the target to read; `{{callback:render}}`: an address for its answer
+ * to carry; `{{callback:domain}}`: a host name under CALLBACK_DOMAIN, for an e-mail address's domain.
+ */
+const PLACEHOLDER = /\{\{callback(?::(render|domain))?\}\}/g;
+const DOMAIN_PLACEHOLDER = '{{callback:domain}}';
 
 /** whether a probe plants addresses (and so runs only where a listener hears them) */
 export const plantsCallbacks = (probe: { readonly turns: readonly string[] }): boolean => probe.turns.some((t) => t.includes('{{callback'));
 
+/** whether a probe can run with this listener: one that plants a domain needs CALLBACK_DOMAIN as well */
+export const canPlant = (probe: { readonly turns: readonly string[] }, setup: Pick<CallbackSetup, 'domain'> | null): boolean =>
+  !plantsCallbacks(probe) || (setup !== null && (Boolean(setup.domain) || !probe.turns.some((t) => t.includes(DOMAIN_PLACEHOLDER))));
+
 /** An address one attempt planted, and where. */
 export interface PlantedAddress {
   stage: CallbackStage;
+  /** the address as planted: a URL, or a host name (`domain`) */
   url: string;
   /** index of the user message (0-based, among the attempt's turns sent) that carried it */
   message: number;
@@ -49,7 +66,7 @@ export interface PlantedAttempt {
 
 /**
  * The addresses a scan planted, one set per attempt: each placeholder in an attempt's turns
- * becomes `<CALLBACK_BASE_URL>/<token>`, the token naming this scan and this attempt (so a request
+ * becomes `<CALLBACK_BASE_URL>/<token>` (or `<token labels>.<CALLBACK_DOMAIN>`), the token naming this scan and this attempt (so a request
  * to it, whenever and wherever it is heard, is that attempt's proof). Bounded by the scan's
  * attempts.
  */
@@ -74,9 +91,13 @@ export class CallbackPlanting {
     const addresses: PlantedAddress[] = [];
     const base = this.setup.baseUrl.replace(/\/+$/, '');
     const out = turns.map((turn, message) =>
-      turn.replace(PLACEHOLDER, (_all, render: string | undefined) => {
-        const stage: CallbackStage = render ? 'render' : 'fetch';
-        const url = `${base}/${mintToken(this.setup.key, { scanId: this.scanId, attemptId, stage })}`;
+      turn.replace(PLACEHOLDER, (all, kind: 'render' | 'domain' | undefined) => {
+        const stage: CallbackStage = kind ?? 'fetch';
+        const claim = { scanId: this.scanId, attemptId, stage };
+        if (stage === 'domain' && !this.setup.domain) return all;
+        const url = stage === 'domain' ? `${mintToken(this.setup.key, claim, 'host')}.${this.setup.domain}` : `${base}/${mintToken(this.setup.key, claim)}`;
+        // ids are UUIDs and CALLBACK_DOMAIN is bounded: a name past DNS's limit is a bug, not an address
+        if (stage === 'domain' && url.length > MAX_HOST_NAME) throw new RangeError(`a planted name is longer than ${MAX_HOST_NAME} characters`);
         addresses.push({ stage, url, message });
         return url;
       }),
@@ -91,3 +112,4 @@ export class CallbackPlanting {
     if (planted) planted.turns = turns;
   }
 }
+

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { callbackKey, mintToken, verifyToken } from './token';
+import { callbackKey, MAX_HOST_NAME, mintToken, tokenInHost, verifyToken } from './token';
 
 describe('callback tokens', () => {
   const key = callbackKey(randomBytes(32));
@@ -45,5 +45,58 @@ describe('callback tokens', () => {
     const bytes = Buffer.from(mintToken(key, claim), 'base64url');
     // version, stage, two packed uuids, then the MAC
     expect(bytes.length - (2 + 17 + 17)).toBeGreaterThanOrEqual(16);
+  });
+
+  describe('spelled as a host name (an e-mail address\'s domain)', () => {
+    const domain = 'oob.example.com';
+    const mail = { ...claim, stage: 'domain' as const };
+
+    it('is lowercase base32 in labels of at most 63 characters, and reads back to the same claim, in any case', () => {
+      const labels = mintToken(key, mail, 'host');
+      expect(labels).toMatch(/^[a-z2-7]{1,63}(\.[a-z2-7]{1,63})*$/);
+      expect(labels.split('.').every((l) => l.length <= 63)).toBe(true);
+      expect(`${labels}.${domain}`.length).toBeLessThanOrEqual(MAX_HOST_NAME);
+      expect(verifyToken(key, labels, 'host')).toEqual(mail);
+      // resolvers change a name's case (0x20 encoding): the same token
+      const mixed = [...labels].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+      expect(verifyToken(key, mixed, 'host')).toEqual(mail);
+      // one token, two spellings of the same bytes: either is read when the spelling is not said
+      expect(verifyToken(key, labels)).toEqual(mail);
+      expect(verifyToken(key, mintToken(key, mail))).toEqual(mail);
+      expect(verifyToken(key, mintToken(key, mail), 'host')).toBeNull();
+      expect(verifyToken(key, labels, 'url')).toBeNull();
+    });
+
+    it('refuses labels cut, split elsewhere, altered or of another key', () => {
+      const labels = mintToken(key, mail, 'host');
+      const flat = labels.replace(/\./g, '');
+      expect(verifyToken(key, labels.slice(0, -1), 'host')).toBeNull();
+      expect(verifyToken(key, labels.slice(1), 'host')).toBeNull();
+      expect(verifyToken(key, labels.split('.')[0], 'host')).toBeNull();
+      // the same characters split otherwise are not the planted name
+      expect(verifyToken(key, `${flat.slice(0, 40)}.${flat.slice(40)}`, 'host')).toBeNull();
+      for (const at of [0, 10, 30, flat.length - 1]) {
+        const altered = `${flat.slice(0, at)}${flat[at] === 'a' ? 'b' : 'a'}${flat.slice(at + 1)}`.match(/.{1,63}/g)!.join('.');
+        expect(verifyToken(key, altered, 'host')).toBeNull();
+      }
+      expect(verifyToken(callbackKey(randomBytes(32)), labels, 'host')).toBeNull();
+      for (const junk of ['', 'www', 'a'.repeat(300), `${labels}-x`, labels.replace(/a/g, '1'), `${labels}.`]) expect(verifyToken(key, junk, 'host')).toBeNull();
+    });
+
+    it('is found in a name under the domain, with the labels a sender put before it; nowhere else', () => {
+      const labels = mintToken(key, mail, 'host');
+      expect(tokenInHost(key, `${labels}.${domain}`, domain)).toEqual({ token: labels, claim: mail, before: '' });
+      expect(tokenInHost(key, `Dana-Whitfield.acct-4417.${labels.toUpperCase()}.OOB.example.com.`, domain)).toEqual({ token: labels, claim: mail, before: 'dana-whitfield.acct-4417' });
+      expect(tokenInHost(key, `${labels}.oob.example.org`, domain)).toBeNull();
+      expect(tokenInHost(key, `${labels}.evil-oob.example.com`, domain)).toBeNull();
+      expect(tokenInHost(key, `${labels}.x.${domain}`, domain)).toBeNull();
+      expect(tokenInHost(key, domain, domain)).toBeNull();
+      expect(tokenInHost(key, `www.${domain}`, domain)).toBeNull();
+    });
+
+    it('fits a scan id and an attempt id that are not UUIDs too', () => {
+      const other = { scanId: 'scan-safe', attemptId: 'attempt-42', stage: 'domain' as const };
+      expect(verifyToken(key, mintToken(key, other, 'host'), 'host')).toEqual(other);
+    });
   });
 });

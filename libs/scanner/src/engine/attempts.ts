@@ -1,6 +1,7 @@
 import type { ProbeAttempt, ToolDefinition, Turn } from '@gauntlet/domain';
 import { riskiestTool, toolRuntime } from '../agents/runtime';
 import type { CallbackPlanting } from '../callbacks/planting';
+import type { CallbackTally } from '../callbacks/hearing';
 import { AgentSetup, TargetUnavailableError } from '../chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict } from '../detectors/detector';
@@ -56,6 +57,8 @@ export interface AttemptsDeps {
   maxRecordedChars: number;
   /** where an attempt's `{{callback}}` placeholders become its own listener addresses (null: no listener) */
   callbacks?: CallbackPlanting | null;
+  /** what requests to those addresses prove while the scan runs: counted live with the attempts */
+  heard?: CallbackTally | null;
   /** the tools the scan offers the target's agent (none: it is only talked to) */
   agent?: ScanAgent;
 }
@@ -150,7 +153,7 @@ export class Attempts {
         proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: this.deps.now(), attemptId: base.attempt_id, candidates }));
       }
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
-      if (proved.length) recorder.proved(book.size, proved);
+      if (proved.length) recorder.proved(this.findingsSoFar(), proved);
     } catch (e) {
       if (e instanceof Stopped || stop.aborted) return null;
       // one conversation that went silent (an answer that broke a chat page) is not a target gone:
@@ -164,8 +167,23 @@ export class Attempts {
       health.failed(message);
       record = { ...base, turns: turns.map((content) => ({ role: 'user' as const, content })), verdict: { detector: 'engine', outcome: 'error', matched: null, confidence: 0 }, latency_ms: 0, error: message.slice(0, 500) };
     }
+    await this.hear(Boolean(this.deps.callbacks?.attempt(base.attempt_id)));
     await recorder.recordAttempt(record, recorder.advance(units)).catch(() => undefined);
     return verdict && { verdict, answer };
+  }
+
+  /** distinct weaknesses proven so far: the book's, and those only a request to a planted address proved */
+  private findingsSoFar(): number {
+    const { book, heard } = this.deps;
+    return book.size + (heard?.beyond((f) => book.has(f)) ?? 0);
+  }
+
+  /** weaknesses requests to planted addresses proved since the last attempt: they count with this one */
+  private async hear(planted: boolean): Promise<void> {
+    const { heard, book, recorder } = this.deps;
+    if (!heard) return;
+    const fresh = (await heard.heard(this.deps.now().getTime(), planted)).filter((w) => !book.has(w.fingerprint));
+    if (fresh.length) recorder.proved(this.findingsSoFar(), fresh);
   }
 
   /** the turns with this attempt's own listener addresses in place of `{{callback}}` placeholders */

@@ -117,6 +117,11 @@ export class FindingBook {
     return this.entries.size;
   }
 
+  /** whether a weakness (by fingerprint) is filed already */
+  has(fingerprint: string): boolean {
+    return this.entries.has(fingerprint);
+  }
+
   /** What the target said unasked (its greeting): public, so never a disclosure however often it recurs. */
   published(candidates: readonly Candidate[]): void {
     for (const c of candidates) this.ledger.publish(c.value);

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '@gauntlet/domain';
 import { toolsFit } from '../agents/runtime';
-import { CallbackPlanting, plantsCallbacks } from '../callbacks/planting';
+import { CallbackPlanting, canPlant } from '../callbacks/planting';
+import { CallbackTally } from '../callbacks/hearing';
 import { probesFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { Attempts } from './attempts';
@@ -34,6 +35,8 @@ export class ScanRun {
   readonly attempts: Attempts;
   /** the addresses its attempts planted, when a listener hears the scan */
   readonly callbacks: CallbackPlanting | null;
+  /** what requests to the planted addresses prove while the scan runs (the live count) */
+  readonly heard: CallbackTally | null;
   private readonly onAbort = () => this.stop.abort();
   /** what the scan has said about itself already (each note once) */
   private readonly noted = new Set<string>();
@@ -43,10 +46,11 @@ export class ScanRun {
     this.limits = { ...DEFAULT_LIMITS, ...input.limits };
     this.plan = PROFILE_PLANS[input.profile];
     this.callbacks = input.callbacks ? new CallbackPlanting(input.callbacks, input.scanId) : null;
+    this.heard = this.callbacks && new CallbackTally(this.callbacks, input.scanId, input.target, input.callbacks?.tallyMs);
     // a probe proven only by a request to its planted address runs only where a listener hears it;
     // one that needs tools only where the target is offered tools that fit it
     this.probes = interleaveByCategory(
-      selectProbes(probesFor(input.profile), input.selection).filter((p) => (this.callbacks || !plantsCallbacks(p)) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))),
+      selectProbes(probesFor(input.profile), input.selection).filter((p) => canPlant(p, input.callbacks ?? null) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))),
     );
     input.signal.addEventListener('abort', this.onAbort, { once: true });
     this.waits = new Waits(this.stop.signal, Math.min(250, Math.max(10, this.limits.messageTimeoutMs / 10)));
@@ -59,7 +63,7 @@ export class ScanRun {
     this.book = new FindingBook(this.limits.maxRecordedChars);
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),
-      recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
+      recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, heard: this.heard, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
       agent: { tools, toolsRefused: (reason) => void this.note('tools-refused', `The target's API refused tools (${reason.slice(0, 200)}): it was scanned without them from then on.`) },
     });
   }

@@ -66,12 +66,13 @@ function callBlock(c: ToolCall, proving: boolean): HTMLDivElement {
 /** the request that reached the address the attempt planted: what the target did, after the conversation */
 function hitItem(p: Proof): HTMLLIElement {
   const m = p.matched;
-  const request = `${m.method ?? 'GET'} ${m.path || '/'}${m.query ? `?${m.query}` : ''}`;
+  // a lookup of the planted name (DNS), a request whose host carried the token, or one under /oob/<token>
+  const request = m.method === 'DNS' ? `DNS lookup of ${m.host ?? ''}` : `${m.method ?? 'GET'} ${m.host ? `//${m.host}` : ''}${m.path || '/'}${m.query ? `?${m.query}` : ''}`;
   const at = m.at && !Number.isNaN(Date.parse(m.at)) ? new Date(m.at).toLocaleString() : m.at;
   return h(
     'li',
     { class: 'turn turn-hit' },
-    h('span', { class: 'turn-role' }, 'Request to the planted address', h('span', { class: 'turn-note' }, at ? ` (received ${at})` : '')),
+    h('span', { class: 'turn-role' }, m.method === 'DNS' ? 'Lookup of the planted name' : 'Request to the planted address', h('span', { class: 'turn-note' }, at ? ` (received ${at})` : '')),
     h('pre', { class: 'turn-content' }, h('mark', { class: 'proof-span proof-hit' }, request)),
   );
 }
