@@ -81,6 +81,8 @@ module.exports.runService = () => { globalThis.__gauntletRunService = true; requ
       sourcefile: 'gauntlet-package-entry.js',
     },
     outfile: entry,
+    // the metafile's input paths are relative to this (thirdPartyLicences resolves them against it)
+    absWorkingDir: root,
     allowOverwrite: true,
     write: false,
     bundle: true,
