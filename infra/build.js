@@ -69,9 +69,17 @@ async function main() {
   await Promise.all(jobs);
 }
 
-/** the dashboard as one ES module the page loads (script-src 'self': no inline code, no CDN) */
-function bundleDashboard() {
-  return esbuild.build({
+/**
+ * The dashboard as one ES module the page loads (script-src 'self': no inline code, no CDN), and
+ * beside its styles the charting library's stylesheet, the one file of uplot the page needs (so
+ * uplot is not a package the installed service depends on). The packages the bundle inlines are
+ * listed in bundle-inputs.json for the licence file infra/bundle.js writes.
+ */
+async function bundleDashboard() {
+  const css = path.join(out, 'apps/dashboard/assets/css');
+  fs.mkdirSync(css, { recursive: true });
+  fs.copyFileSync(path.join(path.dirname(require.resolve('uplot', { paths: [root] })), 'uPlot.min.css'), path.join(css, 'uPlot.min.css'));
+  const { metafile } = await esbuild.build({
     entryPoints: [path.join(DASHBOARD_SRC, 'main.ts')],
     outfile: path.join(out, 'apps/dashboard/assets/js/main.js'),
     bundle: true,
@@ -82,7 +90,10 @@ function bundleDashboard() {
     sourcemap: 'linked',
     tsconfig: path.join(root, 'apps/dashboard/tsconfig.json'),
     logLevel: 'warning',
+    metafile: true,
   });
+  const inputs = Object.keys(metafile.inputs).map((i) => path.resolve(root, i));
+  fs.writeFileSync(path.join(out, 'apps/dashboard/bundle-inputs.json'), JSON.stringify(inputs));
 }
 
 main().catch((e) => {

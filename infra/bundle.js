@@ -5,7 +5,7 @@
 //   of ~330 packages; @nestjs/swagger comes inlined too, so swagger-ui-dist and its install-time
 //   download analytics (@scarf/scarf) never reach a user's machine; the Swagger UI files the API
 //   serves are copied beside the bundle instead;
-// - the nine Noto fonts the PDF renderer embeds (libs/reports/src/pdf-fonts.ts) are copied into
+// - the seven Noto fonts the PDF renderer embeds (libs/reports/src/pdf-fonts.ts) are copied into
 //   dist/libs/reports/fonts, brotli-compressed, instead of shipping the font packages' 18 weights.
 // Each bundled module keeps its own __dirname (rewritten to its place relative to the bundle), so
 // code that finds files beside itself (schemas, the dashboard, fonts) works as it does unbundled.
@@ -20,7 +20,7 @@ const dist = path.join(root, 'dist');
 const CLI = 'apps/cli/src/main.js';
 const SERVICE = 'apps/gauntlet/src/main.js';
 /** native code and the browser driver: installed as packages (see package.json "dependencies") */
-const EXTERNAL = ['better-sqlite3', 'playwright-core', 'uplot'];
+const EXTERNAL = ['better-sqlite3', 'playwright-core'];
 const SWAGGER_UI = ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css', 'index.css', 'favicon-16x16.png', 'favicon-32x32.png', 'oauth2-redirect.html', 'oauth2-redirect.js', 'LICENSE', 'NOTICE'];
 
 
@@ -54,6 +54,13 @@ function plugins(entry, service, outDir) {
           contents: `const p = () => require("path").join(__dirname, ${JSON.stringify(path.relative(outDir, path.join(dist, 'vendor/swagger-ui')).split(path.sep).join('/'))}); module.exports = p; module.exports.getAbsoluteFSPath = p; module.exports.absolutePath = p;`,
           loader: 'js',
         }));
+        // fontkit decodes WOFF2 with the `brotli` package's decoder written in JavaScript (0.47 MB of the
+        // bundle); node's zlib has brotli built in
+        build.onResolve({ filter: /^brotli\/decompress(\.js)?$/ }, () => ({ path: 'brotli-decompress', namespace: 'gauntlet-brotli' }));
+        build.onLoad({ filter: /.*/, namespace: 'gauntlet-brotli' }, () => ({
+          contents: `module.exports = (buffer) => require("zlib").brotliDecompressSync(buffer);`,
+          loader: 'js',
+        }));
         // optional packages a dependency tries and does without (Nest's microservices, mongodb's compressors...): left as requires
         build.onResolve({ filter: /^[^./]/ }, (args) => {
           if (args.namespace !== 'file' || EXTERNAL.some((e) => args.path === e || args.path.startsWith(e + '/'))) return undefined;
@@ -81,6 +88,8 @@ module.exports.runService = () => { globalThis.__gauntletRunService = true; requ
       sourcefile: 'gauntlet-package-entry.js',
     },
     outfile: entry,
+    // the metafile's input paths are relative to this (thirdPartyLicences resolves them against it)
+    absWorkingDir: root,
     allowOverwrite: true,
     write: false,
     bundle: true,
@@ -102,12 +111,12 @@ module.exports.runService = () => { globalThis.__gauntletRunService = true; requ
   return result;
 }
 
-/** the licence texts of the packages inlined into the bundles, in one file beside them */
+/** the licence texts of the packages inlined into the bundles (the CLI's and the dashboard's), in one file beside them */
 function thirdPartyLicences(inputs) {
   const dirs = new Set();
   for (const input of inputs) {
     const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (m) dirs.add(path.resolve(root, m[1]));
+    if (m) dirs.add(fs.realpathSync(path.resolve(root, m[1])));
   }
   const out = [];
   for (const dir of [...dirs].sort()) {
@@ -125,7 +134,8 @@ async function main() {
   const { outputFiles, metafile } = await bundle();
   for (const f of outputFiles) fs.writeFileSync(f.path, f.contents);
   fs.writeFileSync(path.join(dist, SERVICE), `'use strict';\n// the service is bundled with the CLI (infra/bundle.js)\nrequire(${JSON.stringify(path.relative(path.dirname(path.join(dist, SERVICE)), path.join(dist, CLI)).split(path.sep).join('/'))}).runService();\n`);
-  fs.writeFileSync(path.join(dist, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicences(Object.keys(metafile.inputs)));
+  const dashboardInputs = JSON.parse(fs.readFileSync(path.join(dist, 'apps/dashboard/bundle-inputs.json'), 'utf8'));
+  fs.writeFileSync(path.join(dist, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicences([...Object.keys(metafile.inputs), ...dashboardInputs]));
 
   const ui = path.join(dist, 'vendor/swagger-ui');
   fs.mkdirSync(ui, { recursive: true });

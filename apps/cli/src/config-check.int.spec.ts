@@ -63,7 +63,7 @@ describe('gauntlet scan checks the whole gauntlet.yaml first', () => {
   it('says a flag target\'s problem with the flags', async () => {
     const r = await scan([url, '--format', 'http']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--body-template and --response-path');
+    expect(r.err).toBe('gauntlet: error: --body-template and --response-path (http: in gauntlet.yaml) is required when --format is http');
     expect(r.err).not.toMatch(/api_format|scan_mode/);
     const half = await scan([url, '--format', 'http', '--body-template', '{"q":"{{prompt}}"}']);
     expect(half.err).toContain('--response-path is needed too');

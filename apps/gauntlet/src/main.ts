@@ -84,6 +84,7 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
 
 /** A start-up problem the operator fixes with a setting: one line, never a stack trace. */
 export class StartupError extends Error {
+  override readonly name = 'StartupError';
   constructor(message: string, readonly code?: string, readonly suggestedPort?: number | null) {
     super(message);
   }

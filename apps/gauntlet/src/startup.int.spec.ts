@@ -7,6 +7,7 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..', '..');
 const GAUNTLET = join(ROOT, 'dist', 'apps', 'gauntlet', 'src', 'main.js');
 const LAB = join(ROOT, 'dist', 'apps', 'lab', 'src', 'main.js');
+const CLI = join(ROOT, 'bin', 'gauntlet.js');
 
 /** runs a built entry point until it exits or prints `until` (then stops it); bounded */
 function run(file: string, args: string[], env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; out: string; err: string }> {
@@ -55,6 +56,22 @@ describe('starting the service and the lab', () => {
       const probe = createServer().once('error', reject).listen({ port: suggested, host: '127.0.0.1' }, () => probe.close(() => resolve()));
     });
     expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('says a taken port once: Nest\'s own report of the failed listen stays out of the log', async () => {
+    const r = await run(GAUNTLET, ['all', '--port', String(port)], { HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    expect(r.code).toBe(1);
+    expect(r.out).not.toContain('EADDRINUSE');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('answers `gauntlet serve` on a taken port with one line in the CLI\'s words', async () => {
+    const r = await run(CLI, ['serve', '--port', String(port), '--data-dir', join(dataDir, 'cli')], {});
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    const lines = r.err.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^gauntlet: error: port ${port} on 127\\.0\\.0\\.1 is already in use \\(another gauntlet serve, perhaps\\): choose another with --port, e\\.g\\. gauntlet serve --port \\d+$`));
   });
 
   it('prints the address it actually bound', async () => {

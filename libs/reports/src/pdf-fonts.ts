@@ -14,6 +14,9 @@ import { ARABIC_LETTERS, shapeArabic } from './arabic';
  * Arabic, Noto Sans SC (Chinese and Japanese kana), Noto Sans KR (Hangul), Noto Sans Mono. Each
  * character is drawn with the first font of its style that has it; a font no character needs is
  * never embedded, so a Latin-only report does not carry the 10 MB CJK font.
+ * Bold Chinese, Japanese and Korean are drawn in the regular weight: their bold faces would add
+ * 8 MB (brotli) to the installed package for the titles alone; Latin, Cyrillic, Greek and Arabic
+ * keep their bold faces (together 0.35 MB).
  */
 export type FontStyle = 'regular' | 'bold' | 'mono';
 
@@ -23,13 +26,11 @@ const SANS_BOLD = pkg('noto-sans', '700Bold', 'NotoSans');
 const ARABIC = pkg('noto-sans-arabic', '400Regular', 'NotoSansArabic');
 const ARABIC_BOLD = pkg('noto-sans-arabic', '700Bold', 'NotoSansArabic');
 const SC = pkg('noto-sans-sc', '400Regular', 'NotoSansSC');
-const SC_BOLD = pkg('noto-sans-sc', '700Bold', 'NotoSansSC');
 const KR = pkg('noto-sans-kr', '400Regular', 'NotoSansKR');
-const KR_BOLD = pkg('noto-sans-kr', '700Bold', 'NotoSansKR');
 const MONO = pkg('noto-sans-mono', '400Regular', 'NotoSansMono');
 
 /** every font file the renderer may embed: the packaged build copies these alone (infra/bundle.js) */
-export const FONT_FILES = [SANS, SANS_BOLD, ARABIC, ARABIC_BOLD, SC, SC_BOLD, KR, KR_BOLD, MONO];
+export const FONT_FILES = [SANS, SANS_BOLD, ARABIC, ARABIC_BOLD, SC, KR, MONO];
 
 /**
  * A font's bytes: the installed package carries the fonts brotli-compressed beside the renderer
@@ -44,17 +45,25 @@ export function fontBytes(file: string, fontsDir = join(__dirname, '..', 'fonts'
 /** fallback order per style: the style's own face first, then the script faces, then mono for symbols (arrows, boxes) */
 const CHAINS: Record<FontStyle, string[]> = {
   regular: [SANS, ARABIC, SC, KR, MONO],
-  bold: [SANS_BOLD, ARABIC_BOLD, SC_BOLD, KR_BOLD, MONO],
+  bold: [SANS_BOLD, ARABIC_BOLD, SC, KR, MONO],
   mono: [MONO, SANS, ARABIC, SC, KR],
 };
 
 interface FontFile {
+  path: string;
   bytes: Uint8Array;
-  /** PDF names a subset font TAG+Name, TAG six capital letters (ISO 32000-1, 9.6.4): readers tell subsets by it */
-  subsetName: string;
   /** parsed once per process, for coverage and widths; embedding parses its own copy */
   face: fontkit.Font;
   rtl: boolean;
+}
+
+/**
+ * PDF names a subset font TAG+Name, TAG six capital letters (ISO 32000-1, 9.6.4): readers tell
+ * subsets by it, so each style's subset of a file gets its own tag (the styles share script fonts)
+ */
+function subsetName(file: FontFile, style: FontStyle): string {
+  const tag = [...createHash('sha256').update(`${file.path}\n${style}`).digest()].slice(0, 6).map((b) => String.fromCharCode(65 + (b % 26))).join('');
+  return `${tag}+${file.face.postscriptName}`;
 }
 
 const files = new Map<string, FontFile>();
@@ -63,8 +72,7 @@ function fontFile(path: string): FontFile {
   if (!f) {
     const bytes = fontBytes(path);
     const face = fontkit.create(bytes) as fontkit.Font;
-    const tag = [...createHash('sha256').update(path).digest()].slice(0, 6).map((b) => String.fromCharCode(65 + (b % 26))).join('');
-    f = { bytes, subsetName: `${tag}+${face.postscriptName}`, face, rtl: path === ARABIC || path === ARABIC_BOLD };
+    f = { path, bytes, face, rtl: path === ARABIC || path === ARABIC_BOLD };
     files.set(path, f);
   }
   return f;
@@ -171,7 +179,7 @@ export class FontStack {
       if (i >= 0) needed.add(i);
       else for (const c of this.fold(ch)) needed.add(Math.max(0, this.face(c.codePointAt(0)!)));
     }
-    for (const i of [...needed].sort()) this.embedded[i] ??= await this.doc.embedFont(this.sources[i].bytes, { subset: true, customName: this.sources[i].subsetName });
+    for (const i of [...needed].sort()) this.embedded[i] ??= await this.doc.embedFont(this.sources[i].bytes, { subset: true, customName: subsetName(this.sources[i], this.style) });
     return this;
   }
 

@@ -57,6 +57,9 @@ describe('pdf report, read back by real readers', () => {
   let pages = 0;
 
   const polyglot = buildScanReport(sampleHistory({ seed: 9, findings: 3 }), { ...ctx, target: { ...ctx.target, name: 'Бот поддержки' } });
+  // a bold title in Cyrillic, Greek, Chinese and Korean (bold CJK is drawn in the regular face)
+  const BOLD_TITLE = 'Утечка Οδηγίες 系统提示词 시스템 프롬프트';
+  polyglot.vulnerabilities[0].title = BOLD_TITLE;
   // each finding quotes a few scripts in its last answers (the PDF shows the last four turns)
   Object.values(SCRIPTS).forEach((line, i) => {
     const v = polyglot.vulnerabilities[i % polyglot.vulnerabilities.length];
@@ -89,6 +92,7 @@ describe('pdf report, read back by real readers', () => {
     const out = text(poly).normalize('NFC');
     for (const [script, line] of Object.entries(SCRIPTS)) expect([script, out.includes(line)]).toEqual([script, true]);
     expect(out).toContain('Бот поддержки');
+    expect(out).toContain(BOLD_TITLE);
     expect(out).not.toMatch(/\?{3}/);
   });
 

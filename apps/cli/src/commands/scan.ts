@@ -151,7 +151,8 @@ async function checkTargets(plan: ScanPlan, configFile: string | null): Promise<
       const at = configPosition(configFile, ['targets', i, ...field.split('.')]);
       lines.push(`${at}: targets[${i}]${problem.named ? ': ' : `.${field} `}${inCliWords(problem.message, 'config')}`);
     } else {
-      lines.push(`${flagOf(problem.field)}${problem.named ? ': ' : ' '}${inCliWords(problem.message)}`);
+      // a domain rule's message names its own fields; the DTO's starts after the field's name
+      lines.push(problem.named ? inCliWords(problem.message) : `${flagOf(problem.field)} ${inCliWords(problem.message)}`);
     }
   }
   if (lines.length) throw new CliError(lines.join('\n'));

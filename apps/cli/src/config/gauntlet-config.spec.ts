@@ -67,6 +67,27 @@ describe('gauntlet.yaml', () => {
     expect(attempt(file('bad-threshold.yaml', 'fail_under: 170\ntargets:\n  - url: http://x\n'))).toBe(`${join(dir, 'bad-threshold.yaml')}:1:1: fail_under must be <= 100`);
   });
 
+  it('names every problem of the file at once, in its order, one line each', () => {
+    const path = file('many.yaml', [
+      'fail_under: 170',
+      'targets:',
+      '  - url: http://x/v1',
+      '    format: openia',
+      '  - name: no url',
+      '  - url: http://y/v1',
+      '    modle: gpt-4o',
+      '    tools: 3',
+      '',
+    ].join('\n'));
+    expect(attempt(path).split('\n')).toEqual([
+      `${path}:1:1: fail_under must be <= 100`,
+      `${path}:4:5: targets[0].format must be one of ${API_FORMATS.join(', ')}`,
+      `${path}:5:5: targets[1] needs url`,
+      `${path}:7:5: targets[2].modle is not a known field of targets[2]`,
+      expect.stringMatching(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:8:5: targets\\[2\\]\\.tools `)),
+    ]);
+  });
+
   it('names the line of an environment variable that is not set', () => {
     const path = file('env.yaml', 'targets:\n  - url: http://x/v1\n    api_key: ${NOPE}\n');
     expect(attempt(path)).toBe(`${path}:3:5: targets[0].api_key refers to \${NOPE}, which is not set in the environment`);

@@ -88,6 +88,41 @@ function describeError(e: ErrorObject): { path: (string | number)[]; message: st
   }
 }
 
+/**
+ * Every problem the schema found, one per field (the caller puts them in the file's order): the
+ * whole file is checked at once. Of the alternatives of a failed `oneOf` (`tools` is a word, a
+ * list or an object) only the most specific is said, as of a field's nested problems: a wrong
+ * field inside a target says more than "targets[0] is invalid".
+ */
+function schemaProblems(errors: ErrorObject[]): { path: (string | number)[]; message: string }[] {
+  const choices = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
+  /** the failed choice an error is one alternative of (the outermost), or none */
+  const choiceOf = (e: ErrorObject) =>
+    choices
+      .filter((c) => c !== e && e.schemaPath.startsWith(c.schemaPath + '/') && (e.instancePath + '/').startsWith(c.instancePath + '/'))
+      .sort((a, b) => a.schemaPath.length - b.schemaPath.length)[0];
+  const groups = new Map<string, { path: (string | number)[]; message: string }>();
+  const depth = (p: { path: unknown[] }) => p.path.length;
+  errors.forEach((e, i) => {
+    if (e.keyword === 'if' || (e.keyword === 'oneOf' || e.keyword === 'anyOf' ? errors.some((o) => choiceOf(o) === e) : false)) return;
+    const d = describeError(e);
+    const choice = choiceOf(e);
+    const key = choice ? `${choice.instancePath}${choice.schemaPath}` : `${i}`;
+    const kept = groups.get(key);
+    if (!kept || depth(d) > depth(kept)) groups.set(key, d);
+  });
+  const all = [...groups.values()];
+  const within = (inner: (string | number)[], outer: (string | number)[]) => inner.length > outer.length && outer.every((p, i) => inner[i] === p);
+  const generic = (p: { message: string }) => !/^(needs |is not a known field)/.test(p.message);
+  const seen = new Set<string>();
+  return all
+    .filter((p) => !(generic(p) && all.some((q) => within(q.path, p.path))))
+    .filter((p) => {
+      const k = JSON.stringify([p.path, p.message]);
+      return !seen.has(k) && seen.add(k);
+    });
+}
+
 /** Bounds on a config file: it is a few dozen lines; these refuse what would exhaust memory or time reading it. */
 export const CONFIG_LIMITS = {
   /** bytes in the file */
@@ -161,10 +196,8 @@ export function loadConfig(file: string, env: Record<string, string | undefined>
   }
   const problems = validate(value);
   if (problems.length) {
-    // the most specific problem first: a wrong field inside a target says more than "targets[0] is invalid"
-    const described = problems.filter((p) => p.keyword !== 'oneOf').map(describeError);
-    const first = described.sort((a, b) => b.path.length - a.path.length)[0] ?? describeError(problems[0]);
-    throw new CliError(`${at(offsetOf(doc, first.path))}: ${fieldName(first.path)} ${first.message}`);
+    const found = schemaProblems(problems).map((p) => ({ ...p, offset: offsetOf(doc, p.path) ?? Infinity }));
+    throw new CliError(found.sort((a, b) => a.offset - b.offset).map((p) => `${at(Number.isFinite(p.offset) ? p.offset : undefined)}: ${fieldName(p.path)} ${p.message}`).join('\n'));
   }
   return resolveEnv(value, [], (path, problem) => {
     throw new CliError(`${at(offsetOf(doc, path))}: ${fieldName(path)} ${problem}`);

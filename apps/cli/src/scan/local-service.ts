@@ -13,7 +13,7 @@ import { AppModule } from '../../../gauntlet/src/app.module';
 import { AccountReader } from '../../../gauntlet/src/auth/account-reader';
 import { RegisterAccount } from '../../../gauntlet/src/auth/registering-account/register-account';
 import { loadConfig } from '../../../gauntlet/src/config/config';
-import { startRoles } from '../../../gauntlet/src/main';
+import { startRoles, StartupError } from '../../../gauntlet/src/main';
 import { createLogger } from '../../../gauntlet/src/platform/logger';
 import { createRuntime, Runtime } from '../../../gauntlet/src/runtime';
 import { ScanWorker } from '../../../gauntlet/src/scanning/scan-worker';
@@ -309,7 +309,17 @@ export async function serveLocal(options: LocalServiceOptions & { host: string; 
     return { url: url ?? serveUrl(options.host, options.port), account, accountFile: join(options.dataDir, LOCAL_ACCOUNT_FILE), close: () => runtime.close() };
   } catch (e) {
     await runtime.close().catch(() => undefined);
-    throw e instanceof Error && e.name === 'StartupError' ? new CliError(e.message) : e;
+    if (!(e instanceof StartupError)) throw e;
+    // the service's words name PORT and npm start; here the flag is --port
+    throw new CliError(
+      e.code === 'EADDRINUSE'
+        ? `port ${options.port} on ${options.host} is already in use (another gauntlet serve, perhaps): choose another with --port${e.suggestedPort ? `, e.g. gauntlet serve --port ${e.suggestedPort}` : ''}`
+        : e.code === 'EACCES'
+          ? `port ${options.port} needs privileges this user lacks: choose one above 1023 with --port`
+          : e.code === 'EADDRNOTAVAIL'
+            ? `address ${options.host} is not one of this machine's: give --host one of its addresses, or 0.0.0.0 for every interface`
+            : e.message,
+    );
   }
 }
 

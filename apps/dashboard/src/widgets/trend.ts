@@ -1,5 +1,5 @@
 // A target's score and open findings over its finished scans, drawn by uPlot (bundled with the
-// dashboard; its stylesheet is served from /app/vendor/uplot/), with the same figures as a table
+// dashboard; its stylesheet is copied beside the dashboard's by infra/build.js), with the same figures as a table
 // for screen readers and keyboard users.
 import uPlot from 'uplot';
 import type { Schemas } from '../api/client';

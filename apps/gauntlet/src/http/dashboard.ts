@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
  * The dashboard's pages only ever load their own files and call this same origin; anything
@@ -36,11 +36,6 @@ export function dashboardRoot(from = __dirname): string {
 /** the one script the page loads */
 export const DASHBOARD_BUNDLE = 'assets/js/main.js';
 
-/** where uplot's built files are (its package.json exports only the code, so found from the main file) */
-export function uplotDist(): string {
-  return dirname(require.resolve('uplot'));
-}
-
 function secure(reply: FastifyReply): FastifyReply {
   return reply
     .header('Content-Security-Policy', DASHBOARD_CSP)
@@ -57,15 +52,6 @@ function secure(reply: FastifyReply): FastifyReply {
  */
 export async function serveDashboard(fastify: FastifyInstance, root = dashboardRoot()): Promise<void> {
   await fastify.register(fastifyStatic, { root, serve: false, index: false, dotfiles: 'deny', cacheControl: false });
-
-  // the charting library's stylesheet, as its package ships it (its code is in the bundle), nothing else of node_modules
-  const uplot = uplotDist();
-  const VENDOR: Record<string, string> = { 'uPlot.min.css': 'uPlot.min.css' };
-  fastify.get('/app/vendor/uplot/:file', (request, reply) => {
-    const file = VENDOR[(request.params as { file: string }).file];
-    if (!file) return reply.callNotFound();
-    return secure(reply).sendFile(file, uplot);
-  });
 
   const page = (_req: unknown, reply: FastifyReply) => secure(reply).type('text/html; charset=utf-8').sendFile('index.html');
   fastify.get('/', page);

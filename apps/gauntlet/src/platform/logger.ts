@@ -60,6 +60,8 @@ export function createRequestLogger(level: string): Logger {
   return pino(common(level), logDestination());
 }
 
+const LISTEN_PROBLEM = /\blisten (EADDRINUSE|EACCES|EADDRNOTAVAIL)\b/;
+
 /** Nest's own messages go to the same pino logger. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
@@ -68,7 +70,9 @@ export class NestPinoLogger implements LoggerService {
     else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
-    this.logger.error({ context, trace }, String(message));
+    // a port or address not ours to take: the start-up says it once, with the setting to change (main.ts listenProblem)
+    if (context === 'NestApplication' && LISTEN_PROBLEM.test(String(message))) this.logger.debug({ context }, String(message));
+    else this.logger.error({ context, trace }, String(message));
   }
   warn(message: unknown, context?: string) {
     this.logger.warn({ context }, String(message));

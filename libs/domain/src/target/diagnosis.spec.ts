@@ -62,9 +62,9 @@ describe('what a connection check says', () => {
 
   it('no browser on the server names the one command that installs it', () => {
     const page: CheckSubject = { ...api, scan_mode: 'browser', api_format: null };
-    const verdict = failed({ kind: 'page', step: 'launch', install: 'npx playwright install --with-deps chromium' }, page);
+    const verdict = failed({ kind: 'page', step: 'launch', install: 'npx playwright-core install --with-deps chromium' }, page);
     expect(verdict.diagnosis).toMatch(/No Chromium/);
-    expect(verdict.hint).toContain('`npx playwright install --with-deps chromium`');
+    expect(verdict.hint).toContain('`npx playwright-core install --with-deps chromium`');
   });
 
   it('a page that never settles says so', () => {

@@ -38,17 +38,17 @@ describe('findChromium', () => {
 
   it('given no browser at all, when looking, then the answer names the one command for this system and what was tried', async () => {
     const linux = await findChromium(machine([]));
-    expect(linux).toMatchObject({ found: false, install: 'npx playwright install --with-deps chromium' });
-    expect(!linux.found && linux.message).toContain('npx playwright install --with-deps chromium');
+    expect(linux).toMatchObject({ found: false, install: 'npx playwright-core install --with-deps chromium' });
+    expect(!linux.found && linux.message).toContain('npx playwright-core install --with-deps chromium');
     expect(!linux.found && linux.tried).toEqual(expect.arrayContaining([PLAYWRIGHT, '/usr/bin/chromium']));
     const mac = await findChromium(machine([], { platform: 'darwin' }));
-    expect(!mac.found && mac.install).toBe('npx playwright install chromium');
-    expect(installCommand('win32')).toBe('npx playwright install chromium');
+    expect(!mac.found && mac.install).toBe('npx playwright-core install chromium');
+    expect(installCommand('win32')).toBe('npx playwright-core install chromium');
   });
 
   it('on this machine, finds an executable or says what to run (never downloads)', async () => {
     const found = await findChromium();
     if (found.found) expect(found.path).toBeTruthy();
-    else expect(found.message).toMatch(/npx playwright install/);
+    else expect(found.message).toMatch(/npx playwright-core install/);
   });
 });

@@ -26,10 +26,14 @@ export interface ChromiumEnvironment {
   playwrightPath(): Promise<string | null>;
 }
 
-/** the one command that gets a browser on this system: what Playwright users already run */
+/**
+ * The one command that gets a browser on this system: playwright-core's own installer, the
+ * version Gauntlet drives (the installed package has playwright-core, not playwright, and
+ * `npx playwright` would fetch the newest playwright, whose Chromium build this version does not look for).
+ */
 export function installCommand(platform: NodeJS.Platform): string {
   // on Linux the browser also needs system libraries a bare server may lack
-  return platform === 'linux' ? 'npx playwright install --with-deps chromium' : 'npx playwright install chromium';
+  return platform === 'linux' ? 'npx playwright-core install --with-deps chromium' : 'npx playwright-core install chromium';
 }
 
 /** the usual places a system Chromium or Chrome lives */
