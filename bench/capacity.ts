@@ -21,6 +21,9 @@
  * slots; the target runs in this process. BENCH_FIXED=k makes the scan keep k conversations
  * whatever the pacing says: what the scan's own shape allows (its phases and multi-turn
  * conversations leave slots idle however many conversations are allowed), for comparison.
+ * BENCH_MESSAGE_TIMEOUT_MS gives the scan a longer wait per message than its 60 s: on a machine so
+ * loaded that one answer of the real model takes a minute, the requests the scan queues behind its
+ * own time out and the scan gives the target up after five in a row (it says so: completed_partial).
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -181,6 +184,7 @@ async function scanOnce(served: Served, cap: number) {
   try {
     const ended = await runScan({
       scanId: 'capacity', seed: 'capacity-seed', profile: PROFILE, driver, target, signal: stop.signal, now: () => new Date(),
+      ...(process.env.BENCH_MESSAGE_TIMEOUT_MS && { limits: { messageTimeoutMs: Number(process.env.BENCH_MESSAGE_TIMEOUT_MS) } }),
       sink: { enterPhase, recordAttempt: async () => {}, recordVulnerability: async () => {} },
     });
     // a scan the cap stopped says cancelled; one that gave up on the target says why
