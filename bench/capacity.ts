@@ -13,10 +13,17 @@
  *
  *   npm run build && node dist/bench/capacity.js [targets, default scripted,smollm2] [slots, default 1,2,4] [profile, default standard] [cap scripted, default 150] [cap smollm2, default 30]
  *
+ * A cap of 0 runs the whole scan (`node dist/bench/capacity.js smollm2 2 standard 0 0`: the issue's
+ * check, a standard scan of the real model with two slots, against last turn's 580 s for ~300
+ * requests). Besides the slots' busy share, the share of the scan's seconds with every slot busy.
+ *
  * The scanner is the real API driver (createChatDriver, its pacing included), told nothing of the
  * slots; the target runs in this process. BENCH_FIXED=k makes the scan keep k conversations
  * whatever the pacing says: what the scan's own shape allows (its phases and multi-turn
  * conversations leave slots idle however many conversations are allowed), for comparison.
+ * BENCH_MESSAGE_TIMEOUT_MS gives the scan a longer wait per message than its 60 s: on a machine so
+ * loaded that one answer of the real model takes a minute, the requests the scan queues behind its
+ * own time out and the scan gives the target up after five in a row (it says so: completed_partial).
  */
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -31,15 +38,17 @@ const SLOTS = (process.argv[3] ?? '1,2,4').split(',').map(Number);
 const PROFILE = (process.argv[4] ?? 'standard') as Profile;
 const CAPS: Record<string, number> = { scripted: Number(process.argv[5] ?? 150), smollm2: Number(process.argv[6] ?? 30) };
 
-/** slot-milliseconds busy: min(requests under way, slots), integrated over time */
+/** slot-milliseconds busy: min(requests under way, slots), integrated over time; and the milliseconds every slot was busy */
 class SlotClock {
   private active = 0;
   private since = performance.now();
   private busy = 0;
-  constructor(private readonly slots: number) {}
+  private full = 0;
+  constructor(readonly slots: number) {}
   private tick() {
     const now = performance.now();
     this.busy += Math.min(this.active, this.slots) * (now - this.since);
+    if (this.active >= this.slots) this.full += now - this.since;
     this.since = now;
   }
   enter() {
@@ -53,6 +62,10 @@ class SlotClock {
   read(): number {
     this.tick();
     return this.busy;
+  }
+  allBusy(): number {
+    this.tick();
+    return this.full;
   }
 }
 
@@ -160,22 +173,36 @@ async function scanOnce(served: Served, cap: number) {
   const log: unknown[][] = [];
   const driver = recording(createChatDriver(target, { allowPrivate: true, concurrency: concurrencyFor(PROFILE) }), cap, stop, log);
   const busyBefore = served.clock.read();
+  const fullBefore = served.clock.allBusy();
   const started = performance.now();
   let widest = 0;
+  // per phase: seconds, and the slots' busy share in it
+  const phases: Array<{ phase: string; at: number; busy: number }> = [];
+  const enterPhase = async (phase: string) => void phases.push({ phase, at: performance.now(), busy: served.clock.read() });
   const watch = setInterval(() => (widest = Math.max(widest, driver.concurrency?.() ?? 0)), 100);
+  let outcome = '';
   try {
-    await runScan({
+    const ended = await runScan({
       scanId: 'capacity', seed: 'capacity-seed', profile: PROFILE, driver, target, signal: stop.signal, now: () => new Date(),
-      sink: { enterPhase: async () => {}, recordAttempt: async () => {}, recordVulnerability: async () => {} },
+      ...(process.env.BENCH_MESSAGE_TIMEOUT_MS && { limits: { messageTimeoutMs: Number(process.env.BENCH_MESSAGE_TIMEOUT_MS) } }),
+      sink: { enterPhase, recordAttempt: async () => {}, recordVulnerability: async () => {} },
     });
+    // a scan the cap stopped says cancelled; one that gave up on the target says why
+    outcome = ended.kind === 'completed_partial' ? `${ended.kind}: ${ended.reason}` : ended.kind;
   } finally {
     clearInterval(watch);
   }
   const ms = performance.now() - started;
   const busy = served.clock.read() - busyBefore;
+  phases.push({ phase: 'end', at: performance.now(), busy: served.clock.read() });
+  const byPhase = phases.slice(0, -1).map((p, i) => {
+    const span = phases[i + 1].at - p.at;
+    return `${p.phase} ${(span / 1000).toFixed(1)} s busy ${span > 0 ? ((phases[i + 1].busy - p.busy) / (served.clock.slots * span)).toFixed(2) : '-'}`;
+  });
+  const full = served.clock.allBusy() - fullBefore;
   const settled = driver.concurrency?.() ?? 0;
   await driver.close();
-  return { requests: log.length, ms, busy, log, settled, widest };
+  return { requests: log.length, ms, busy, full, log, settled, widest, byPhase, outcome };
 }
 
 /** the same requests, exactly `slots` in flight at any time */
@@ -196,16 +223,17 @@ async function bareLoop(served: Served, slots: number, log: unknown[][]) {
 
 async function main() {
   console.log(`node dist/bench/capacity.js ${TARGETS.join(',')} ${SLOTS.join(',')} ${PROFILE} ${CAPS.scripted} ${CAPS.smollm2}`);
-  const rows: string[][] = [['target', 'slots', 'requests', 'scan s', 'loop s', 'scan/loop throughput', 'slots busy (scan)', 'conversations at end (widest)']];
+  const rows: string[][] = [['target', 'slots', 'requests', 'scan s', 'loop s', 'scan/loop throughput', 'slots busy (scan)', 'all slots busy (scan)', 'conversations at end (widest)']];
   for (const name of TARGETS) {
     for (const slots of SLOTS) {
       const served = name === 'smollm2' ? await smollm2(slots) : await scripted(slots);
       try {
-        const scan = await scanOnce(served, CAPS[name] ?? 100);
+        const scan = await scanOnce(served, CAPS[name] || Infinity);
         const loop = await bareLoop(served, slots, scan.log);
         const ratio = loop.ms / scan.ms; // same requests: throughput ratio is the inverse of the times
-        rows.push([name, String(slots), String(scan.requests), (scan.ms / 1000).toFixed(1), (loop.ms / 1000).toFixed(1), ratio.toFixed(2), (scan.busy / (slots * scan.ms)).toFixed(2), `${scan.settled} (${scan.widest})`]);
+        rows.push([name, String(slots), String(scan.requests), (scan.ms / 1000).toFixed(1), (loop.ms / 1000).toFixed(1), ratio.toFixed(2), (scan.busy / (slots * scan.ms)).toFixed(2), (scan.full / scan.ms).toFixed(2), `${scan.settled} (${scan.widest})`]);
         console.log(rows[rows.length - 1].join('  '));
+        console.log(`  ${scan.outcome}; by phase: ${scan.byPhase.join(', ')}`);
       } finally {
         await served.close();
       }
@@ -214,7 +242,7 @@ async function main() {
   console.log('');
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join('  '));
-  console.log('\nscan/loop throughput = loop s ÷ scan s for the same requests (aim: ≥ 0.9 at 2 and 4 slots); slots busy = slot-seconds busy ÷ (slots × scan s)');
+  console.log('\nscan/loop throughput = loop s ÷ scan s for the same requests (aim: ≥ 0.9 at 2 and 4 slots); slots busy = slot-seconds busy ÷ (slots × scan s); all slots busy = share of the scan\'s seconds with every slot busy');
 }
 
 main().catch((err) => {

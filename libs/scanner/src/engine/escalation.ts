@@ -73,15 +73,16 @@ interface CategoryState {
 
 /**
  * Escalation on resistance, as an attacker works: every category that resisted in plain text is
- * attacked again through other tactics, a round at a time (one attempt per category per round),
- * and what worked anywhere is tried everywhere next. Exploration first spreads over families
+ * attacked again through other tactics, one attempt per category at a time (the next picked as
+ * soon as the last is judged), and what worked anywhere is tried everywhere next. Exploration first spreads over families
  * (the least-tried tactic goes next), so a round learns something about every kind of guardrail;
  * a tactic that got through (or half through) then leads in every category still resisting.
  * After enough singles fail in a category, stacks of the most promising tactic of each layer
  * follow (a turn gate and an input filter together yield only to both at once). Everything is
  * bounded by a request budget.
  *
- * Pure and deterministic for its inputs: the engine runs each round and records the verdicts.
+ * Pure and deterministic for its inputs and the order verdicts are recorded in: the engine sends
+ * each attempt and records its verdict.
  */
 export class Escalation {
   private readonly categories: CategoryState[];
@@ -89,6 +90,8 @@ export class Escalation {
   /** successes per tactic: 1 for a full success, 0.5 for a partial one */
   private readonly wins = new Map<string, number>();
   private readonly costs = new Map<string, number>();
+  /** attempts sent and not yet recorded, per category */
+  private readonly underWay = new Map<string, number>();
   private readonly order: string[];
   private spentRequests = 0;
 
@@ -129,29 +132,44 @@ export class Escalation {
     return [...this.wins.entries()].filter(([, w]) => w >= 1).sort((a, b) => b[1] - a[1]).map(([id]) => tacticOf(id.split('+').map((c) => converterById(c)!)));
   }
 
-  /** The next round: at most one attempt per resisting category, within the budget; empty when done. */
-  nextRound(): EscalationAttempt[] {
-    const round: EscalationAttempt[] = [];
-    for (const [i, state] of this.categories.entries()) {
-      if (state.found || state.leads.length === 0) continue;
-      const next = this.pick(state, i);
+  /**
+   * The next attempt to send: for the resisting category with the fewest attempts under way (then
+   * the fewest sent, then the catalogue's order), within the budget; null when none can go now
+   * (asked again once an attempt under way is recorded). At most `perCategory` attempts of one
+   * category are under way at once: with one, asking until null after every attempt was recorded
+   * gives a round of one attempt per category, and a category whose attempt was judged goes on at
+   * once instead of waiting for the others' (a scan keeps the target's slots busy). More than one
+   * keeps more conversations going than there are resisting categories, learning a little later.
+   */
+  next(perCategory = 1): EscalationAttempt | null {
+    const going = (c: CategoryState) => this.underWay.get(c.category) ?? 0;
+    const open = this.categories
+      .map((state, index) => ({ state, index }))
+      .filter(({ state }) => !state.found && state.leads.length > 0 && going(state) < perCategory)
+      .sort((a, b) => going(a.state) - going(b.state) || a.state.attempts - b.state.attempts || a.index - b.index);
+    for (const { state, index } of open) {
+      const next = this.pick(state, index);
       if (!next) continue;
       state.sent.add(`${next.tactic.id}|${next.probe.id}`);
       if (next.tactic.chain.length === 1) state.singles.add(next.tactic.id);
       state.attempts++;
       this.tries.set(next.tactic.id, (this.tries.get(next.tactic.id) ?? 0) + 1);
       this.spentRequests += next.cost;
-      round.push(next);
+      this.underWay.set(state.category, going(state) + 1);
+      return next;
     }
-    return round;
+    return null;
   }
 
+  /** what an attempt got (null: no verdict, the target did not answer); its category may go on */
   record(attempt: EscalationAttempt, verdict: Verdict | null): void {
+    const category = attempt.probe.category;
+    this.underWay.set(category, Math.max(0, (this.underWay.get(category) ?? 0) - 1));
     if (!verdict || (verdict.outcome !== 'vulnerable' && verdict.outcome !== 'partial')) return;
     const gain = verdict.outcome === 'vulnerable' ? 1 : 0.5;
     this.wins.set(attempt.tactic.id, (this.wins.get(attempt.tactic.id) ?? 0) + gain);
     if (verdict.outcome === 'vulnerable') {
-      const state = this.categories.find((c) => c.category === attempt.probe.category);
+      const state = this.categories.find((c) => c.category === category);
       if (state) state.found = true;
     }
   }

@@ -61,8 +61,8 @@ export async function probe(scan: ScanRun): Promise<ProbeResult[]> {
 }
 
 /**
- * amplify: escalation in every category that resisted (a round at a time, learning what gets
- * through), an attacker model on what still resists when one is configured, then converter chains
+ * amplify: escalation in every category that resisted (each category's next attempt as soon as
+ * its last is judged, learning what gets through), an attacker model on what still resists when one is configured, then converter chains
  * on what worked. False when the scan was interrupted on the way.
  */
 export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], reconRefused: boolean): Promise<boolean> {
@@ -73,13 +73,17 @@ export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], rec
   const escalation = new Escalation(results, {
     budget: plan.escalationBudget, seed: input.seed, stackAfter: plan.stackAfter, leadsPerCategory: plan.leadsPerCategory, reconRefused,
   });
-  for (let round = escalation.nextRound(); round.length && !scan.health.stopped; round = escalation.nextRound()) {
-    await scan.inParallel(round, async (a) => {
+  // each category's next attempt leaves as soon as its last is judged; when fewer categories resist
+  // than the target takes conversations, more than one of a category goes at once
+  const perCategory = () => Math.ceil(scan.width() / Math.max(1, escalation.resisting.length));
+  await scan.inParallel(
+    () => escalation.next(perCategory()),
+    async (a) => {
       const verdict = await attempts.attempt(a.probe, 'amplify', a.tactic.chain, a.cost);
       escalation.record(a, verdict);
       if (verdict) results.push({ probe: a.probe, verdict });
-    });
-  }
+    },
+  );
   if (scan.interrupted) return false;
   if (input.attacker && plan.attackerRounds > 0) {
     const attacker = { attacker: input.attacker, attempts, health: scan.health, stop: scan.stop.signal };

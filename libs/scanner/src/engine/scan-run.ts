@@ -91,11 +91,18 @@ export class ScanRun {
     return this.input.signal.aborted || Boolean(this.recorder.error);
   }
 
-  /** `work` over `items`, as many at once as the driver's pacing says the target takes, or the profile's number */
-  inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  /** conversations the target takes at once now: what the driver's pacing says, or the profile's number */
+  width(): number {
     const { driver } = this.input;
-    const width = driver.concurrency ? () => driver.concurrency!() : this.plan.concurrency;
-    return pool(items, width, () => this.health.stopped, work);
+    return driver.concurrency ? driver.concurrency() : this.plan.concurrency;
+  }
+
+  /**
+   * `work` over `items` (or over what a source gives as room frees up: see pool), as many at once
+   * as the target takes (width)
+   */
+  inParallel<T>(items: readonly T[] | (() => T | null), work: (item: T) => Promise<void>): Promise<void> {
+    return pool(items, () => this.width(), () => this.health.stopped, work);
   }
 
   close(): void {

@@ -62,4 +62,21 @@ describe('pool', () => {
     await done;
     expect(g.seen).toHaveLength(2);
   });
+
+  it('takes work from a source as room frees up: what it has none of now is asked again when one finishes, and it ends when the source says none with nothing under way', async () => {
+    const g = gate();
+    // a source that has one item per item finished, up to 6: like attempts built on what came back
+    let given = 0;
+    let finished = 0;
+    const source = () => (given < Math.min(6, 2 + finished) ? given++ : null);
+    let settled = false;
+    const done = pool(source, 4, () => false, () => g.work().then(() => void finished++)).then(() => (settled = true));
+    await g.release(0);
+    expect(g.running).toBe(2);
+    await g.release(1);
+    expect(g.running).toBe(2);
+    for (let i = 0; i < 6 && g.running; i++) await g.release(1);
+    await done;
+    expect([settled, given, g.seen.length]).toEqual([true, 6, 6]);
+  });
 });

@@ -54,18 +54,23 @@ export class Waits {
 /**
  * Runs `work` over `items`, `width` at a time, until they are done or `stopped()` says so.
  * `width` may change while it runs (a driver's pacing learning the target): it is asked again
- * each time an item finishes, so the pool grows and shrinks with it.
+ * each time an item finishes, so the pool grows and shrinks with it. `items` may be a source
+ * asked for the next item whenever there is room: null means none now (asked again when one
+ * under way finishes), and the pool is done when it says null with nothing under way. Work that
+ * builds on what came back so starts as soon as it can, instead of waiting for a whole round.
  */
-export function pool<T>(items: readonly T[], width: number | (() => number), stopped: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
+export function pool<T>(items: readonly T[] | (() => T | null), width: number | (() => number), stopped: () => boolean, work: (item: T) => Promise<void>): Promise<void> {
   const limit = typeof width === 'number' ? () => width : width;
   let next = 0;
+  const take = typeof items === 'function' ? items : () => (next < items.length ? items[next++] : null);
   let active = 0;
   let failed = false;
   return new Promise<void>((resolve, reject) => {
     const fill = () => {
       if (failed) return;
-      while (!stopped() && next < items.length && active < Math.max(1, limit())) {
-        const item = items[next++];
+      while (!stopped() && active < Math.max(1, limit())) {
+        const item = take();
+        if (item === null) break;
         active++;
         work(item).then(
           () => {
