@@ -10,7 +10,7 @@
  * Prints milliseconds per attempt: the median of five batches of `rounds` / 5, after a warm-up.
  */
 import { Turn } from '@gauntlet/domain';
-import { candidatesOf, JudgeContext, Probe, probeById, renderProbe, ruleDetector } from '@gauntlet/scanner';
+import { candidatesOf, JudgeContext, Probe, probeById, Readings, renderProbe, ruleDetector } from '@gauntlet/scanner';
 
 const ROUNDS = Number(process.argv[2] ?? 300);
 const WARM_UP = 30;
@@ -42,8 +42,10 @@ function main() {
     let n = 0;
     const attempt = () => {
       const turns: Turn[] = [{ role: 'user', content: sent[0] }, { role: 'assistant', content: `${answer} #${n++}` }];
-      ruleDetector.judge(probe, turns, context);
-      candidatesOf(turns, context);
+      // each attempt reads its answers once, for its verdict and its candidates, as the engine does
+      const judging = { ...context, readings: new Readings() };
+      ruleDetector.judge(probe, turns, judging);
+      candidatesOf(turns, judging);
     };
     for (let i = 0; i < WARM_UP; i++) attempt();
     // the median of five batches: a machine shared with other work slows some of them
