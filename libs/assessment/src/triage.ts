@@ -1,5 +1,4 @@
-import { EffectiveTriage, effectiveTriage, isTriagedAway, ProbeAttempt, ScanScore, TRIAGE_STATES, TriageDecision, TriageState, Vulnerability } from '@gauntlet/domain';
-import { canonicalCategoryId } from './owasp';
+import { canonicalCategoryId, EffectiveTriage, effectiveTriage, isTriagedAway, ProbeAttempt, ScanScore, TRIAGE_STATES, TriageDecision, TriageState, Vulnerability } from '@gauntlet/domain';
 import { attemptFailed, scoreScan } from './scoring';
 
 /** The triage a finding shows (the API's `triage {state, reason, by, at, expires_at}`), `state` being what holds now. */
