@@ -1,4 +1,5 @@
-import type { ControlEvidence, FindingTriage, ScanReport } from '@gauntlet/assessment';
+import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
+import type { FindingTriage } from '@gauntlet/domain';
 import { plural } from './common';
 
 /**

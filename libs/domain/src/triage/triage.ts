@@ -124,7 +124,28 @@ export function effectiveTriage(decision: TriageDecision | null | undefined, sca
 }
 
 /** Findings in these effective states no longer count against the target "after triage". */
-export const isTriagedAway = (t: EffectiveTriage | null | undefined): boolean => !!t && t.effective_state !== 'open';
+export const isTriagedAway = (t: Pick<EffectiveTriage, 'effective_state'> | null | undefined): boolean => !!t && t.effective_state !== 'open';
+
+/**
+ * The triage a finding shows (the API's `triage {state, reason, by, at, expires_at}`): the
+ * decision as of a moment, `state` being what holds now; what was decided shows only when it no
+ * longer holds (an acceptance that expired, a fix the weakness came back after).
+ */
+export type FindingTriage = Pick<TriageDecision, 'reason' | 'by' | 'by_name' | 'at' | 'expires_at'> & {
+  state: TriageState;
+  decided_state?: TriageState;
+  lapsed?: EffectiveTriage['lapsed'];
+};
+
+export const findingTriage = (t: EffectiveTriage): FindingTriage => ({
+  state: t.effective_state,
+  reason: t.reason,
+  by: t.by,
+  ...(t.by_name && { by_name: t.by_name }),
+  at: t.at,
+  expires_at: t.expires_at,
+  ...(t.lapsed && { decided_state: t.state, lapsed: t.lapsed }),
+});
 
 /** What readers know of the actors a decision can name: e-mails by account id, names by API key id. */
 export interface ActorDirectory {
