@@ -1456,6 +1456,7 @@ export interface components {
             overall_score: number;
             /** @example B+ */
             grade: string;
+            /** @description keyed by edition-qualified OWASP id, e.g. LLM01:2025 */
             category_scores: {
                 [key: string]: components["schemas"]["CategoryScoreView"];
             };
