@@ -1222,6 +1222,8 @@ export interface components {
              * @description out_of_band: when it arrived
              */
             at?: string;
+            /** @description out_of_band: the request as every view writes it, bounded and on one line: "GET /oob/…/page?d=Jane" */
+            request?: string;
         };
         ProofView: {
             /** @description index into evidence.turns of the answer that shows it */
@@ -1238,6 +1240,8 @@ export interface components {
             shows: string;
             /** @description where it is, in words: "turn 2", "turn 2, read as base64", "turn 2, as the page rendered it" */
             where: string;
+            /** @description true when the proof is something the target did (a call it made, a request that reached the planted address), shown as that act rather than as a quote of the answer */
+            act: boolean;
         };
         EvidenceView: {
             turns: components["schemas"]["TurnView"][];

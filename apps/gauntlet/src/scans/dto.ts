@@ -123,6 +123,7 @@ class ProofMatchView {
   @ApiPropertyOptional({ description: 'out_of_band: its path' }) path?: string;
   @ApiPropertyOptional({ description: 'out_of_band: its query string, without the "?"' }) query?: string;
   @ApiPropertyOptional({ format: 'date-time', description: 'out_of_band: when it arrived' }) at?: string;
+  @ApiPropertyOptional({ description: 'out_of_band: the request as every view writes it, bounded and on one line: "GET /oob/…/page?d=Jane"' }) request?: string;
 }
 
 class ProofView {
@@ -135,6 +136,8 @@ class ProofView {
   @ApiProperty({ description: 'what it shows, in the words every report and webhook use: "the instruction it obeyed", "the agent called send_email with to="a@evil.example"", "a request reached the planted address: GET /oob/…?d=… at …"' })
   shows: string;
   @ApiProperty({ description: 'where it is, in words: "turn 2", "turn 2, read as base64", "turn 2, as the page rendered it"' }) where: string;
+  @ApiProperty({ description: 'true when the proof is something the target did (a call it made, a request that reached the planted address), shown as that act rather than as a quote of the answer' })
+  act: boolean;
 }
 
 class EvidenceView {
