@@ -3,6 +3,7 @@ import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
+import { READING_KINDS } from '@gauntlet/scanner';
 
 export class RequestScanBody {
   @ApiProperty({ format: 'uuid' })
@@ -147,7 +148,7 @@ class EvidenceView {
   @ApiPropertyOptional({ type: ProofView, description: 'the span of the answer that shows the weakness; every finding has one except some recorded before proofs existed' })
   proof?: ProofView;
   @ApiPropertyOptional({
-    enum: ['base64', 'hex', 'rot13', 'reversed', 'spelled-out', 'line-initials', 'look-alikes', 'leetspeak'],
+    enum: READING_KINDS,
     description: 'how the answer was read back into plain text, when only that reading showed the weakness (an output filter evaded)',
   })
   read_as?: string;

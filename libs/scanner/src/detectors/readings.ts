@@ -12,7 +12,8 @@ export interface Reading {
   via: ReadingKind | null;
 }
 
-export type ReadingKind = 'base64' | 'hex' | 'rot13' | 'reversed' | 'spelled-out' | 'line-initials' | 'look-alikes' | 'leetspeak';
+export const READING_KINDS = ['base64', 'hex', 'rot13', 'reversed', 'spelled-out', 'line-initials', 'look-alikes', 'leetspeak'] as const;
+export type ReadingKind = (typeof READING_KINDS)[number];
 
 /**
  * Derived readings are made from this much of an answer: enough for any leak a filter hides,
