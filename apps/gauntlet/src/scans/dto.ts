@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
+import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
 import { READING_KINDS } from '@gauntlet/scanner';
 
@@ -112,8 +112,7 @@ class TurnView {
 class ProofMatchView {
   @ApiProperty({
     enum: PROOF_KINDS,
-    description:
-      "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path, query, at)",
+    description: PROOF_KINDS.map((k) => `${k}: ${PROOF_KIND_MEANINGS[k]}`).join('; '),
   })
   kind: string;
   @ApiPropertyOptional({ description: 'the canary or sensitive value, by its label (never the value)' }) label?: string;
