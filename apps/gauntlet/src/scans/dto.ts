@@ -1,7 +1,7 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
+import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATE_LABELS, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
 import { READING_KINDS } from '@gauntlet/scanner';
 
@@ -233,7 +233,8 @@ export class ScanDetailView extends ScanSummaryView {
 }
 
 export class TriageBody {
-  @ApiProperty({ enum: TRIAGE_STATES })
+  // the domain's states, and how each reads in x-enum-descriptions (the dashboard's triage select and badges)
+  @ApiProperty({ enum: TRIAGE_STATES, 'x-enum-descriptions': TRIAGE_STATES.map((s) => TRIAGE_STATE_LABELS[s]) } as ApiPropertyOptions)
   @IsIn(TRIAGE_STATES)
   state: TriageState;
 

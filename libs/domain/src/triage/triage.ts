@@ -4,6 +4,8 @@ import type { TargetEvent } from '../target/target';
 
 export const TRIAGE_STATES = ['open', 'false_positive', 'accepted_risk', 'fixed'] as const;
 export type TriageState = (typeof TRIAGE_STATES)[number];
+/** how each state reads to a person: the dashboard (through the API document) and every report say it so */
+export const TRIAGE_STATE_LABELS: Readonly<Record<TriageState, string>> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
 
 /** Longest reason kept: a sentence or a ticket reference, not a document. */
 export const MAX_TRIAGE_REASON = 2000;
