@@ -65,6 +65,18 @@ interface Compact {
 function compact(text: string): Compact {
   let chars = '';
   const at: number[] = [];
+  // plain ASCII folds to its lower case, and its letters and digits are [A-Za-z0-9]: no per-character fold
+  if (!/[^\x00-\x7f]/.test(text)) {
+    const lower = text.toLowerCase();
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        chars += lower[i];
+        at.push(i);
+      }
+    }
+    return { chars, at };
+  }
   for (let i = 0; i < text.length; i++) {
     const c = fold(text[i]);
     for (const ch of c) {
