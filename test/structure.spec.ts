@@ -18,12 +18,15 @@ const sources = (dir: string): string[] =>
 
 const FILES = ['apps', 'libs'].flatMap((d) => sources(join(ROOT, d)));
 
-/** what a file imports (static imports and re-exports; `import type` too: a type loop is still a loop to a reader) */
+/**
+ * what a file imports: static imports and re-exports (`import type` too: a type loop is still a
+ * loop to a reader), side-effect imports and `await import(...)` (loaded late, still a dependency)
+ */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm)) {
-    const target = resolveImport(file, m[1]);
+  for (const m of text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/gm)) {
+    const target = resolveImport(file, m[1] ?? m[2] ?? m[3]);
     if (target) out.push(target);
   }
   return out;
@@ -43,6 +46,43 @@ function resolveImport(from: string, spec: string): string | null {
 const GRAPH = new Map(FILES.map((f) => [f, importsOf(f)]));
 const rel = (f: string) => relative(ROOT, f);
 const libraryOf = (f: string) => /^libs\/([^/]+)\//.exec(rel(f))?.[1] ?? null;
+
+/**
+ * Circles between the parts of one folder, at every depth inside a library or app: a part is a
+ * sub-folder a reader takes in whole (src/engine, src/drivers/api, testing) or a file beside them
+ * (server.ts importing app.module.ts while the module imports http/ is a circle too). Circles
+ * between two files are the file check's; between libraries, the drawing's.
+ */
+function folderCircles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const edges = new Map<string, Map<string, string>>();
+  for (const [file, targets] of graph) {
+    for (const t of targets) {
+      const [a, b] = [rel(file).split('/'), rel(t).split('/')];
+      // the deepest folder holding both; its parts that hold each are the two ends of the arrow
+      let shared = 0;
+      while (shared < Math.min(a.length, b.length) - 1 && a[shared] === b[shared]) shared++;
+      const betweenFiles = shared === a.length - 1 && shared === b.length - 1;
+      if (shared < 2 || betweenFiles) continue;
+      const [from, to] = [a.slice(0, shared + 1).join('/'), b.slice(0, shared + 1).join('/')];
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${rel(file)} -> ${rel(t)}`);
+    }
+  }
+  const state = new Map<string, 'open' | 'done'>();
+  const circles: string[] = [];
+  const visit = (part: string, path: string[]) => {
+    state.set(part, 'open');
+    for (const next of edges.get(part)?.keys() ?? []) {
+      if (state.get(next) === 'open') {
+        const loop = [...path.slice(path.indexOf(next)), next];
+        circles.push(loop.slice(1).map((to, i) => edges.get(loop[i])!.get(to)!).join(', '));
+      } else if (!state.has(next)) visit(next, [...path, next]);
+    }
+    state.set(part, 'done');
+  };
+  for (const part of edges.keys()) if (!state.has(part)) visit(part, [part]);
+  return circles;
+}
 
 describe('the structure of the code', () => {
   it('reads the imports it checks', () => {
@@ -65,39 +105,26 @@ describe('the structure of the code', () => {
     expect(circles).toEqual([]);
   });
 
-  it('has no circle between the folders of one library or app', () => {
-    // a folder is a part a reader takes in whole (src/engine, src/http, testing); a file straight
-    // in src/ stands for itself, so http/server.ts importing app.module.ts while the module
-    // imports http/ is a circle too
-    const folderOf = (f: string) => {
-      const parts = rel(f).split('/');
-      const inner = parts[2] === 'src' ? 3 : 2;
-      return parts.length > inner + 1 ? parts.slice(0, inner + 1).join('/') : rel(f);
-    };
-    const packageOf = (f: string) => rel(f).split('/').slice(0, 2).join('/');
-    const edges = new Map<string, Map<string, string>>();
-    for (const [file, targets] of GRAPH) {
-      for (const t of targets) {
-        const [from, to] = [folderOf(file), folderOf(t)];
-        if (from === to || packageOf(file) !== packageOf(t)) continue;
-        if (!edges.has(from)) edges.set(from, new Map());
-        if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${rel(file)} -> ${rel(t)}`);
-      }
-    }
-    const state = new Map<string, 'open' | 'done'>();
-    const circles: string[] = [];
-    const visit = (folder: string, path: string[]) => {
-      state.set(folder, 'open');
-      for (const next of edges.get(folder)?.keys() ?? []) {
-        if (state.get(next) === 'open') {
-          const loop = [...path.slice(path.indexOf(next)), next];
-          circles.push(loop.slice(1).map((to, i) => edges.get(loop[i])!.get(to)!).join(', '));
-        } else if (!state.has(next)) visit(next, [...path, next]);
-      }
-      state.set(folder, 'done');
-    };
-    for (const folder of edges.keys()) if (!state.has(folder)) visit(folder, [folder]);
-    expect(circles).toEqual([]);
+  it('has no circle between the folders of one library or app, at any depth', () => {
+    expect(folderCircles(GRAPH)).toEqual([]);
+  });
+
+  it('would see a circle between folders however deep, and a file beside a folder it is in a circle with', () => {
+    const planted = new Map([
+      // two drivers of one folder that import each other through a file each
+      [join(ROOT, 'libs/x/src/drivers/api/a.ts'), [join(ROOT, 'libs/x/src/drivers/browser/b.ts')]],
+      [join(ROOT, 'libs/x/src/drivers/browser/b.ts'), [join(ROOT, 'libs/x/src/drivers/browser/c.ts')]],
+      [join(ROOT, 'libs/x/src/drivers/browser/c.ts'), [join(ROOT, 'libs/x/src/drivers/api/d.ts')]],
+      // the server importing the module that imports the server's folder
+      [join(ROOT, 'apps/y/src/http/server.ts'), [join(ROOT, 'apps/y/src/app.module.ts')]],
+      [join(ROOT, 'apps/y/src/app.module.ts'), [join(ROOT, 'apps/y/src/http/guard.ts')]],
+      // one direction only: no circle
+      [join(ROOT, 'libs/x/src/probes/p.ts'), [join(ROOT, 'libs/x/src/detectors/rules/r.ts')]],
+    ]);
+    expect(folderCircles(planted)).toEqual([
+      'libs/x/src/drivers/api/a.ts -> libs/x/src/drivers/browser/b.ts, libs/x/src/drivers/browser/c.ts -> libs/x/src/drivers/api/d.ts',
+      'apps/y/src/http/server.ts -> apps/y/src/app.module.ts, apps/y/src/app.module.ts -> apps/y/src/http/guard.ts',
+    ]);
   });
 
   it('points every arrow down: the domain imports nothing of ours, a library no app', () => {

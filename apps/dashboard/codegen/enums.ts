@@ -16,7 +16,7 @@ export const DASHBOARD_ENUMS: EnumEntry[] = [
   { name: 'scanPhases', type: 'ScanPhase', from: { schema: 'ScanStatusView', property: 'phase' } },
   { name: 'scanProfiles', type: 'ScanProfile', from: { schema: 'RequestScanBody', property: 'profile' } },
   { name: 'severities', type: 'Severity', from: { schema: 'VulnerabilityView', property: 'severity' } },
-  { name: 'triageStates', type: 'TriageState', from: { schema: 'TriageBody', property: 'state' } },
+  { name: 'triageStates', type: 'TriageState', from: { schema: 'TriageBody', property: 'state' }, labels: true },
   { name: 'turnRoles', type: 'TurnRole', from: { schema: 'TurnView', property: 'role' } },
   { name: 'proofKinds', type: 'ProofKind', from: { schema: 'ProofMatchView', property: 'kind' } },
   { name: 'controlStatuses', type: 'ControlStatus', from: { schema: 'ControlEvidenceView', property: 'status' } },

@@ -1,6 +1,5 @@
-import { ProbeAttempt, provenByAction, Severity, SEVERITIES, Vulnerability } from '@gauntlet/domain';
+import { canonicalCategoryId, OWASP_LLM_TOP10_2025, OWASP_PRIMARY_EDITION, ProbeAttempt, provenByAction, Severity, SEVERITIES, Vulnerability } from '@gauntlet/domain';
 import { ChainEvent, chainDigest } from './integrity';
-import { canonicalCategoryId, OWASP_LLM_TOP10_2025, OWASP_PRIMARY_EDITION } from './owasp';
 import { probesByCategory } from './scoring';
 
 export type ControlStatus = 'pass' | 'fail' | 'not_tested';

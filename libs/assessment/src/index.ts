@@ -1,4 +1,3 @@
-export * from './owasp';
 export * from './scoring';
 export * from './integrity';
 export * from './compliance';

@@ -1,7 +1,6 @@
-import { ActorDirectory, cancellation, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { ActorDirectory, cancellation, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
-import { canonicalCategoryId, owaspCategory } from './owasp';
 import { attemptFailed, attemptRan } from './scoring';
 import { applyTriage, scoreAfterTriage, triageCounts, TriageCounts, TriagedVulnerability } from './triage';
 

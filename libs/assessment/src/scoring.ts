@@ -1,5 +1,4 @@
-import { CategoryScore, ProbeAttempt, ScanScore, Severity, Vulnerability } from '@gauntlet/domain';
-import { canonicalCategoryId, owaspCategory } from './owasp';
+import { canonicalCategoryId, CategoryScore, owaspCategory, ProbeAttempt, ScanScore, Severity, Vulnerability } from '@gauntlet/domain';
 
 /**
  * Score and grade, as documented in docs/scoring.md. Recorded once in ScanCompleted with

@@ -1,31 +1,5 @@
-import { EffectiveTriage, effectiveTriage, isTriagedAway, ProbeAttempt, ScanScore, TRIAGE_STATES, TriageDecision, TriageState, Vulnerability } from '@gauntlet/domain';
-import { canonicalCategoryId } from './owasp';
+import { canonicalCategoryId, effectiveTriage, FindingTriage, findingTriage, isTriagedAway, ProbeAttempt, ScanScore, TRIAGE_STATES, TriageDecision, TriageState, Vulnerability } from '@gauntlet/domain';
 import { attemptFailed, scoreScan } from './scoring';
-
-/** The triage a finding shows (the API's `triage {state, reason, by, at, expires_at}`), `state` being what holds now. */
-export interface FindingTriage {
-  state: TriageState;
-  reason: string;
-  /** who decided: `account:<id>` or `apikey:<id>` */
-  by: string;
-  /** who decided as people read it (e-mail, API key name), when the reader knew it */
-  by_name?: string;
-  at: string;
-  expires_at: string | null;
-  /** what was decided, when it no longer holds (an acceptance that expired, a fix the weakness came back after) */
-  decided_state?: TriageState;
-  lapsed?: 'expired' | 'found_again';
-}
-
-export const findingTriage = (t: EffectiveTriage): FindingTriage => ({
-  state: t.effective_state,
-  reason: t.reason,
-  by: t.by,
-  ...(t.by_name && { by_name: t.by_name }),
-  at: t.at,
-  expires_at: t.expires_at,
-  ...(t.lapsed && { decided_state: t.state, lapsed: t.lapsed }),
-});
 
 export type TriagedVulnerability = Vulnerability & { triage?: FindingTriage };
 
@@ -47,7 +21,7 @@ export function applyTriage<V extends Vulnerability>(
   });
 }
 
-const suppressed = (v: { triage?: FindingTriage }) => !!v.triage && isTriagedAway({ effective_state: v.triage.state } as EffectiveTriage);
+const suppressed = (v: { triage?: FindingTriage }) => !!v.triage && isTriagedAway({ effective_state: v.triage.state });
 
 export type TriageCounts = Record<TriageState, number>;
 

@@ -1,6 +1,5 @@
-import { FindingVariant, OwaspCategoryId, ProbeAttempt, ScanScore, Severity, streams, Vulnerability } from '@gauntlet/domain';
+import { FindingVariant, OWASP_LLM_TOP10_2025, OwaspCategoryId, ProbeAttempt, ScanScore, Severity, streams, Vulnerability } from '@gauntlet/domain';
 import { ChainEvent } from '../src/integrity';
-import { OWASP_LLM_TOP10_2025 } from '../src/owasp';
 import { scoreScan } from '../src/scoring';
 
 /** mulberry32: a tiny seeded generator, so generated scans are the same on every run. */

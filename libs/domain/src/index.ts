@@ -17,6 +17,7 @@ export * from './scan/scan-termination';
 export * from './scan/cancellation';
 export * from './scan/scan-summary';
 export * from './scan/vulnerability';
+export * from './scan/owasp';
 export * from './scan/proof-wording';
 export * from './webhook/webhook';
 export * from './monitor/monitor';

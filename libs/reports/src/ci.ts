@@ -1,6 +1,5 @@
-import { OWASP_LLM_TOP10_2025, canonicalCategoryId, owaspCategory } from '@gauntlet/assessment';
 import type { CategoryScore, Severity, Vulnerability } from '@gauntlet/domain';
-import { argumentsText, gradeLabel, outOfBandRequest, proofSentence, SEVERITIES } from '@gauntlet/domain';
+import { argumentsText, canonicalCategoryId, gradeLabel, OWASP_LLM_TOP10_2025, owaspCategory, outOfBandRequest, proofSentence, SEVERITIES } from '@gauntlet/domain';
 
 /** What the CI client knows about a finished scan: GET /api/scans/{id}, plus the score's categories when it could read them. */
 export interface CiScanResult {

@@ -1,4 +1,5 @@
-import type { ControlEvidence, FindingTriage, ScanReport } from '@gauntlet/assessment';
+import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
+import { TRIAGE_STATE_LABELS, type FindingTriage } from '@gauntlet/domain';
 import { plural } from './common';
 
 /**
@@ -6,7 +7,8 @@ import { plural } from './common';
  * triage, the triage tally, what changed since the last scan, and control statuses.
  */
 
-const TRIAGE_LABEL: Record<FindingTriage['state'], string> = { open: 'open', false_positive: 'false positive', accepted_risk: 'accepted risk', fixed: 'fixed' };
+/** a state as a sentence says it: "2 false positive", "Triage: accepted risk" */
+const stateWords = (state: FindingTriage['state']) => TRIAGE_STATE_LABELS[state].toLowerCase();
 
 /** whether triage set any finding aside: only then does the score after triage differ from the recorded one */
 export function anyTriaged(r: ScanReport): boolean {
@@ -31,7 +33,7 @@ export function scoreLine(r: ScanReport): string {
 
 export function triageLine(r: ScanReport): string {
   const c = r.triage.counts;
-  const set = (['false_positive', 'accepted_risk', 'fixed'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${TRIAGE_LABEL[k]}`);
+  const set = (['false_positive', 'accepted_risk', 'fixed'] as const).filter((k) => c[k] > 0).map((k) => `${c[k]} ${stateWords(k)}`);
   return `${plural(c.open, 'finding')} open${set.length ? `; ${set.join(', ')}` : '; none triaged'}.`;
 }
 
@@ -47,7 +49,7 @@ export function changesLine(r: ScanReport): string {
 export function triageText(t: FindingTriage): string {
   const lapsed = t.lapsed === 'expired' ? ` (accepted risk expired ${t.expires_at})` : t.lapsed === 'found_again' ? ' (marked fixed, found again)' : '';
   const until = t.state === 'accepted_risk' && t.expires_at ? ` until ${t.expires_at}` : '';
-  return `Triage: ${TRIAGE_LABEL[t.state]}${until}${lapsed}, by ${t.by_name ?? t.by} at ${t.at}: ${t.reason}`;
+  return `Triage: ${stateWords(t.state)}${until}${lapsed}, by ${t.by_name ?? t.by} at ${t.at}: ${t.reason}`;
 }
 
 /** A practice control is labelled as one: a scan is evidence for it, never a pass. */

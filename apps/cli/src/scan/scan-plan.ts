@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { API_FORMATS, ApiFormat, CustomProbe, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
-import { CATEGORY_NAMES, probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
+import { API_FORMATS, ApiFormat, CustomProbe, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
+import { probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
 import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
 import type { TargetSpec } from './local-service';
@@ -84,7 +84,7 @@ export function selectionOf(categories: string[] | undefined, probes: string[] |
   const written = customProbesOf(custom);
   if (!categories?.length && !probes?.length) return written.length ? { custom: written } : undefined;
   const untestable = new Set<string>(UNTESTABLE_CATEGORIES.map((c) => c.category));
-  const known = Object.keys(CATEGORY_NAMES).filter((c) => !untestable.has(c));
+  const known = OWASP_LLM_TOP10_2025.map((c) => c.id as string).filter((c) => !untestable.has(c));
   const cats = (categories ?? []).map((c) => {
     const id = /^LLM\d\d$/i.test(c.trim()) ? `${c.trim().toUpperCase()}:2025` : c.trim().toUpperCase();
     if (untestable.has(id)) throw new CliError(`category ${c}: ${UNTESTABLE_CATEGORIES.find((u) => u.category === id)!.reason}`);

@@ -19,6 +19,12 @@ export type Severity = (typeof severities)[number];
 /** TriageBody.state */
 export const triageStates = ['open', 'false_positive', 'accepted_risk', 'fixed'] as const;
 export type TriageState = (typeof triageStates)[number];
+export const triageStateLabels: Readonly<Record<TriageState, string>> = {
+  open: 'Open',
+  false_positive: 'False positive',
+  accepted_risk: 'Accepted risk',
+  fixed: 'Fixed',
+};
 
 /** TurnView.role */
 export const turnRoles = ['system', 'user', 'assistant', 'tool'] as const;

@@ -1202,7 +1202,7 @@ export interface components {
         };
         ProofMatchView: {
             /**
-             * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path or host, query, at)
+             * @description canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request or DNS lookup that reached an address the attempt planted (method, path or host, query, at)
              * @enum {string}
              */
             kind: "canary" | "sensitive" | "recurrence" | "obedience" | "markup" | "invention" | "tool_call" | "out_of_band";
@@ -1229,6 +1229,8 @@ export interface components {
              * @description out_of_band: when it arrived
              */
             at?: string;
+            /** @description out_of_band: the request as every view writes it, bounded and on one line: "GET /oob/…/page?d=Jane" */
+            request?: string;
         };
         ProofView: {
             /** @description index into evidence.turns of the answer that shows it */
@@ -1245,6 +1247,8 @@ export interface components {
             shows: string;
             /** @description where it is, in words: "turn 2", "turn 2, read as base64", "turn 2, as the page rendered it" */
             where: string;
+            /** @description true when the proof is something the target did (a call it made, a request that reached the planted address), shown as that act rather than as a quote of the answer */
+            act: boolean;
         };
         EvidenceView: {
             turns: components["schemas"]["TurnView"][];
@@ -1463,6 +1467,7 @@ export interface components {
             overall_score: number;
             /** @example B+ */
             grade: string;
+            /** @description keyed by edition-qualified OWASP id, e.g. LLM01:2025 */
             category_scores: {
                 [key: string]: components["schemas"]["CategoryScoreView"];
             };

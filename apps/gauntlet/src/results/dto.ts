@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIn } from 'class-validator';
 import { REPORT_FORMAT_SPECS, REPORT_FORMATS, ReportFormat } from '@gauntlet/reports';
+import type { CategoryScore, ScanScore } from '@gauntlet/domain';
 
 export class ReportQuery {
   // the registry's names, and their labels in x-enum-descriptions (the dashboard's download buttons)
@@ -9,7 +10,7 @@ export class ReportQuery {
   format: ReportFormat;
 }
 
-class CategoryScoreView {
+class CategoryScoreView implements CategoryScore {
   @ApiProperty() name: string;
   @ApiProperty() score: number;
   @ApiProperty() probes_run: number;
@@ -17,10 +18,11 @@ class CategoryScoreView {
   @ApiProperty() findings: number;
 }
 
-class ScoreFigures {
+/** a score's figures (ScanScore): the recorded one and the one after triage alike */
+class ScoreFigures implements ScanScore {
   @ApiProperty({ minimum: 0, maximum: 100 }) overall_score: number;
   @ApiProperty({ example: 'B+' }) grade: string;
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/CategoryScoreView' } })
+  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/CategoryScoreView' }, description: 'keyed by edition-qualified OWASP id, e.g. LLM01:2025' })
   category_scores: Record<string, CategoryScoreView>;
   @ApiProperty() critical_count: number;
   @ApiProperty() high_count: number;
@@ -34,16 +36,8 @@ export class ScoreAfterTriageView extends ScoreFigures {
   @ApiProperty({ format: 'date-time', description: 'triage is read as of this moment: an acceptance that expired since counts again' }) as_of: string;
 }
 
-export class ScoreView {
-  @ApiProperty({ minimum: 0, maximum: 100 }) overall_score: number;
-  @ApiProperty({ example: 'B+' }) grade: string;
-  @ApiProperty({ type: 'object', additionalProperties: { $ref: '#/components/schemas/CategoryScoreView' }, description: 'keyed by edition-qualified OWASP id, e.g. LLM01:2025' })
-  category_scores: Record<string, CategoryScoreView>;
-  @ApiProperty() critical_count: number;
-  @ApiProperty() high_count: number;
-  @ApiProperty() medium_count: number;
-  @ApiProperty() low_count: number;
-  @ApiProperty() scoring_version: string;
+/** the recorded score (as scanned), and how it must be shown */
+export class ScoreView extends ScoreFigures {
   @ApiProperty({ description: 'true when the scan ended completed_partial: the score and grade cover only part of the plan, never to be shown without this mark' }) partial: boolean;
   @ApiProperty({ nullable: true, type: Number, minimum: 0, maximum: 1, description: 'the share of the plan that ran (1 for a completed scan)' }) coverage: number | null;
   @ApiProperty({ example: 'C (partial: 21% of the plan ran)', description: 'the grade as it must be shown: with the partial mark when the scan was partial' }) grade_label: string;

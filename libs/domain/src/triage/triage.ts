@@ -4,6 +4,8 @@ import type { TargetEvent } from '../target/target';
 
 export const TRIAGE_STATES = ['open', 'false_positive', 'accepted_risk', 'fixed'] as const;
 export type TriageState = (typeof TRIAGE_STATES)[number];
+/** how each state reads to a person: the dashboard (through the API document) and every report say it so */
+export const TRIAGE_STATE_LABELS: Readonly<Record<TriageState, string>> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
 
 /** Longest reason kept: a sentence or a ticket reference, not a document. */
 export const MAX_TRIAGE_REASON = 2000;
@@ -124,7 +126,28 @@ export function effectiveTriage(decision: TriageDecision | null | undefined, sca
 }
 
 /** Findings in these effective states no longer count against the target "after triage". */
-export const isTriagedAway = (t: EffectiveTriage | null | undefined): boolean => !!t && t.effective_state !== 'open';
+export const isTriagedAway = (t: Pick<EffectiveTriage, 'effective_state'> | null | undefined): boolean => !!t && t.effective_state !== 'open';
+
+/**
+ * The triage a finding shows (the API's `triage {state, reason, by, at, expires_at}`): the
+ * decision as of a moment, `state` being what holds now; what was decided shows only when it no
+ * longer holds (an acceptance that expired, a fix the weakness came back after).
+ */
+export type FindingTriage = Pick<TriageDecision, 'reason' | 'by' | 'by_name' | 'at' | 'expires_at'> & {
+  state: TriageState;
+  decided_state?: TriageState;
+  lapsed?: EffectiveTriage['lapsed'];
+};
+
+export const findingTriage = (t: EffectiveTriage): FindingTriage => ({
+  state: t.effective_state,
+  reason: t.reason,
+  by: t.by,
+  ...(t.by_name && { by_name: t.by_name }),
+  at: t.at,
+  expires_at: t.expires_at,
+  ...(t.lapsed && { decided_state: t.state, lapsed: t.lapsed }),
+});
 
 /** What readers know of the actors a decision can name: e-mails by account id, names by API key id. */
 export interface ActorDirectory {

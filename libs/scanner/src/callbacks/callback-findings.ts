@@ -1,9 +1,9 @@
 import {
-  CallbackHitFacts, CallbackVerdict, Evidence, fingerprintOf, judgeCallbackHits, OutOfBandHit, Proof, SensitiveValue, SEVERITIES, Vulnerability,
+  CallbackHitFacts, CallbackVerdict, Evidence, fingerprintOf, judgeCallbackHits, OutOfBandHit, owaspCategoryName, Proof, SensitiveValue, SEVERITIES, Vulnerability,
 } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { exposedOf, findHeld, heldValuesOf } from '../detectors/disclosure';
-import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
+import { guidanceFor } from '../probes/catalogue';
 import { stableId } from '../ids';
 import { PlantedAttempt } from './planting';
 import { verifyToken } from './token';
@@ -156,7 +156,7 @@ function toVulnerability(scanId: string, fingerprint: string, main: Proven, othe
     id: stableId(scanId, 'vulnerability', fingerprint),
     probe_id: p.probe.id,
     category: verdict.category,
-    category_name: CATEGORY_NAMES[verdict.category] ?? verdict.category,
+    category_name: owaspCategoryName(verdict.category) ?? verdict.category,
     title: `${(verdict.category === 'LLM06:2025' && AGENCY_TITLES[verdict.address]) || TITLES[verdict.category] || p.probe.title}${label ? `: ${label}` : ''}`,
     severity: verdict.severity,
     confidence: 1,

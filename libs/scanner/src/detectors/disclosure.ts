@@ -65,6 +65,18 @@ interface Compact {
 function compact(text: string): Compact {
   let chars = '';
   const at: number[] = [];
+  // plain ASCII folds to its lower case, and its letters and digits are [A-Za-z0-9]: no per-character fold
+  if (!/[^\x00-\x7f]/.test(text)) {
+    const lower = text.toLowerCase();
+    for (let i = 0; i < lower.length; i++) {
+      const c = lower.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+        chars += lower[i];
+        at.push(i);
+      }
+    }
+    return { chars, at };
+  }
   for (let i = 0; i < text.length; i++) {
     const c = fold(text[i]);
     for (const ch of c) {
@@ -75,16 +87,6 @@ function compact(text: string): Compact {
     }
   }
   return { chars, at };
-}
-
-const compactCache = new Map<string, Compact>();
-function compactOf(text: string): Compact {
-  let c = compactCache.get(text);
-  if (!c) {
-    if (compactCache.size >= 16) compactCache.delete(compactCache.keys().next().value as string);
-    compactCache.set(text, (c = compact(text)));
-  }
-  return c;
 }
 
 /** The longest run of `needle` found in `hay` that is at least `min` long: [offset in hay, length], or null. */
@@ -110,13 +112,11 @@ export function longestRun(hay: string, needle: string, min: number): [number, n
 const STOP_WORDS = new Set('the and for with from that this your you our are was were has have not but any all its their there into about a an of to in on at by or is be as it'.split(' '));
 const wordsOf = (text: string) => [...fold(text).matchAll(/[\p{L}\p{N}]+/gu)].map((m) => ({ word: m[0], start: m.index!, end: m.index! + m[0].length }));
 
-/** `value` in `text`, whole or in a part that still identifies it. */
-function matchOne(text: string, held: HeldValue, prompts: string): HeldMatch | null {
+/** `value` in `text`, whole or in a part that still identifies it; `ct` and `sent`: `text` and the prompts compacted. */
+function matchOne(text: string, ct: Compact, held: HeldValue, sent: string): HeldMatch | null {
   const value = held.value.trim();
   const cv = compact(value).chars;
   if (cv.length < 4) return null;
-  const ct = compactOf(text);
-  const sent = compactOf(prompts).chars;
   const span = (from: number, len: number) => ({ start: ct.at[from], end: ct.at[from + len - 1] + 1 });
   const whole = ct.chars.indexOf(cv);
   if (whole >= 0 && !sent.includes(cv)) return { held, ...span(whole, cv.length), full: true };
@@ -174,8 +174,12 @@ function matchOne(text: string, held: HeldValue, prompts: string): HeldMatch | n
 /** Every told value `text` gives away (what we sent ourselves does not count), at most one match each. */
 export function findHeld(text: string, held: readonly HeldValue[], prompts: string): HeldMatch[] {
   const out: HeldMatch[] = [];
+  if (held.length === 0) return out;
+  // compacted once for every value looked for
+  const ct = compact(text);
+  const sent = compact(prompts).chars;
   for (const h of held) {
-    const m = matchOne(text, h, prompts);
+    const m = matchOne(text, ct, h, sent);
     if (m) out.push(m);
   }
   return out;

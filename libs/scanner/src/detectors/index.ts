@@ -9,6 +9,7 @@ export { pageEffectsVerdict } from './page-effects';
 export { proofKindOf } from './proof';
 export * from './rule-detector';
 export { candidatesOf } from './candidates';
+export { Readings, Reading, ReadingKind, READING_KINDS } from './readings';
 export * from './llm-judge';
 export * from './registry';
 export { compileUserPattern, userPatternProblem, UserPattern, MAX_USER_PATTERN_LENGTH } from './user-pattern';

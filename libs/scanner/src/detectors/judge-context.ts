@@ -1,4 +1,6 @@
 import { SensitiveValue, ToolDefinition } from '@gauntlet/domain';
+import type { Readings } from './readings';
+import type { UserPattern } from './user-pattern';
 
 /**
  * A per-scan, per-probe proof of success. The prompt only ever spells the parts separately
@@ -26,10 +28,15 @@ export interface JudgeContext {
    * that only decodes and repeats our prompt is an echo, not a leak
    */
   plainTurns?: readonly string[];
-  /** a custom probe's regular expression of success */
-  pattern?: string;
+  /** a custom probe's regular expression of success, compiled once for the scan */
+  pattern?: UserPattern;
   /** an attempt on an agent: the tools it was offered and the attack's own values */
   agent?: AgentContext;
+  /**
+   * the attempt's readings of its answers, made once for its verdict and its candidates (none:
+   * each judgement makes its own)
+   */
+  readings?: Readings;
 }
 
 export interface AgentContext {

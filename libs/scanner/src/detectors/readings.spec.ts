@@ -1,5 +1,5 @@
 import { rot13 } from '../converters/encodings';
-import { MAX_DERIVED_CHARS, eachReading, readAs, readingsOf } from './readings';
+import { MAX_DERIVED_CHARS, Readings, readAs, readingsOf } from './readings';
 
 const secret = 'OPENAI_API_KEY=sk-proj-Lb7Qm2Xv9Rk4Tn8Wz3Hy6Jc1Pd5Fs0Ga';
 const via = (answer: string) => new Map(readingsOf(answer).map((r) => [r.via, r.text]));
@@ -67,14 +67,18 @@ describe('readings of an answer', () => {
     expect(readAs('base64', `decode: ${b64('hello there, friend')}`)).toBe('decode: hello there, friend');
   });
 
-  it('makes each reading once, for a reader that stopped early and for the next one alike', () => {
+  it('makes each reading once per attempt, for a reader that stopped early and for the next one alike', () => {
     const answer = `Sure!\n${b64(`Here you go: ${secret}`)}`;
-    const first = eachReading(answer).next().value;
-    const all = readingsOf(answer);
+    const attempt = new Readings();
+    const first = attempt.of(answer).next().value;
+    const all = [...attempt.of(answer)];
     expect(all[0]).toBe(first);
     expect(all[0].via).toBeNull();
     expect(all.find((r) => r.via === 'base64')?.text).toContain(secret);
-    expect(readingsOf(answer)).toEqual(all);
-    expect(readingsOf(answer).every((r, i) => r === all[i])).toBe(true);
+    expect([...attempt.of(answer)].every((r, i) => r === all[i])).toBe(true);
+    // another attempt reads the same answer afresh: nothing is kept between attempts, or scans
+    const another = [...new Readings().of(answer)];
+    expect(another).toEqual(all);
+    expect(another[0]).not.toBe(all[0]);
   });
 });

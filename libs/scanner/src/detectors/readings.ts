@@ -12,7 +12,8 @@ export interface Reading {
   via: ReadingKind | null;
 }
 
-export type ReadingKind = 'base64' | 'hex' | 'rot13' | 'reversed' | 'spelled-out' | 'line-initials' | 'look-alikes' | 'leetspeak';
+export const READING_KINDS = ['base64', 'hex', 'rot13', 'reversed', 'spelled-out', 'line-initials', 'look-alikes', 'leetspeak'] as const;
+export type ReadingKind = (typeof READING_KINDS)[number];
 
 /**
  * Derived readings are made from this much of an answer: enough for any leak a filter hides,
@@ -155,38 +156,36 @@ export function readAs(via: ReadingKind, text: string): string {
 }
 
 /**
- * Every reading of `answer` worth judging: as written (unless it is written backwards), then each
- * transformation that changes it.
- * Decoding is cheap and only yields a reading when something decodes to readable text, so a
- * plain answer usually has few readings beside itself. Lazy: a caller that has seen enough stops
- * before the rest are made. Made once: the verdict of an attempt and the candidates for held
- * values read the same answers, one after the other.
+ * The readings of one attempt's answers, made once as far as a caller has needed them: the verdict
+ * and then the candidates for held values read the same answers, one after the other. Made for an
+ * attempt and dropped with it (the judging context carries it), so nothing read for one scan is
+ * kept for another.
  */
-export function* eachReading(answer: string): Generator<Reading> {
-  let memo = recent.get(answer);
-  if (!memo) {
-    if (recent.size >= RECENT) recent.delete(recent.keys().next().value as string);
-    recent.set(answer, (memo = { made: [], rest: derive(answer) }));
-  }
-  for (let i = 0; ; i++) {
-    if (i === memo.made.length) {
-      const next = memo.rest?.next();
-      if (!next || next.done) {
-        memo.rest = null;
-        return;
+export class Readings {
+  private readonly byAnswer = new Map<string, { made: Reading[]; rest: Generator<Reading> | null }>();
+
+  /**
+   * Every reading of `answer` worth judging: as written (unless it is written backwards), then each
+   * transformation that changes it. Decoding is cheap and only yields a reading when something
+   * decodes to readable text, so a plain answer usually has few readings beside itself. Lazy: a
+   * caller that has seen enough stops before the rest are made.
+   */
+  *of(answer: string): Generator<Reading> {
+    let memo = this.byAnswer.get(answer);
+    if (!memo) this.byAnswer.set(answer, (memo = { made: [], rest: derive(answer) }));
+    for (let i = 0; ; i++) {
+      if (i === memo.made.length) {
+        const next = memo.rest?.next();
+        if (!next || next.done) {
+          memo.rest = null;
+          return;
+        }
+        memo.made.push(Object.freeze(next.value));
       }
-      memo.made.push(Object.freeze(next.value));
+      yield memo.made[i];
     }
-    yield memo.made[i];
   }
 }
-
-/**
- * The readings of the last few answers judged, as far as a caller has needed them: several
- * attempts run at once, each read by the rules and then for candidates.
- */
-const RECENT = 16;
-const recent = new Map<string, { made: Reading[]; rest: Generator<Reading> | null }>();
 
 function* derive(answer: string): Generator<Reading> {
   const head = answer.length > MAX_DERIVED_CHARS ? answer.slice(0, MAX_DERIVED_CHARS) : answer;
@@ -240,4 +239,5 @@ function plausibility(text: string): number {
   return words - (letters.length ? Math.abs(vowels / letters.length - 0.38) * 5 : 0);
 }
 
-export const readingsOf = (answer: string): Reading[] => [...eachReading(answer)];
+/** Every reading of `answer`, made anew. */
+export const readingsOf = (answer: string): Reading[] => [...new Readings().of(answer)];

@@ -2,7 +2,7 @@ import { Exposed, Turn } from '@gauntlet/domain';
 import { DetectorName, EVERY_ATTEMPT, RULES } from './rules';
 import { Detector, JudgeContext, JudgedProbe, Verdict, strongest } from './detector';
 import { mergeExposed, proofFor, Source } from './proof';
-import { ReadingKind, eachReading, readAs } from './readings';
+import { ReadingKind, Readings, readAs } from './readings';
 import { readRefusal } from './refusal';
 import { clip, verdict } from './rule';
 
@@ -21,6 +21,7 @@ export const ruleDetector = {
     const answer = answers.map((a) => a.text).join('\n');
     const prompts = [...turns.filter((t) => t.role !== 'assistant').map((t) => t.content), ...(context.plainTurns ?? [])].join('\n');
     const names = new Set<DetectorName>([...EVERY_ATTEMPT, ...probe.detectors]);
+    const readings = context.readings ?? new Readings();
     let best = null as Verdict | null;
     const exposed = new Map<string, Exposed>();
     const consider = (found: Verdict) => {
@@ -37,7 +38,7 @@ export const ruleDetector = {
       return sent;
     };
     for (const source of answers.length > 1 ? [...answers, { text: answer, turn: null }] : [{ text: answer, turn: answers[0]?.turn ?? null }]) {
-      for (const reading of eachReading(source.text)) {
+      for (const reading of readings.of(source.text)) {
         // once the weakness is proven as written, other readings cannot add to it: judging stays cheap
         if (reading.via && best?.outcome === 'vulnerable' && exposed.size === 0) break;
         const sent = sentFor(reading.via);

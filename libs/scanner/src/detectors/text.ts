@@ -12,19 +12,8 @@ export function fold(text: string): string {
   return (isAscii(text) ? text : text.normalize('NFKC')).replace(ZERO_WIDTH, '').replace(GLYPHS, (ch) => LATIN_OF.get(ch) ?? ch).toLowerCase();
 }
 
-// several rules squash the same (possibly very long) answer and prompts in one judgement
-const recent = new Map<string, string>();
-
 /** fold() without any whitespace, so "AB CD" and "ab\ncd" match "abcd". */
-export function squash(text: string): string {
-  let out = recent.get(text);
-  if (out === undefined) {
-    out = fold(text).replace(/\s+/g, '');
-    if (recent.size >= 8) recent.delete(recent.keys().next().value as string);
-    recent.set(text, out);
-  }
-  return out;
-}
+export const squash = (text: string): string => fold(text).replace(/\s+/g, '');
 
 /** True when `fragment` was already in what we sent: an echo proves nothing. */
 export function echoed(fragment: string, prompts: string): boolean {
@@ -32,7 +21,6 @@ export function echoed(fragment: string, prompts: string): boolean {
 }
 
 const INVISIBLE = '[\\s\\u00ad\\u180e\\u200b-\\u200f\\u2060-\\u2064\\ufeff]*';
-const matchers = new Map<string, RegExp>();
 
 function tolerantPattern(needle: string): string {
   return [...squash(needle)].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join(INVISIBLE);
@@ -49,14 +37,7 @@ export function findTolerant(text: string, needles: readonly string[]): string |
     const folded = squash(text);
     return needles.find((n) => folded.includes(squash(n))) ?? null;
   }
-  const key = needles.join('\u0000');
-  let re = matchers.get(key);
-  if (!re) {
-    if (matchers.size > 1000) matchers.clear();
-    re = new RegExp(needles.map((n) => `(${tolerantPattern(n)})`).join('|'), 'i');
-    matchers.set(key, re);
-  }
-  const m = re.exec(text);
+  const m = new RegExp(needles.map((n) => `(${tolerantPattern(n)})`).join('|'), 'i').exec(text);
   return m ? needles[m.slice(1).findIndex((g) => g !== undefined)] : null;
 }
 

@@ -20,6 +20,9 @@ export function userPatternProblem(source: string): string | null {
   return compile(source).problem;
 }
 
+/** the compiled pattern, or null when it cannot be one */
+export const userPatternOrNull = (source: string): UserPattern | null => compile(source).pattern;
+
 /** the compiled pattern; throws with userPatternProblem's line when it cannot be one */
 export function compileUserPattern(source: string): UserPattern {
   const { pattern, problem } = compile(source);

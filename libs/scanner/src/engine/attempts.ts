@@ -5,6 +5,7 @@ import type { CallbackTally } from '../callbacks/hearing';
 import { AgentSetup, TargetUnavailableError } from '../chat-driver';
 import { applyChain, Converter } from '../converters/converter';
 import { JudgeContext, Verdict } from '../detectors/detector';
+import { Readings } from '../detectors/readings';
 import { candidatesOf } from '../detectors/candidates';
 import { heldRule } from '../detectors/rules';
 import { topicsOf } from '../converters/topics';
@@ -225,11 +226,16 @@ export class Attempts {
     return greeting;
   }
 
-  /** what the rules know beyond the conversation: the probe's canary, entity and pattern (none at recon), what the target holds */
+  /**
+   * what the rules know beyond the conversation: the probe's canary, entity and pattern (none at
+   * recon), what the target holds; and the attempt's own readings of its answers, made once for its
+   * verdict and its candidates and dropped with it
+   */
   private judgeContext(rendered: RenderedProbe | null, converted: boolean, agent?: AgentSetup): JudgeContext {
     return {
+      readings: new Readings(),
       canary: rendered?.canary ?? null, targetCanaries: this.deps.target.canaries, sensitive: this.deps.target.sensitive ?? [], entity: rendered?.entity ?? null,
-      ...(rendered && converted && { plainTurns: rendered.turns }), ...(rendered?.probe.pattern && { pattern: rendered.probe.pattern }),
+      ...(rendered && converted && { plainTurns: rendered.turns }), ...(rendered?.pattern && { pattern: rendered.pattern }),
       ...(rendered && agent && { agent: { tools: agent.tools, token: rendered.marks?.token ?? null, indirect: Boolean(rendered.poison) } }),
     };
   }

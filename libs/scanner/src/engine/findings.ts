@@ -1,11 +1,11 @@
 import {
-  Evidence, Exposed, FindingVariant, OwaspCategoryId, Proof, ProvenWeakness, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf,
+  Evidence, Exposed, FindingVariant, OwaspCategoryId, owaspCategoryName, Proof, ProvenWeakness, Turn, Verdict, Vulnerability, findingSeverity, fingerprintOf,
 } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { strongest } from '../detectors/detector';
 import { isTemplateLeak } from '../detectors/rules';
 import { Candidate, RecurrenceLedger } from '../detectors/disclosure';
-import { CATEGORY_NAMES, guidanceFor } from '../probes/catalogue';
+import { guidanceFor } from '../probes/catalogue';
 import { Probe, discloses } from '../probes/probe';
 import { stableId } from '../ids';
 
@@ -325,14 +325,14 @@ export class FindingBook {
       id: stableId(scanId, 'vulnerability', fingerprint),
       probe_id: probe.id,
       category,
-      category_name: CATEGORY_NAMES[category] ?? probe.category_name,
+      category_name: owaspCategoryName(category) ?? probe.category_name,
       title: textClaim ? `${titleOf(probe, category, exposed)}: claims an action; no tool was called` : titleOf(probe, category, exposed),
       severity,
       confidence: Math.round(confidence * 100) / 100,
       technique: s.technique,
       converters: s.converters,
       how: howItGotThrough(s.converters, s.turns, s.verdict.read_as),
-      description: [textClaim ? 'The target claims an action; no tool was called. Words alone prove no action: offer tools (or scan the agent with its own) to see what it does.' : '', actionSentence(main.proof, toolRisk), exposureSentence(exposed, main.proof), collateral ? `While testing "${probe.title}" (an ${probe.category} ${CATEGORY_NAMES[probe.category] ?? probe.category_name} probe), the answer disclosed what the target holds.` : probe.description, partial ? 'The target only partly complied; the severity is lowered accordingly.' : '']
+      description: [textClaim ? 'The target claims an action; no tool was called. Words alone prove no action: offer tools (or scan the agent with its own) to see what it does.' : '', actionSentence(main.proof, toolRisk), exposureSentence(exposed, main.proof), collateral ? `While testing "${probe.title}" (an ${probe.category} ${probe.category_name} probe), the answer disclosed what the target holds.` : probe.description, partial ? 'The target only partly complied; the severity is lowered accordingly.' : '']
         .filter(Boolean)
         .join(' '),
       evidence: this.evidence(main, this.maxRecordedChars),
@@ -355,7 +355,7 @@ function titleOf(probe: Probe, category: OwaspCategoryId, exposed: readonly Expo
 
 /** A weakness as it is named before its finding is written (the same title the finding gets). */
 function proven(probe: Probe, category: OwaspCategoryId, exposed: readonly Exposed[]): ProvenWeakness {
-  return { fingerprint: fingerprintOf(probe.id, category), probe_id: probe.id, category, category_name: CATEGORY_NAMES[category] ?? probe.category_name, title: titleOf(probe, category, exposed) };
+  return { fingerprint: fingerprintOf(probe.id, category), probe_id: probe.id, category, category_name: owaspCategoryName(category) ?? probe.category_name, title: titleOf(probe, category, exposed) };
 }
 
 /** One sentence that says what the agent did, when a call proves it. */

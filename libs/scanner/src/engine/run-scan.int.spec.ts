@@ -2,7 +2,8 @@ import { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
 import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
 import { labChatDriver } from '../../../../apps/lab/src/lab-client';
 import { createChatDriver } from '../drivers';
-import { CATEGORY_NAMES, UNTESTABLE_CATEGORIES } from '../probes/catalogue';
+import { OWASP_LLM_TOP10_2025 } from '@gauntlet/domain';
+import { UNTESTABLE_CATEGORIES } from '../probes/catalogue';
 import { TargetUnavailableError } from '../chat-driver';
 import { runScan } from './run-scan';
 import { RunScanInput, ScanSink, ScanTarget } from './types';
@@ -70,7 +71,7 @@ describe('runScan against the lab', () => {
     expect(sink.findingsSoFar.findIndex((n) => n > 0)).toBeLessThan(sink.attempts.length / 2);
     expect(sink.findingsSoFar[sink.findingsSoFar.length - 1]).toBe(sink.vulnerabilities.length);
     const categories = new Set<string>(sink.vulnerabilities.map((v) => v.category));
-    const testable = Object.keys(CATEGORY_NAMES).filter((c) => !UNTESTABLE_CATEGORIES.some((u) => u.category === c));
+    const testable = OWASP_LLM_TOP10_2025.map((c) => c.id as string).filter((c) => !UNTESTABLE_CATEGORIES.some((u) => u.category === c));
     for (const c of testable) expect([c, categories.has(c)]).toEqual([c, true]);
     const techniques = new Set(sink.vulnerabilities.map((v) => v.technique));
     // indirect injection, role-play jailbreak and converter-found variants each show up

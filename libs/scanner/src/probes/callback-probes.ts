@@ -1,3 +1,4 @@
+import { owaspCategory, owaspCategoryName } from '@gauntlet/domain';
 import { Probe } from './probe';
 
 /**
@@ -8,7 +9,6 @@ import { Probe } from './probe';
  * up by whatever sends to it), fresh for every attempt. A request to it is the proof (see CallbackPlanting and judgeCallbackHits);
  * their words alone prove nothing, so they run only when a listener is there to hear.
  */
-const OWASP = 'https://genai.owasp.org/llmrisk';
 const INDIRECT = ['https://atlas.mitre.org/techniques/AML.T0051.001', 'https://arxiv.org/abs/2302.12173'];
 const EXFIL = ['https://atlas.mitre.org/techniques/AML.T0077', 'https://atlas.mitre.org/techniques/AML.T0057', 'https://embracethered.com/blog/posts/2023/bing-chat-data-exfiltration-poc-and-fix/'];
 const FETCH_REMEDIATION =
@@ -22,15 +22,11 @@ const RENDER_REMEDIATION =
 const probe = (p: Omit<Probe, 'category_name' | 'remediation' | 'references' | 'detectors'> & Partial<Pick<Probe, 'references' | 'detectors'>>): Probe => {
   const fetches = p.turns.some((t) => t.includes('{{callback}}'));
   const mails = p.turns.some((t) => t.includes('{{callback:domain}}'));
-  const names: Record<string, string> = { 'LLM01:2025': 'Prompt Injection', 'LLM02:2025': 'Sensitive Information Disclosure', 'LLM05:2025': 'Improper Output Handling', 'LLM06:2025': 'Excessive Agency' };
-  const owasp: Record<string, string> = {
-    'LLM01:2025': `${OWASP}/llm01-prompt-injection/`, 'LLM02:2025': `${OWASP}/llm022025-sensitive-information-disclosure/`, 'LLM05:2025': `${OWASP}/llm052025-improper-output-handling/`, 'LLM06:2025': `${OWASP}/llm062025-excessive-agency/`,
-  };
   return {
     ...p,
-    category_name: names[p.category],
+    category_name: owaspCategoryName(p.category) ?? p.category,
     remediation: mails ? MAIL_REMEDIATION : fetches ? FETCH_REMEDIATION : RENDER_REMEDIATION,
-    references: [owasp[p.category], ...(p.references ?? [])],
+    references: [owaspCategory(p.category)?.page ?? '', ...(p.references ?? [])].filter(Boolean),
     // the words are judged too (an answer that says its rules changed), but the request is the proof
     detectors: p.detectors ?? ['override'],
   };

@@ -1,5 +1,6 @@
 import { SEVERITIES } from '@gauntlet/domain';
-import { CATEGORY_NAMES, PARTIAL_COVERAGE, PROBES, probesFor, UNTESTABLE_CATEGORIES } from './catalogue';
+import { OWASP_LLM_TOP10_2025, owaspCategory } from '@gauntlet/domain';
+import { PARTIAL_COVERAGE, PROBES, probesFor, UNTESTABLE_CATEGORIES } from './catalogue';
 import { canaryFor } from './canary';
 import { DETECTOR_NAMES } from '../detectors/rules';
 import { renderProbe } from './probe';
@@ -10,7 +11,8 @@ describe('probe catalogue', () => {
     expect(new Set(PROBES.map((p) => p.id)).size).toBe(PROBES.length);
     for (const p of PROBES) {
       expect(p.category).toMatch(/^LLM(0[1-9]|10):2025$/);
-      expect(p.category_name).toBe(CATEGORY_NAMES[p.category]);
+      expect(p.category_name).toBe(owaspCategory(p.category)?.name);
+      expect(p.references[0]).toBe(owaspCategory(p.category)?.page);
       expect(SEVERITIES).toContain(p.severity);
       for (const field of [p.title, p.technique, p.description, p.remediation]) expect(field.trim().length).toBeGreaterThan(3);
       expect(p.turns.length).toBeGreaterThan(0);
@@ -22,7 +24,7 @@ describe('probe catalogue', () => {
   });
 
   it('covers every OWASP LLM 2025 category or says why it cannot', () => {
-    for (const category of Object.keys(CATEGORY_NAMES)) {
+    for (const category of OWASP_LLM_TOP10_2025.map((c) => c.id as string)) {
       const tested = PROBES.some((p) => p.category === category);
       const untestable = UNTESTABLE_CATEGORIES.find((u) => u.category === category);
       expect([category, tested !== Boolean(untestable)]).toEqual([category, true]);

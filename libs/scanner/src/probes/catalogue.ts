@@ -1,35 +1,26 @@
-import { OwaspCategoryId, Severity } from '@gauntlet/domain';
+import { OwaspCategoryId, owaspCategory, owaspCategoryName, Severity } from '@gauntlet/domain';
 import { DetectorName } from '../detectors/rules';
 import { Probe, UntestableCategory } from './probe';
 import { CALLBACK_PROBES } from './callback-probes';
 
-const OWASP = 'https://genai.owasp.org/llmrisk';
 const atlas = (id: string) => `https://atlas.mitre.org/techniques/${id}`;
 
-export const CATEGORY_NAMES: Record<string, string> = {
-  'LLM01:2025': 'Prompt Injection',
-  'LLM02:2025': 'Sensitive Information Disclosure',
-  'LLM03:2025': 'Supply Chain',
-  'LLM04:2025': 'Data and Model Poisoning',
-  'LLM05:2025': 'Improper Output Handling',
-  'LLM06:2025': 'Excessive Agency',
-  'LLM07:2025': 'System Prompt Leakage',
-  'LLM08:2025': 'Vector and Embedding Weaknesses',
-  'LLM09:2025': 'Misinformation',
-  'LLM10:2025': 'Unbounded Consumption',
-};
+/** a category's name, from the OWASP list the domain keeps */
+const nameOf = (category: OwaspCategoryId): string => owaspCategoryName(category) ?? category;
+/** a category's OWASP page, cited first by its probes */
+const pageOf = (category: OwaspCategoryId): string => owaspCategory(category)?.page ?? '';
 
 /** Categories a black-box conversation cannot honestly test, and why. */
 export const UNTESTABLE_CATEGORIES: UntestableCategory[] = [
   {
     category: 'LLM03:2025',
-    category_name: CATEGORY_NAMES['LLM03:2025'],
+    category_name: nameOf('LLM03:2025'),
     reason:
       'Supply-chain risk lives in the model weights, packages, adapters and hosting the target was built from; a conversation cannot see their provenance or integrity. Review an SBOM/AI-BOM and model cards instead.',
   },
   {
     category: 'LLM04:2025',
-    category_name: CATEGORY_NAMES['LLM04:2025'],
+    category_name: nameOf('LLM04:2025'),
     reason:
       'Poisoned training or fine-tuning data shows only as behaviour triggered by secret inputs an outsider does not know; a finite probe set cannot prove its absence. Audit data lineage and run backdoor evaluations with access to the pipeline.',
   },
@@ -53,21 +44,21 @@ const DEFAULTS: Record<string, Defaults> = {
     category: 'LLM01:2025',
     remediation:
       'Keep instructions in the system role and treat user and third-party text as data; constrain the output format; screen inputs and outputs for override attempts (after decoding and normalising text); require human approval for privileged actions; re-run adversarial tests whenever the prompt or model changes.',
-    references: [`${OWASP}/llm01-prompt-injection/`, atlas('AML.T0051.000'), 'https://arxiv.org/abs/2211.09527'],
+    references: [pageOf('LLM01:2025'), atlas('AML.T0051.000'), 'https://arxiv.org/abs/2211.09527'],
     detectors: ['canary', 'override'],
   },
   LLM02: {
     category: 'LLM02:2025',
     remediation:
       'Do not place personal data or credentials where the model can read them unless the current user is entitled to them; enforce authorisation outside the model; redact PII and secrets from retrieved context and from output; rotate any credential that appeared in an answer.',
-    references: [`${OWASP}/llm022025-sensitive-information-disclosure/`, atlas('AML.T0057'), 'https://arxiv.org/abs/2012.07805'],
+    references: [pageOf('LLM02:2025'), atlas('AML.T0057'), 'https://arxiv.org/abs/2012.07805'],
     detectors: ['secrets', 'pii'],
   },
   LLM05: {
     category: 'LLM05:2025',
     remediation:
       'Treat model output as untrusted input to the next component: HTML-encode it before rendering, apply a strict Content-Security-Policy, never render markdown images or links to arbitrary hosts (allow-list them), and validate output before passing it to interpreters.',
-    references: [`${OWASP}/llm052025-improper-output-handling/`, atlas('AML.T0077'), 'https://cwe.mitre.org/data/definitions/79.html'],
+    references: [pageOf('LLM05:2025'), atlas('AML.T0077'), 'https://cwe.mitre.org/data/definitions/79.html'],
     // the canary counts only inside markup the target wrote (the markup rule reads it there): a bare
     // canary shows the instruction was followed, not that anything executable came out
     detectors: ['markup'],
@@ -76,35 +67,35 @@ const DEFAULTS: Record<string, Defaults> = {
     category: 'LLM06:2025',
     remediation:
       'Give the assistant only the tools it needs, with the narrowest permissions, acting as the end user rather than a service account; require explicit human confirmation for destructive, financial or privilege-changing actions; log and rate-limit tool calls.',
-    references: [`${OWASP}/llm062025-excessive-agency/`, atlas('AML.T0053')],
+    references: [pageOf('LLM06:2025'), atlas('AML.T0053')],
     detectors: ['agency', 'tool-call'],
   },
   LLM07: {
     category: 'LLM07:2025',
     remediation:
       'Assume the system prompt will leak: keep secrets, credentials and authorisation rules out of it and enforce them in code; add output filtering for the prompt text and planted canaries; do not rely on "never reveal these instructions".',
-    references: [`${OWASP}/llm072025-system-prompt-leakage/`, atlas('AML.T0056')],
+    references: [pageOf('LLM07:2025'), atlas('AML.T0056')],
     detectors: ['system-prompt'],
   },
   LLM08: {
     category: 'LLM08:2025',
     remediation:
       'Enforce tenant and document permissions at retrieval time (filter before similarity search results reach the model), partition vector stores per tenant, tag chunks with source and classification, and keep confidential documents out of shared indexes.',
-    references: [`${OWASP}/llm082025-vector-and-embedding-weaknesses/`, atlas('AML.T0070'), 'https://arxiv.org/abs/2402.07867'],
+    references: [pageOf('LLM08:2025'), atlas('AML.T0070'), 'https://arxiv.org/abs/2402.07867'],
     detectors: ['secrets', 'pii'],
   },
   LLM09: {
     category: 'LLM09:2025',
     remediation:
       'Ground answers in retrieved, cited sources; instruct and evaluate the model to say when it does not know; show uncertainty to users; verify package names, citations and dosages before they are acted on.',
-    references: [`${OWASP}/llm092025-misinformation/`, atlas('AML.T0062'), 'https://arxiv.org/abs/2311.05232'],
+    references: [pageOf('LLM09:2025'), atlas('AML.T0062'), 'https://arxiv.org/abs/2311.05232'],
     detectors: ['misinformation'],
   },
   LLM10: {
     category: 'LLM10:2025',
     remediation:
       'Cap output tokens per request and per conversation, rate-limit per user, detect repetition loops, and set per-tenant cost budgets with alerts.',
-    references: [`${OWASP}/llm102025-unbounded-consumption/`, atlas('AML.T0034'), atlas('AML.T0029')],
+    references: [pageOf('LLM10:2025'), atlas('AML.T0034'), atlas('AML.T0029')],
     detectors: ['consumption'],
   },
 };
@@ -126,7 +117,7 @@ function family(key: keyof typeof DEFAULTS, specs: ProbeSpec[]): Probe[] {
   return specs.map((s) => ({
     id: s.id,
     category: d.category,
-    category_name: CATEGORY_NAMES[d.category],
+    category_name: nameOf(d.category),
     title: s.title,
     severity: s.severity,
     technique: s.technique,

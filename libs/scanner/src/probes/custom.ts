@@ -1,5 +1,4 @@
-import type { CustomProbe, OwaspCategoryId } from '@gauntlet/domain';
-import { CATEGORY_NAMES } from './catalogue';
+import { CustomProbe, OwaspCategoryId, owaspCategoryName } from '@gauntlet/domain';
 import { Probe } from './probe';
 
 /**
@@ -10,7 +9,7 @@ export function customProbe(c: CustomProbe): Probe {
   return {
     id: c.id,
     category: c.category as OwaspCategoryId,
-    category_name: CATEGORY_NAMES[c.category] ?? c.category,
+    category_name: owaspCategoryName(c.category) ?? c.category,
     title: c.title,
     severity: c.severity,
     technique: 'custom',

@@ -1,5 +1,6 @@
 import { OwaspCategoryId, Severity } from '@gauntlet/domain';
 import { DetectorName } from '../detectors/rules';
+import { UserPattern, userPatternOrNull } from '../detectors/user-pattern';
 import { AttackerMarks, attackerMarks, fillMarks } from '../agents/markers';
 import { Poison } from '../agents/runtime';
 import { ToolKind } from '../agents/tool-kinds';
@@ -70,6 +71,8 @@ export interface RenderedProbe {
   marks?: AttackerMarks;
   /** an indirect probe's poisoned tool result, rendered */
   poison?: Poison;
+  /** a custom probe's pattern, compiled (one that cannot compile was refused when the probe was written: never a reason to fail a scan) */
+  pattern?: UserPattern;
 }
 
 export function renderProbe(probe: Probe, seed: string): RenderedProbe {
@@ -83,5 +86,6 @@ export function renderProbe(probe: Probe, seed: string): RenderedProbe {
   };
   const turns = probe.turns.map(fill);
   const poison = probe.agent?.poison && { via: probe.agent.poison.via, content: fill(probe.agent.poison.content) };
-  return { probe, turns, canary, entity, ...(marks && { marks }), ...(poison && { poison }) };
+  const pattern = probe.pattern ? userPatternOrNull(probe.pattern) : null;
+  return { probe, turns, canary, entity, ...(marks && { marks }), ...(poison && { poison }), ...(pattern && { pattern }) };
 }

@@ -12,8 +12,6 @@ const MAX_ARGUMENT_CHARS = 2000;
 const MAX_ARGUMENT_LINES = 40;
 
 const ROLE_LABEL: Readonly<Record<string, string>> = { user: 'Gauntlet (attacker)', assistant: 'Target', system: 'System' };
-/** the proofs that are something the target did, shown as that act rather than as a quote */
-const ACTS = new Set<string>(['tool_call', 'out_of_band']);
 
 /**
  * The conversation a finding's evidence recorded, each turn as what it is: what Gauntlet sent,
@@ -66,14 +64,12 @@ function callBlock(c: ToolCall, proving: boolean): HTMLDivElement {
 /** the request that reached the address the attempt planted: what the target did, after the conversation */
 function hitItem(p: Proof): HTMLLIElement {
   const m = p.matched;
-  // a lookup of the planted name (DNS), a request whose host carried the token, or one under /oob/<token>
-  const request = m.method === 'DNS' ? `DNS lookup of ${m.host ?? ''}` : `${m.method ?? 'GET'} ${m.host ? `//${m.host}` : ''}${m.path || '/'}${m.query ? `?${m.query}` : ''}`;
   const at = m.at && !Number.isNaN(Date.parse(m.at)) ? new Date(m.at).toLocaleString() : m.at;
   return h(
     'li',
     { class: 'turn turn-hit' },
     h('span', { class: 'turn-role' }, m.method === 'DNS' ? 'Lookup of the planted name' : 'Request to the planted address', h('span', { class: 'turn-note' }, at ? ` (received ${at})` : '')),
-    h('pre', { class: 'turn-content' }, h('mark', { class: 'proof-span proof-hit' }, request)),
+    h('pre', { class: 'turn-content' }, h('mark', { class: 'proof-span proof-hit' }, m.request ?? '')),
   );
 }
 
@@ -108,6 +104,6 @@ function withProof(content: string, proof: Proof | undefined, index: number): Ch
 
 /** what proves the finding, read in seconds: where it is, then the act (a call, a request) or the quoted span, in the API's words */
 export function proofNote(p: Proof): HTMLParagraphElement {
-  const act = ACTS.has(p.matched?.kind);
+  const { act } = p;
   return h('p', { class: `matched proof${act ? ' proof-act' : ''}` }, h('strong', null, 'Proof '), `(${p.where}): `, act ? p.shows : [h('mark', { class: 'proof-span' }, p.text), `, ${p.shows}`]);
 }

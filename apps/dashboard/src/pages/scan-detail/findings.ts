@@ -1,5 +1,5 @@
 import { answer, client, type Schemas } from '../../api/client';
-import type { ScanPhase, TriageState } from '../../api/enums';
+import { triageStateLabels, type ScanPhase, type TriageState } from '../../api/enums';
 import type { PageContext } from '../../page';
 import { severities, severityBadge } from '../../widgets/badges';
 import { clear, fill, h, type Child } from '../../widgets/dom';
@@ -55,7 +55,6 @@ export function requestsLine(requests: Schemas['RequestsView']): string {
   return `${requests.total} requests sent to the target${phases.length ? ` (${phases.join(', ')})` : ''}.`;
 }
 
-const TRIAGE_LABEL: Readonly<Record<TriageState, string>> = { open: 'Open', false_positive: 'False positive', accepted_risk: 'Accepted risk', fixed: 'Fixed' };
 const bySeverity = (a: Finding, b: Finding) => severities.indexOf(a.severity) - severities.indexOf(b.severity);
 const SORTS: Record<string, { label: string; cmp: (a: Finding, b: Finding) => number }> = {
   severity: { label: 'Severity', cmp: (a, b) => bySeverity(a, b) || a.found_at.localeCompare(b.found_at) },
@@ -84,7 +83,7 @@ export function findingsExplorer(ctx: PageContext, scan: Scan): HTMLDivElement {
     search,
     select('severity', 'Severity', [['', 'All'], ...severities.map((s): [string, string] => [s, s])]),
     select('category', 'Category', [['', 'All'], ...categories.map((c): [string, string] => [c, c])]),
-    select('triage', 'Triage', [['', 'All'], ...Object.entries(TRIAGE_LABEL)]),
+    select('triage', 'Triage', [['', 'All'], ...Object.entries(triageStateLabels)]),
     select('sort', 'Sort', Object.entries(SORTS).map(([k, v]): [string, string] => [k, v.label])),
     h('label', { class: 'filter filter-check' }, newOnly, h('span', null, 'New since last scan')),
   );
@@ -138,7 +137,7 @@ export function findingsExplorer(ctx: PageContext, scan: Scan): HTMLDivElement {
 }
 
 function triageForm(v: Finding, scanId: string, onTriage: () => Promise<void>): HTMLFormElement {
-  const state = h('select', { name: 'state', 'aria-label': 'Triage state' }, Object.entries(TRIAGE_LABEL).map(([value, text]) => h('option', { value, selected: triageState(v) === value }, text)));
+  const state = h('select', { name: 'state', 'aria-label': 'Triage state' }, Object.entries(triageStateLabels).map(([value, text]) => h('option', { value, selected: triageState(v) === value }, text)));
   const reason = h('input', { name: 'reason', required: true, maxlength: 2000, placeholder: 'Why (kept with the decision)', 'aria-label': 'Reason' });
   const expires = h('input', { name: 'expires_at', type: 'date', 'aria-label': 'Accepted until', hidden: triageState(v) !== 'accepted_risk' });
   const status = h('p', { class: 'hint', role: 'status' });
@@ -180,7 +179,7 @@ export function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTr
             severityBadge(v.severity),
             h('span', { class: 'finding-title' }, v.title),
             isNew.has(v.id) ? h('span', { class: 'badge badge-new' }, 'New') : null,
-            v.triage && v.triage.state !== 'open' ? h('span', { class: `badge triage-${v.triage.state}` }, TRIAGE_LABEL[v.triage.state]) : null,
+            v.triage && v.triage.state !== 'open' ? h('span', { class: `badge triage-${v.triage.state}` }, triageStateLabels[v.triage.state]) : null,
             v.variants?.length ? h('span', { class: 'badge badge-variants', title: 'other ways the same weakness got through' }, `+${v.variants.length}`) : null,
             h('span', { class: 'finding-cat mono' }, v.category),
             h('span', { class: 'finding-catname' }, v.category_name),
@@ -189,7 +188,7 @@ export function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTr
             'div',
             { class: 'finding-body' },
             v.triage
-              ? h('p', { class: 'triage-line' }, `Triage: ${TRIAGE_LABEL[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by_name ?? v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
+              ? h('p', { class: 'triage-line' }, `Triage: ${triageStateLabels[v.triage.state]}${v.triage.lapsed === 'expired' ? ' (the accepted risk expired)' : v.triage.lapsed === 'found_again' ? ' (marked fixed, found again)' : ''} by ${v.triage.by_name ?? v.triage.by}, ${new Date(v.triage.at).toLocaleString()}: ${v.triage.reason}${v.triage.expires_at ? ` (until ${new Date(v.triage.expires_at).toLocaleDateString()})` : ''}`)
               : null,
             onTriage && scanId ? triageForm(v, scanId, onTriage) : null,
             v.how ? h('p', { class: 'finding-how' }, h('strong', null, 'How it got through: '), v.how) : null,

@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { effectiveTriage, scanDecider, streams, triageDecider, TriageState } from '@gauntlet/domain';
-import { findingTriage, FindingTriage } from '@gauntlet/assessment';
+import { effectiveTriage, FindingTriage, findingTriage, scanDecider, streams, triageDecider, TriageState } from '@gauntlet/domain';
 import { ProblemException } from '../../http/problem';
 import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';

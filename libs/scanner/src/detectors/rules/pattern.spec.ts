@@ -1,9 +1,10 @@
 import { customProbe } from '../../probes/custom';
 import { JudgeContext } from '../judge-context';
+import { compileUserPattern } from '../user-pattern';
 import { ruleDetector } from '../rule-detector';
 import { patternRule } from './pattern';
 
-const context = (pattern?: string): JudgeContext => ({ canary: null, targetCanaries: [], entity: null, ...(pattern && { pattern }) });
+const context = (pattern?: string): JudgeContext => ({ canary: null, targetCanaries: [], entity: null, ...(pattern && { pattern: compileUserPattern(pattern) }) });
 
 describe('a custom probe\'s pattern', () => {
   it('proves the weakness when the answer matches, case-insensitive', () => {
