@@ -33,6 +33,7 @@ export interface Forbidden {
 
 /** what the bots answer: the plain one never sends markup, the other answers with a javascript: link */
 export const PLAIN_ANSWER = 'Thanks for your message. Our support team answers within a day.';
+export const GREETING = 'Hello! I am the help desk bot. Ask me anything.';
 export const LINK_ANSWER = 'Sure, open <a href="javascript:alert(\'bot-link\')">this link</a> to continue.';
 
 /** a chat: the user's message shown as text or rendered as HTML, the bot's answer likewise */
@@ -119,6 +120,17 @@ export async function startHostileSite(forbidden: Forbidden): Promise<HostileSit
     // issue 19: the widget renders the user's message as HTML; the bot answers plainly, or with a link
     'echo-html': { chats: true, html: chat({ echoHtml: true, bot: 'plain' }) },
     'echo-html-link-bot': { chats: true, html: chat({ echoHtml: true, bot: 'link' }) },
+    // issue 28: the bot's greeting, above our message, finishes loading only once we have sent (as
+    // react-chatbot-kit's does when the first message goes out within its 750 ms): not the answer
+    'late-greeting': {
+      chats: true,
+      html: chat({
+        extra: `<script>
+          const g = document.createElement('li'); g.className = 'bot'; g.textContent = '...'; document.getElementById('m').appendChild(g);
+          document.getElementById('b').addEventListener('click', () => setTimeout(() => { g.textContent = ${JSON.stringify(GREETING)}; }, 60), { once: true });
+        </script>`,
+      }),
+    },
   };
 
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {

@@ -29,6 +29,8 @@ export const WIDGETS = {
   nlux: { page: 'nlux-chat.html', protocol: 'nlux adapter streaming OpenAI chat completions (server-sent chunks)' },
   flowise: { page: 'flowise-chat.html', protocol: 'Flowise prediction API: POST /api/v1/prediction/:flow {question, chatId, streaming} -> server-sent {event:start|token|end}; conversation kept per chatId' },
   chatscope: { page: 'chatscope-chat.html', protocol: 'React app on chatscope\'s kit calling OpenAI chat completions, not streamed' },
+  typebot: { page: 'typebot-chat.html', protocol: 'Typebot viewer chat API: POST /api/v1/typebots/:id/startChat, /api/v1/sessions/:id/continueChat, the model\'s answer streamed by /api/v2/sessions/:id/streamMessage (AI SDK data stream); conversation kept per session' },
+  'chatbot-kit': { page: 'chatbot-kit-chat.html', protocol: 'React app on react-chatbot-kit whose ActionProvider calls an Anthropic-compatible Messages API, not streamed' },
 } as const;
 export type WidgetName = keyof typeof WIDGETS;
 
@@ -40,9 +42,11 @@ const VENDOR: Record<string, string> = {
   nlux: join(ROOT, 'node_modules', '@nlux', 'core', 'esm'),
   flowise: join(ROOT, 'node_modules', 'flowise-embed', 'dist'),
   'chatscope-styles': join(ROOT, 'node_modules', '@chatscope', 'chat-ui-kit-styles', 'dist', 'default'),
+  typebot: join(ROOT, 'node_modules', '@typebot.io', 'js', 'dist'),
+  'react-chatbot-kit': join(ROOT, 'node_modules', 'react-chatbot-kit', 'build'),
 };
 /** React pages, bundled at start from their source here */
-const BUNDLES: Record<string, string> = { 'chatscope-app.js': 'chatscope-app.jsx' };
+const BUNDLES: Record<string, string> = { 'chatscope-app.js': 'chatscope-app.jsx', 'chatbot-kit-app.js': 'chatbot-kit-app.jsx' };
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
 /**
@@ -67,10 +71,11 @@ export type WidgetBot = (conversation: ChatTurn[]) => string;
  * site embedding a third-party widget in front of its own model does.
  */
 export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Promise<WidgetServer> {
-  const prompts: WidgetServer['prompts'] = { plain: [], 'deep-chat': [], n8n: [], nlux: [], flowise: [], chatscope: [] };
+  const prompts: WidgetServer['prompts'] = { plain: [], 'deep-chat': [], n8n: [], nlux: [], flowise: [], chatscope: [], typebot: [], 'chatbot-kit': [] };
   const n8nTurns = new Map<string, number>();
   const n8nHistory = new Map<string, ChatTurn[]>();
   const flowiseHistory = new Map<string, ChatTurn[]>();
+  const typebotSessions = new Map<string, { history: ChatTurn[]; streamed: boolean; awaiting: 'question' | 'stream' | 'streamed answer' }>();
   const bundles = new Map<string, Uint8Array>();
   for (const [name, source] of Object.entries(BUNDLES)) {
     const out = await build({ entryPoints: [join(__dirname, source)], bundle: true, write: false, minify: true, format: 'iife', jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
@@ -125,6 +130,18 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
       res.write(`message:\ndata: ${JSON.stringify({ event: 'end', data: '[DONE]' })}\n\n`);
       return res.end();
     }
+    if (req.url === '/chatbot-kit/v1/messages') {
+      const user = body.messages.filter((m: any) => m.role === 'user');
+      const prompt = String(user[user.length - 1].content);
+      prompts['chatbot-kit'].push(prompt);
+      const text = bot ? bot(body.messages) : answerFor('chatbot-kit', user.length, prompt);
+      await new Promise((r) => setTimeout(r, chunkDelayMs * 3));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const id = `msg_${prompts['chatbot-kit'].length}`;
+      return res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 0, output_tokens: 0 } }));
+    }
+    const typebot = req.url?.match(/^\/api\/v(\d)\/(typebots|sessions)\/([\w-]+)\/(startChat|continueChat|streamMessage|clientLogs)$/);
+    if (typebot) return typebotApi(res, typebot[3], typebot[4], body);
     if (req.url === '/api/deep-chat') {
       const prompt = body.messages[body.messages.length - 1].text;
       prompts['deep-chat'].push(prompt);
@@ -145,6 +162,65 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
       return res.end(JSON.stringify({ output }));
     }
     res.writeHead(404).end();
+  };
+
+  /**
+   * A Typebot viewer running a published flow that loops: the visitor's question (a text input
+   * block), the team's model (an AI block, its answer streamed to the client when the embed can
+   * stream), and back to the question. A session remembers where the flow waits.
+   */
+  const QUESTION = { id: 'question', type: 'text input', options: { labels: { placeholder: 'Type your question...', button: 'Send' } } };
+  const typebotApi = async (res: ServerResponse, id: string, action: string, body: any) => {
+    const json = (value: unknown, status = 200) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (action === 'startChat') {
+      const sessionId = `session-${typebotSessions.size + 1}-${Date.now().toString(36)}`;
+      typebotSessions.set(sessionId, { history: [], streamed: body.isStreamEnabled === true, awaiting: 'question' });
+      return json({
+        sessionId,
+        resultId: `result-${typebotSessions.size}`,
+        typebot: { id, version: '6', theme: {}, settings: { general: {}, typingEmulation: { enabled: false } }, publishedAt: new Date(0).toISOString() },
+        messages: [{ id: 'greeting', type: 'text', content: { type: 'richText', richText: [{ type: 'p', children: [{ text: 'Hello! I am Penny. How can I help with your parcel?' }] }] } }],
+        input: QUESTION,
+      });
+    }
+    const session = typebotSessions.get(id);
+    if (!session) return json({ message: 'Session not found.' }, 404);
+    if (action === 'clientLogs') return json({ message: 'Logs successfully saved.' });
+    const answer = () => {
+      const question = session.history[session.history.length - 1].content;
+      return bot ? bot(session.history) : answerFor('typebot', prompts.typebot.length, question);
+    };
+    if (action === 'continueChat') {
+      const text = String(typeof body.message === 'string' ? body.message : body.message?.text ?? '');
+      if (session.awaiting === 'streamed answer') {
+        // the client hands back what it streamed: it is the AI block's answer; the flow loops to the question
+        session.history.push({ role: 'assistant', content: text });
+        session.awaiting = 'question';
+        return json({ messages: [], input: QUESTION, lastMessageNewFormat: undefined });
+      }
+      session.history.push({ role: 'user', content: text });
+      prompts.typebot.push(text);
+      if (session.streamed) {
+        // the AI block's answer is streamed on the client, which then replies with it
+        session.awaiting = 'stream';
+        return json({ messages: [], clientSideActions: [{ type: 'stream', stream: true, expectsDedicatedReply: true }] });
+      }
+      const reply = answer();
+      session.history.push({ role: 'assistant', content: reply });
+      await new Promise((r) => setTimeout(r, chunkDelayMs * 3));
+      return json({ messages: [{ id: `answer-${prompts.typebot.length}`, type: 'text', content: { type: 'markdown', markdown: reply } }], input: QUESTION });
+    }
+    if (action === 'streamMessage' && session.awaiting === 'stream') {
+      session.awaiting = 'streamed answer';
+      // the AI SDK's data stream: one `0:"text"` line per piece
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-vercel-ai-data-stream': 'v1' });
+      for (const part of chunks(answer())) {
+        res.write(`0:${JSON.stringify(part)}\n`);
+        await new Promise((r) => setTimeout(r, chunkDelayMs));
+      }
+      return res.end();
+    }
+    return json({ message: 'Nothing to stream.' }, 400);
   };
 
   const files = async (req: IncomingMessage, res: ServerResponse) => {

@@ -3,6 +3,8 @@ import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
 import { labChatDriver } from '../../../../apps/lab/src/lab-client';
 import { exposuresIn } from '../../../../apps/lab/src/model/exposure';
 import { closeSharedSmolLm2, sharedSmolLm2 } from '../../../../apps/lab/src/model/smollm2';
+import { BrowserChatDriver, launchChromium } from '../drivers/browser/browser-chat-driver';
+import { findChromium } from '../drivers/browser/chromium';
 import { runScan } from './run-scan';
 
 /**
@@ -64,6 +66,52 @@ describe('a quick scan of a real language model', () => {
     expect(disclosures.length).toBeGreaterThan(0);
     for (const v of disclosures) expect(exposuresIn(v.evidence.turns[v.evidence.proof!.turn].content, lab.secrets).length).toBeGreaterThan(0);
     for (const v of found.filter((f) => f.severity === 'critical' || f.severity === 'high')) expect(proofHolds(v)).toBe(true);
+  });
+
+  it('through the lab\'s chat page in a browser: every finding quotes what the model said, read from its own message, never what we sent', async () => {
+    const chromium = await findChromium();
+    if (!chromium.found) return console.warn(`skipped: ${chromium.message}`);
+    // the lab the first test started (the model already warm), or one of its own when run alone
+    let lab = labs.find((l) => l.secrets.length > 0);
+    if (!lab) labs.push((lab = await startLab({ model: 'smollm2' })));
+    const browser = await launchChromium(chromium.path);
+    const driver = new BrowserChatDriver({ url: lab.url }, { allowPrivate: true, browser, quietMs: 800, operationTimeoutMs: 20_000 });
+    const attempts: ProbeAttempt[] = [];
+    const found: Vulnerability[] = [];
+    try {
+      // an attack that asks for secrets and one that asks for markup (the forms a page shows back
+      // changed: a request object, HTML), escalated as a quick scan does
+      const outcome = await runScan({
+        scanId: 'real-model-page', seed: 'real-model', profile: 'quick', driver, selection: { probes: ['sid-003', 'ioh-002'] }, signal: new AbortController().signal, now: () => new Date(),
+        target: {
+          id: 't', name: 'penny page', url: lab.url, scan_mode: 'browser', api_format: null, api_key: null, model: null, browser: null, http: null, max_requests_per_second: null,
+          canaries: [lab.canaries.system, lab.canaries.data], sensitive: lab.secrets.filter((s) => s.kind !== 'canary').map((s) => ({ label: s.label, value: s.value })),
+        },
+        sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void found.push(v) },
+      });
+      expect(outcome.kind).toBe('completed');
+    } finally {
+      await driver.close();
+      await browser.close();
+    }
+    // every answer was read from the bot's own message on this page, and is what the model said (as far as it was read)
+    const squash = (text: string) => text.replace(/\s+/g, '');
+    const said = lab.exposures.answers().map((a) => squash(a.answer));
+    const answers = attempts.flatMap((a) => a.turns.filter((t) => t.role === 'assistant'));
+    expect(answers.length).toBeGreaterThan(0);
+    expect(new Set(answers.map((a) => a.observed?.attribution))).toEqual(new Set(['bot_message']));
+    // the lab's page says so when the model could not answer in time (a loaded machine): its own line, no model's words
+    const fromModel = answers.filter((a) => !/^The assistant is unavailable \(HTTP \d+\)\.$/.test(a.content));
+    expect(fromModel.filter((a) => !said.some((s) => s.startsWith(squash(a.content)))).map((a) => a.content)).toEqual([]);
+    for (const v of found) {
+      const proof = v.evidence.proof!;
+      expect(proof).toBeDefined();
+      const turn = v.evidence.turns[proof.turn];
+      expect(turn.role).toBe('assistant');
+      // none of what we sent, as we sent it; the words quoted are words the model said
+      expect(turn.content).not.toContain(v.evidence.turns[proof.turn - 1].content);
+      if (!proof.read_as) expect(said.some((a) => a.includes(squash(proof.text)))).toBe(true);
+    }
   });
 
   it('told nothing, on a bot that holds no secret: no disclosure, and nothing serious without its proof', async () => {

@@ -1,6 +1,6 @@
 import type { Turn } from '@gauntlet/domain';
 import { Browser } from 'playwright';
-import { HostileSite, LINK_ANSWER, PLAIN_ANSWER, startHostileSite } from '../../../../../test/browser/hostile/hostile-site';
+import { GREETING, HostileSite, LINK_ANSWER, PLAIN_ANSWER, startHostileSite } from '../../../../../test/browser/hostile/hostile-site';
 import { detectorByName, PRIMARY_DETECTOR } from '../../detectors/registry';
 import { PROBES, renderProbe } from '../../probes';
 import { findChromium } from './chromium';
@@ -58,6 +58,19 @@ describe('what the page shows of our own message is never evidence', () => {
     const results = await judged('echo-html');
     expect(results.length).toBeGreaterThanOrEqual(6);
     for (const r of results) expect(r).toEqual({ probe: r.probe, answer: PLAIN_ANSWER, observed: { attribution: 'bot_message', attribution_reason: expect.any(String) }, outcome: 'resisted' });
+  });
+
+  it('the bot\'s greeting above our message, finishing loading once we have sent: the answer is the message after ours alone', async () => {
+    if (!browser) return;
+    const driver = new BrowserChatDriver({ url: `${site.base}/late-greeting` }, { allowPrivate: true, browser: browser!, timeoutMs: 8_000, quietMs: 400, operationTimeoutMs: 3_000 });
+    drivers.push(driver);
+    const conversation = await driver.openConversation();
+    const answer = await conversation.send('Where is my parcel?');
+    const observed = conversation.observe?.();
+    await conversation.close();
+    expect(answer).toBe(PLAIN_ANSWER);
+    expect(answer).not.toContain(GREETING);
+    expect(observed?.attribution).toBe('bot_message');
   });
 
   it('a bot that really answers with a javascript: link is still found, its link observed', async () => {

@@ -259,6 +259,11 @@ export const PAGE_SCRIPT = String.raw`(() => {
     const before = left - lr.left, after = lr.right - right;
     return before > after + lr.width * 0.1 ? 'user' : after > before + lr.width * 0.1 ? 'bot' : null;
   };
+  /** a is placed before b in the page (neither holding the other, both in one tree) */
+  const before = (a, b) => {
+    const p = b.compareDocumentPosition(a);
+    return Boolean(p & Node.DOCUMENT_POSITION_PRECEDING) && !(p & (Node.DOCUMENT_POSITION_CONTAINS | Node.DOCUMENT_POSITION_DISCONNECTED));
+  };
   const inputText = (el) => (el && ('value' in el && (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT')) ? el.value : norm(el && el.innerText));
 
   const api = {
@@ -347,7 +352,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const s = api.state;
       observeAll();
       flush();
-      const leaves = [];
+      let leaves = [];
       const texts = visibleTexts(document).filter((t) => !(s.input && isInside(t.node, s.input)));
       // occurrences beyond the count before sending are new; they are the last ones
       const seen = new Map();
@@ -358,6 +363,10 @@ export const PAGE_SCRIPT = String.raw`(() => {
       }
       for (const el of elements(document)) if (active(el) && !s.activeBefore.has(el) && !(s.input && isInside(el, s.input)) && !(document.head && isInside(el, document.head))) leaves.push({ node: el, markup: true });
       for (const l of leaves) l.seq = seqOf(l.node);
+      // what the page added before we pressed send (a greeting finishing its typing animation, a
+      // message loading late) is neither ours nor an answer to it
+      const firstSend = s.windows.length ? s.windows[0].from : null;
+      if (firstSend !== null) leaves = leaves.filter((l) => l.seq > firstSend);
       const out = { leaves: [], ours: null, groups: [], attribution: 'uncertain', reason: 'nothing new appeared on the page' };
       if (!leaves.length) return out;
       // ours: the smallest subtree holding what appeared on send, grown while it takes in nothing later
@@ -417,6 +426,10 @@ export const PAGE_SCRIPT = String.raw`(() => {
         g.seq = Math.min(g.seq, l.seq);
       }
       let groups = Array.from(byRoot.values());
+      // an answer comes after the message it answers: a message placed before ours in the list (a
+      // greeting that finished loading only once we had sent) is not one
+      if (ours && !blob) groups = groups.filter((g) => !before(g.root, ours));
+      if (!groups.length) return Object.assign(out, { reason: 'only our message appeared' });
       for (const g of groups) g.side = sideOf(g.root, list);
       if (!ours && groups.length > 1 && groups.every((g) => !g.side)) {
         // no marks: the side each message sits on in the list

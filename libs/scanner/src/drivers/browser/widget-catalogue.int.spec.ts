@@ -19,6 +19,7 @@ const describeWithChromium = haveChromium ? describe : describe.skip;
  */
 const VULNERABLE_PROBES = ['pi-001', 'sid-003', 'ioh-001', 'ioh-002', 'ea-002', 'spl-001', 'vew-001', 'mis-001', 'uc-001'];
 const HARDENED_PROBES = ['pi-001', 'ioh-001', 'ioh-002', 'ioh-003', 'spl-001'];
+const MODEL_LIKE_PROBES = ['sid-003', 'ioh-001', 'ioh-002', 'spl-001', 'vew-001'];
 const found = (judged: JudgedProbe[]) => judged.filter((j) => j.verdict.outcome !== 'resisted');
 const NAMES = Object.keys(WIDGETS) as WidgetName[];
 
@@ -47,20 +48,23 @@ describeWithChromium('the chat widgets teams embed, in front of the lab', () => 
       startWidgetServer(5, bot),
     ]);
     const driverFor = (t: { url: string }) => new BrowserChatDriver({ url: t.url }, { allowPrivate: true, browser, timeoutMs: 20_000, quietMs: 600, navigationTimeoutMs: 30_000, operationTimeoutMs: 20_000 });
-    // every page, two at a time, in one browser: the suite stays short on a busy machine
+    // one probe per job, three pages at a time in one browser, the longest jobs first: pages wait
+    // on answers far more than they compute, and no lane is left with one page's whole list
+    const judge = (key: string, url: string, probe: string) => async () => {
+      const [one] = await judgeOnPage(url, [probe], browser, { timeoutMs: 20_000 });
+      judged.set(key, [...(judged.get(key) ?? []), one]);
+    };
     await pooled(
       [
+        ...NAMES.flatMap((name) => VULNERABLE_PROBES.map((probe) => judge(`vulnerable ${name}`, `${vulnerable.base}/${WIDGETS[name].page}`, probe))),
+        ...MODEL_LIKE_PROBES.map((probe) => judge('model-like', `${modelLike.base}/${WIDGETS.chatscope.page}`, probe)),
+        ...NAMES.flatMap((name) => HARDENED_PROBES.map((probe) => judge(`hardened ${name}`, `${hardened.base}/${WIDGETS[name].page}`, probe))),
         ...NAMES.map((name) => async () => {
           const url = `${hardened.base}/${WIDGETS[name].page}`;
           checks.set(name, await checkTarget({ url, scan_mode: 'browser', api_format: null, api_key: null, model: null, browser: null, http: null, max_requests_per_second: null }, { allowPrivate: true, driverFor }));
         }),
-        ...NAMES.flatMap((name) => [
-          async () => void judged.set(`vulnerable ${name}`, await judgeOnPage(`${vulnerable.base}/${WIDGETS[name].page}`, VULNERABLE_PROBES, browser, { timeoutMs: 20_000 })),
-          async () => void judged.set(`hardened ${name}`, await judgeOnPage(`${hardened.base}/${WIDGETS[name].page}`, HARDENED_PROBES, browser, { timeoutMs: 20_000 })),
-        ]),
-        async () => void judged.set('model-like', await judgeOnPage(`${modelLike.base}/${WIDGETS.chatscope.page}`, ['sid-003', 'ioh-001', 'ioh-002', 'spl-001', 'vew-001'], browser, { timeoutMs: 20_000 })),
       ],
-      2,
+      3,
     );
   });
   afterAll(async () => {
