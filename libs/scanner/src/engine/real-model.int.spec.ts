@@ -102,6 +102,8 @@ describe('a quick scan of a real language model', () => {
     expect(new Set(answers.map((a) => a.observed?.attribution))).toEqual(new Set(['bot_message']));
     // the lab's page says so when the model could not answer in time (a loaded machine): its own line, no model's words
     const fromModel = answers.filter((a) => !/^The assistant is unavailable \(HTTP \d+\)\.$/.test(a.content));
+    // the test is about the model's words: at least one of them must have been read off the page
+    expect(fromModel.length).toBeGreaterThan(0);
     expect(fromModel.filter((a) => !said.some((s) => s.startsWith(squash(a.content)))).map((a) => a.content)).toEqual([]);
     for (const v of found) {
       const proof = v.evidence.proof!;
