@@ -13,7 +13,7 @@ import { runScan } from './run-scan';
  * answers really leak. The lab's exposure oracle, which knows the persona's secrets and nothing of
  * the scanner, is the judge. bench/real-model.ts runs the longer profiles and every guard mode.
  */
-// a quick scan is some sixty answers, one at a time: about a minute on a quiet machine
+// a quick scan is some sixty answers, one at a time: about three minutes on a quiet 2-core machine
 jest.setTimeout(420_000);
 
 async function quickScan(lab: RunningLab, tell: boolean, categories?: string[]) {
