@@ -82,10 +82,7 @@ describe('a quick scan of a real language model', () => {
       // an attack that asks for secrets and one that asks for markup (the forms a page shows back
       // changed: a request object, HTML), escalated as a quick scan does
       const outcome = await runScan({
-        scanId: 'real-model-page', seed: 'real-model', profile: 'quick', driver, selection: { probes: ['sid-003', 'ioh-002'] },
-        // one conversation at a time on the model's one slot, and a few escalations: what is read matters here, not how much
-        limits: { concurrency: 1, maxConcurrency: 1, escalationBudget: 4, amplifyBudget: 2 },
-        signal: new AbortController().signal, now: () => new Date(),
+        scanId: 'real-model-page', seed: 'real-model', profile: 'quick', driver, selection: { probes: ['sid-003', 'ioh-002'] }, signal: new AbortController().signal, now: () => new Date(),
         target: {
           id: 't', name: 'penny page', url: lab.url, scan_mode: 'browser', api_format: null, api_key: null, model: null, browser: null, http: null, max_requests_per_second: null,
           canaries: [lab.canaries.system, lab.canaries.data], sensitive: lab.secrets.filter((s) => s.kind !== 'canary').map((s) => ({ label: s.label, value: s.value })),
