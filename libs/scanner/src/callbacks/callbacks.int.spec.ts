@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { OutOfBandHit, Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
+import { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
 import { FetchingAgent, startFetchingAgent } from '../../../../test/support/fetching-agent';
 import { createChatDriver } from '../drivers';
 import { runScan } from '../engine/run-scan';
 import { ScanSink, ScanTarget } from '../engine/types';
-import { CallbackInbox } from './planting';
-import { CallbackListener, HitRecorder } from './listener';
+import { CallbackListener } from './listener';
+import { MemoryHits } from '../../testing/memory-hits';
 import { CallbackServer, startCallbackServer } from './http-server';
 import { callbackKey } from './token';
 
@@ -21,17 +21,6 @@ class MemorySink implements ScanSink {
   }
   async recordVulnerability(v: Vulnerability) {
     this.vulnerabilities.push(v);
-  }
-}
-
-/** the scan's stream as far as hits go: what the listener recorded, what the engine hears */
-class MemoryHits implements HitRecorder, CallbackInbox {
-  recorded: OutOfBandHit[] = [];
-  async record(hit: OutOfBandHit) {
-    this.recorded.push(hit);
-  }
-  async hits(scanId: string) {
-    return this.recorded.filter((h) => h.scan_id === scanId);
   }
 }
 

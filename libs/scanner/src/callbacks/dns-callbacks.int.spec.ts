@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
-import { OutOfBandHit, Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
+import { Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
 import { startMailingAgent } from '../../../../test/support/mailing-agent';
 import { createChatDriver } from '../drivers';
 import { runScan } from '../engine/run-scan';
 import { ScanSink, ScanTarget } from '../engine/types';
 import { CallbackDnsServer, startCallbackDns } from './dns-server';
 import { startCallbackServer } from './http-server';
-import { CallbackListener, HitRecorder } from './listener';
-import { CallbackInbox } from './planting';
+import { CallbackListener } from './listener';
+import { MemoryHits } from '../../testing/memory-hits';
 import { callbackKey } from './token';
 
 class MemorySink implements ScanSink {
@@ -21,16 +21,6 @@ class MemorySink implements ScanSink {
   }
   async recordVulnerability(v: Vulnerability) {
     this.vulnerabilities.push(v);
-  }
-}
-
-class MemoryHits implements HitRecorder, CallbackInbox {
-  recorded: OutOfBandHit[] = [];
-  async record(hit: OutOfBandHit) {
-    this.recorded.push(hit);
-  }
-  async hits(scanId: string) {
-    return this.recorded.filter((h) => h.scan_id === scanId);
   }
 }
 
