@@ -1,5 +1,4 @@
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { startChatEndpoint } from './chat-endpoint';
 
 /**
  * A minimal "agent app" for tests: an OpenAI-compatible chat endpoint that runs its own fetch
@@ -22,46 +21,28 @@ async function fetchText(url: string): Promise<string> {
 
 export async function startFetchingAgent(options: { fetches: boolean; follows: boolean; customer: string }): Promise<FetchingAgent> {
   const fetched: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      void (async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { messages?: { role: string; content: string }[] };
-        const last = [...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content ?? '';
-        let reply = `Hello ${options.customer}, how can I help with your parcel?`;
-        if (options.fetches) {
-          for (const address of (last.match(URL_IN_TEXT) ?? []).slice(0, 2)) {
-            try {
-              fetched.push(address);
-              const page = await fetchText(address);
-              reply = `I read ${address}: ${page.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 200)}`;
-              if (options.follows) {
-                // the page's instruction: load the address it names, the customer's name appended
-                const next = (page.match(URL_IN_TEXT) ?? []).find((u) => u !== address && /customer=$/.test(u));
-                if (next) {
-                  fetched.push(next);
-                  await fetchText(`${next}${encodeURIComponent(options.customer)}`);
-                }
-              }
-            } catch {
-              reply = `I could not open ${address}.`;
+  const endpoint = await startChatEndpoint('agent', async (last) => {
+    let reply = `Hello ${options.customer}, how can I help with your parcel?`;
+    if (options.fetches) {
+      for (const address of (last.match(URL_IN_TEXT) ?? []).slice(0, 2)) {
+        try {
+          fetched.push(address);
+          const page = await fetchText(address);
+          reply = `I read ${address}: ${page.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 200)}`;
+          if (options.follows) {
+            // the page's instruction: load the address it names, the customer's name appended
+            const next = (page.match(URL_IN_TEXT) ?? []).find((u) => u !== address && /customer=$/.test(u));
+            if (next) {
+              fetched.push(next);
+              await fetchText(`${next}${encodeURIComponent(options.customer)}`);
             }
           }
+        } catch {
+          reply = `I could not open ${address}.`;
         }
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', model: 'agent', choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }] }));
-      })().catch(() => res.writeHead(500).end());
-    });
+      }
+    }
+    return reply;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    fetched,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return { ...endpoint, fetched };
 }
