@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ProbeAttempt, ProbeSelection, Profile, Turn, Verdict, Vulnerability } from '@gauntlet/domain';
-import { BrowserChatDriver, probeById, renderProbe, ruleDetector, runScan } from '@gauntlet/scanner';
+import { BrowserChatDriver, ChatDriver, probeById, renderProbe, ruleDetector, runScan } from '@gauntlet/scanner';
 import type { Browser } from 'playwright';
 import { DEFAULT_CANARIES } from '../../../apps/lab/src/knowledge';
 
@@ -77,20 +77,7 @@ export async function judgeOnPage(url: string, probeIds: readonly string[], brow
       const probe = probeById(id);
       if (!probe) throw new Error(`no probe ${id}`);
       const rendered = renderProbe(probe, options.seed ?? 'widget-judge');
-      const converse = async () => {
-        const conversation = await driver.openConversation();
-        const turns: Turn[] = [];
-        try {
-          for (const message of rendered.turns) {
-            const content = await conversation.send(message);
-            const observed = conversation.observe?.() ?? null;
-            turns.push({ role: 'user', content: message }, { role: 'assistant', content, ...(observed && { observed }) });
-          }
-        } finally {
-          await conversation.close();
-        }
-        return turns;
-      };
+      const converse = () => converseThrough(driver, rendered.turns);
       // a page that did not come up in time on a loaded machine is given a second chance, as a scan retries an attempt
       const turns = await converse().catch(() => converse());
       const verdict = ruleDetector.judge(probe, turns, { canary: rendered.canary, targetCanaries: [DEFAULT_CANARIES.system, DEFAULT_CANARIES.data], entity: rendered.entity, plainTurns: rendered.turns });
@@ -100,4 +87,20 @@ export async function judgeOnPage(url: string, probeIds: readonly string[], brow
     await driver.close();
   }
   return out;
+}
+
+/** One conversation through a driver, as the engine holds it: each message sent, each answer recorded with what the page showed of it. */
+export async function converseThrough(driver: ChatDriver, messages: readonly string[]): Promise<Turn[]> {
+  const conversation = await driver.openConversation();
+  const turns: Turn[] = [];
+  try {
+    for (const message of messages) {
+      const content = await conversation.send(message);
+      const observed = conversation.observe?.() ?? null;
+      turns.push({ role: 'user', content: message }, { role: 'assistant', content, ...(observed && { observed }) });
+    }
+  } finally {
+    await conversation.close();
+  }
+  return turns;
 }

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { Turn } from '@gauntlet/domain';
 import { Browser } from 'playwright';
 import { ChatMessage, WEAKNESSES, reply } from '../../../../../apps/lab/src/brain';
 import { DEFAULT_CANARIES } from '../../../../../apps/lab/src/knowledge';
 import { labChatDriver } from '../../../../../apps/lab/src/lab-client';
 import { startLab } from '../../../../../apps/lab/src/lab';
+import { converseThrough } from '../../../../../test/browser/widgets/widget-scan';
 import { startWidgetServer, WidgetServer } from '../../../../../test/browser/widgets/widget-server';
 import { ChatDriver } from '../../chat-driver';
 import { ruleDetector } from '../../detectors/rule-detector';
@@ -27,17 +27,7 @@ const SEED = 'parity-seed';
 async function judgeThrough(driver: ChatDriver, probeId: string) {
   const probe = probeById(probeId)!;
   const rendered = renderProbe(probe, SEED);
-  const conversation = await driver.openConversation();
-  const turns: Turn[] = [];
-  try {
-    for (const message of rendered.turns) {
-      const content = await conversation.send(message);
-      const observed = conversation.observe?.() ?? null;
-      turns.push({ role: 'user', content: message }, { role: 'assistant', content, ...(observed && { observed }) });
-    }
-  } finally {
-    await conversation.close();
-  }
+  const turns = await converseThrough(driver, rendered.turns);
   return ruleDetector.judge(probe, turns, { canary: rendered.canary, targetCanaries: [DEFAULT_CANARIES.system, DEFAULT_CANARIES.data], entity: rendered.entity });
 }
 
