@@ -1,20 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProvenWeakness, Vulnerability } from '@gauntlet/domain';
 import { callbackFindings, HeldByTarget } from './callback-findings';
 import { CallbackPlanting, DEFAULT_CALLBACK_GRACE_MS } from './planting';
-
-/** resolves after `ms`, or at once when `signal` aborts */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * The findings requests to the scan's planted addresses prove, heard before analysis: when the
@@ -25,7 +12,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 export async function hearCallbacks(planting: CallbackPlanting | null, scanId: string, held: HeldByTarget, stop: AbortSignal): Promise<Vulnerability[]> {
   if (!planting || planting.attempts.length === 0) return [];
   const { setup } = planting;
-  await pause(setup.graceMs ?? DEFAULT_CALLBACK_GRACE_MS, stop);
+  // a stopped scan waits no longer, but still reads what was heard
+  await sleep(setup.graceMs ?? DEFAULT_CALLBACK_GRACE_MS, undefined, { signal: stop }).catch(() => undefined);
   try {
     return callbackFindings(scanId, planting.attempts, await setup.inbox.hits(scanId), setup.key, held);
   } catch {
