@@ -32,12 +32,11 @@ describe('retryDelay', () => {
 
 describe('RequestPacer', () => {
   it('spaces requests on a shared schedule, just under the rate given (4/s: 258 ms apart)', async () => {
-    const now = 1_000;
-    const pacer = new RequestPacer(4, () => now);
-    await pacer.take(); // first slot is free
-    const started: number[] = [];
-    jest.useFakeTimers({ now });
+    jest.useFakeTimers({ now: 1_000 });
     try {
+      const pacer = new RequestPacer(4);
+      await pacer.take(); // first slot is free
+      const started: number[] = [];
       const waits = [pacer.take(), pacer.take()].map((p, i) => p.then(() => started.push(i)));
       await jest.advanceTimersByTimeAsync(255);
       expect(started).toEqual([]);

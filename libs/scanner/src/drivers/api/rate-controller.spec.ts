@@ -36,6 +36,26 @@ describe('RateController', () => {
     expect(rate.rate).toBeCloseTo(limit * 0.97, 5);
   });
 
+  it('spaces requests by when they really left: a slot whose timer fired late does not bring the next closer', () => {
+    const rate = new RateController(10);
+    const interval = 1000 / (10 * 0.97);
+    const [a, b, c] = [rate.reserve(0), rate.reserve(0), rate.reserve(0)];
+    expect([a, b - a, c - b].map(Math.round)).toEqual([0, Math.round(interval), Math.round(interval)]);
+    // the first leaves 60 ms late (a busy machine); the second's slot comes on time
+    expect(rate.depart(a + 60)).toBe(a + 60);
+    expect(rate.depart(b)).toBeCloseTo(a + 60 + interval, 5);
+    expect(rate.depart(a + 60 + interval)).toBe(a + 60 + interval);
+    // the third waits its spacing after the second, and a slot handed out now comes after it
+    expect(rate.depart(c)).toBeCloseTo(a + 60 + 2 * interval, 5);
+    expect(rate.depart(a + 60 + 2 * interval)).toBe(a + 60 + 2 * interval);
+    expect(rate.reserve(c)).toBeGreaterThanOrEqual(a + 60 + 3 * interval - 1e-9);
+  });
+
+  it('leaves at once while unpaced', () => {
+    const rate = new RateController(null);
+    expect([rate.depart(5), rate.depart(5)]).toEqual([5, 5]);
+  });
+
   it('measures what a target admits from when it began refusing, when requests leave together', () => {
     const rate = new RateController(null);
     // four at once, one admitted: nothing to measure yet, everyone waits
@@ -83,15 +103,45 @@ describe('RateController', () => {
 
   it('refused often while paced, drops under what the target admitted', () => {
     const rate = new RateController(10);
-    // it admits 5 per second of the ~10 asked: every other request refused
+    // it admits one request per 200 ms (5 per second) of the ~10 asked
     let now = 0;
-    for (let i = 0; i < 30; i++, now += 100) {
+    let admitted = -Infinity;
+    const paces: number[] = [];
+    for (let i = 0; i < 40; i++, now += 100) {
       const at = rate.reserve(now);
-      if (i % 2 === 0) rate.observe({ kind: 'answered', sentAt: at, latencyMs: 200 }, at + 200);
-      else rate.observe({ kind: 'throttled', sentAt: at, retryAfterMs: 0 }, at + 1);
+      if (at - admitted >= 200) {
+        admitted = at;
+        rate.observe({ kind: 'answered', sentAt: at, latencyMs: 200 }, at + 200);
+      } else rate.observe({ kind: 'throttled', sentAt: at, retryAfterMs: 0 }, at + 1);
+      paces.push(rate.rate!);
     }
+    expect(Math.min(...paces)).toBeGreaterThan(3);
     expect(rate.rate).toBeLessThan(5);
-    expect(rate.rate).toBeGreaterThan(3);
+  });
+
+  it('a refusal after a probe goes back to the rate that last held; refusals in a row step twice as far each', () => {
+    const rate = new RateController(null);
+    let now = admit(rate, 0, 30, 100, 200);
+    rate.observe({ kind: 'throttled', sentAt: rate.reserve(now - 5), retryAfterMs: 0 }, now);
+    // quiet for long enough that it climbs back and probes beyond: the rate each answer leaves
+    const paces = [rate.rate!];
+    for (let i = 0; i < 60; i++) {
+      now = admit(rate, now, 1, 100, 200);
+      if (rate.rate !== paces[paces.length - 1]) paces.push(rate.rate!);
+    }
+    const [held, probed] = paces.slice(-2);
+    expect(probed / held).toBeGreaterThan(1.019);
+    rate.observe({ kind: 'throttled', sentAt: rate.reserve(now), retryAfterMs: 0 }, now + 1);
+    expect(rate.rate).toBeCloseTo(held, 5);
+    // refused again before a quiet period passes: 2 %, then 4 % (a third in a row is "often": a drop)
+    const steps: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      now += 150;
+      const before = rate.rate!;
+      rate.observe({ kind: 'throttled', sentAt: rate.reserve(now), retryAfterMs: 0 }, now + 1);
+      steps.push(Math.round((1 - rate.rate! / before) * 100));
+    }
+    expect(steps).toEqual([2, 4]);
   });
 
   it('creeps back up while nothing is refused, never past the ceiling', () => {

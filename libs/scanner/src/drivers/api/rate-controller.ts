@@ -11,14 +11,16 @@ import { smoothLatency } from './concurrency-controller';
  * say little by their gap); paced at 95 % of it, climbing back to 97 % within a second. Once the
  * target has refused for half a second, what it admitted meanwhile bounds it from below: paced
  * at that, probing up. Once paced, a refusal now and then means the limit is about here (or
- * jitter brought two requests close): the rate steps down 1 %. A fifth of the last two seconds'
- * requests refused means well over it: the rate drops to 85 % of what the target admitted and
- * climbs back to it within a second. A refusal of a request sent before the rate last changed
+ * jitter brought two requests close): the rate steps down 1 %, or back to the last rate that went
+ * a whole period unrefused when a probe overshot it; refused again before a quiet period passes,
+ * each step goes twice as far. A fifth of the last two seconds' requests refused means well
+ * over it: the rate drops to 85 % of what the target admitted and climbs back to it within a second. A refusal of a request sent before the rate last changed
  * only pauses: that change already answered it, and counting it again would cut the pace twice
  * for one burst. Without refusals it probes up every two seconds, 1 % then twice as far each
  * time (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape:
  * fast back to the last known limit, slow beyond it). `max_requests_per_second`, when set, is a
- * ceiling it never crosses; pacing starts at 97 % of it and climbs from there.
+ * ceiling it never crosses; pacing starts at 97 % of it and climbs from there. Requests are spaced
+ * by when they really left (`depart`), not only by the slots handed out ahead.
  */
 export type RateObservation =
   | { kind: 'answered'; sentAt: number; latencyMs: number }
@@ -66,6 +68,12 @@ export class RateController {
   private plateau: number | null = null;
   /** when the rate was last set or lowered: a refusal of a request sent before says nothing of it */
   private rateSetAt = -Infinity;
+  /** how far the next step down goes, in STEP_DOWN steps: twice as far for each refusal in a row */
+  private downStep = 1;
+  /** the rate last held a whole growth period without a refusal, before the probe beyond it */
+  private quiet: number | null = null;
+  /** when the last request really left (paced only) */
+  private lastDeparture = -Infinity;
   /** how long answers take (smoothed): what was sent within it is not answered yet */
   private latencyMs: number | null = null;
 
@@ -93,6 +101,22 @@ export class RateController {
   /** refusals so far: a slot handed out before the count changed no longer holds */
   get pauses(): number {
     return this.pauseCount;
+  }
+
+  /**
+   * When a request whose slot has come may really leave: the pace's spacing after the one that
+   * left last. Slots are handed out ahead; a timer that fires late (a busy machine) would let the
+   * next on time and bring the two closer than the pace, which a strict limit refuses. `now` when
+   * it may go: then it counts as gone, and slots not yet handed out start from it.
+   */
+  depart(now: number): number {
+    if (this.current === null) return now;
+    const interval = 1000 / this.current;
+    const earliest = Math.max(this.lastDeparture + interval, this.paused);
+    if (earliest > now) return earliest;
+    this.lastDeparture = now;
+    this.nextSlot = Math.max(this.nextSlot, now + interval);
+    return now;
   }
 
   /** when a request wanting to leave at `now` may go; the slot is taken */
@@ -133,6 +157,8 @@ export class RateController {
       // each quiet period probes twice as far as the one before (1 %, 2 %, 4 %, 8 %): a limit
       // measured low at first is found again within seconds, a right one costs a refusal now and then
       this.lastGrowth = now;
+      this.quiet = this.current;
+      this.downStep = 1;
       this.current = this.capped(this.current * (1 + (PROBE - 1) * this.probeStep));
       this.probeStep = Math.min(8, this.probeStep * 2);
     }
@@ -183,14 +209,21 @@ export class RateController {
       this.plateau = Math.min(this.current * PLATEAU, this.admittedRate(now) ?? this.current);
       this.current = this.capped(Math.max(MIN_RATE, this.plateau * DROP));
       this.refusals.length = 0;
+      this.downStep = 1;
       this.lastGrowth = now;
     } else {
       // refused now and then at the pace kept: the limit is about here (or jitter brought two
-      // requests close): a small step down, and no climbing past this rate for a while
-      this.plateau = this.current * PLATEAU;
-      this.current = this.capped(Math.max(MIN_RATE, this.current * STEP_DOWN));
+      // requests close): a small step down, or back to the last rate that went a whole period
+      // unrefused when a probe overshot it, and no climbing past it for a while
+      // Refused again before a quiet period passed: the step was too small; each one in a row goes
+      // twice as far (1 %, 2 %, 4 %, up to 16 %), as probing up does
+      const quiet = this.quiet !== null && this.quiet < this.current ? this.quiet : Infinity;
+      this.current = this.capped(Math.max(MIN_RATE, Math.min(this.current * (1 - (1 - STEP_DOWN) * this.downStep), quiet)));
+      this.downStep = Math.min(16, this.downStep * 2);
+      this.plateau = this.current;
       this.lastGrowth = now;
     }
+    this.quiet = null;
     this.rateSetAt = now;
     this.pause(retryAfterMs, now);
   }

@@ -33,7 +33,7 @@ export class RequestPacer {
     this.conversations = new ConcurrencyController(concurrency);
   }
 
-  /** resolves with the time the caller may send (now or later); rejects with the signal's reason when aborted first */
+  /** resolves with the time the caller sends (now or later); rejects with the signal's reason when aborted first */
   async take(signal?: AbortSignal): Promise<number> {
     signal?.throwIfAborted();
     // a refusal while waiting for a slot pauses everyone: the slot is given up and another taken
@@ -42,7 +42,14 @@ export class RequestPacer {
       const now = this.clock();
       const at = this.rate.reserve(now);
       if (at > now) await sleep(at - now, signal);
-      if (this.rate.pauses === seen || tries >= 10) return at;
+      if (this.rate.pauses === seen || tries >= 10) break;
+    }
+    // the slot has come; it leaves once the pace's spacing after the last to leave has passed too
+    for (;;) {
+      const now = this.clock();
+      const at = this.rate.depart(now);
+      if (at <= now) return now;
+      await sleep(at - now, signal);
     }
   }
 
