@@ -40,6 +40,11 @@ export interface ChatDriver {
    * known. The one model of the target the scan's time left is read from.
    */
   throughput?(): number | null;
+  /**
+   * How long the target's answers have taken lately (milliseconds, smoothed), null before the
+   * first; absent: not known. A wait for an answer is allowed longer by it (answer-deadline.ts).
+   */
+  answerTime?(): number | null;
   /** releases everything (browser, sockets); idempotent */
   close(): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { Turn } from '@gauntlet/domain';
+import { answerDeadline } from '../answer-deadline';
 import { AgentSetup, ChatDriver, Conversation } from '../chat-driver';
 import { Waits } from './waits';
 
@@ -25,7 +26,9 @@ export class Conversations {
    * and the results it was given) is recorded between the message and the answer.
    */
   async converse(turns: readonly string[], agent?: AgentSetup): Promise<{ transcript: Turn[]; latency: number }> {
-    const { waits, driver, messageTimeoutMs } = this;
+    const { waits, driver } = this;
+    // the scan's wait for an answer, or longer for a slow target with conversations queued at it
+    const deadline = () => answerDeadline(this.messageTimeoutMs, driver.answerTime?.() ?? null, this.inFlight.size);
     const started = performance.now();
     // one signal per conversation: drivers hang listeners on it, and they go away with it
     // (a scan-wide signal would collect thousands of them)
@@ -34,11 +37,11 @@ export class Conversations {
     const transcript: Turn[] = [];
     let finished = false;
     try {
-      const conversation: Conversation = await waits.bounded(() => driver.openConversation(agent), messageTimeoutMs);
+      const conversation: Conversation = await waits.bounded(() => driver.openConversation(agent), deadline());
       try {
         for (const message of turns) {
           // an agent's message may take a request per tool round
-          const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), messageTimeoutMs * (agent?.maxSteps ?? 1));
+          const answer = await waits.bounded(() => conversation.send(message, { signal: own.signal }), deadline() * (agent?.maxSteps ?? 1));
           const observed = conversation.observe?.() ?? null;
           const actions = agent ? (conversation.actions?.() ?? []) : [];
           transcript.push({ role: 'user', content: message }, ...actions, { role: 'assistant', content: answer, ...(observed && { observed }) });

@@ -149,6 +149,10 @@ export abstract class ApiChatDriver implements ChatDriver {
     return this.transport.throughput();
   }
 
+  answerTime(): number | null {
+    return this.transport.answerTime();
+  }
+
   close(): Promise<void> {
     return this.transport.close();
   }

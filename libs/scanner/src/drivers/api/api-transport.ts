@@ -1,6 +1,7 @@
 import { TargetAnswer, withCustomHeaders } from '@gauntlet/domain';
 import { checkOutboundUrl, guardedDispatcher, isOutboundRefusal } from '@gauntlet/outbound';
 import { Dispatcher, request } from 'undici';
+import { answerDeadline } from '../../answer-deadline';
 import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { AnswerMeter } from './answer-meter';
 import { RequestPacer, sleep } from './request-pacer';
@@ -10,7 +11,7 @@ import { DEFAULT_RETRY_POLICY, retryAfterOf, retryDelay, RetryPolicy } from './r
 export interface ApiDriverOptions {
   /** OUTBOUND_ALLOW_PRIVATE: may the target live on loopback or a private network */
   allowPrivate: boolean;
-  /** per request, answer body included (default 60 s) */
+  /** per request, answer body included (default 60 s; longer for a slow target with requests queued at it: answer-deadline.ts) */
   timeoutMs?: number;
   /** `max_requests_per_second` of the target: a ceiling; null or absent: found by pacing */
   maxRequestsPerSecond?: number | null;
@@ -69,6 +70,11 @@ export class ApiTransport {
     return this.pacer.throughput();
   }
 
+  /** how long answers have taken lately (smoothed), null before the first */
+  answerTime(): number | null {
+    return this.pacer.latency;
+  }
+
   get pacing() {
     return this.pacer.state;
   }
@@ -85,7 +91,9 @@ export class ApiTransport {
     for (let attempt = 1, throttled = 0; ; ) {
       const sentAt = await this.pacer.take(signal);
       const inFlight = ++this.inFlight;
-      const timeout = AbortSignal.timeout(this.timeoutMs);
+      // a slow model, or one queueing the scan's requests, is given time by what it has shown
+      const timeoutMs = answerDeadline(this.timeoutMs, this.pacer.latency, inFlight);
+      const timeout = AbortSignal.timeout(timeoutMs);
       const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let failure: { reason: string; retryAfterMs: number | null; cause?: unknown; failure: TargetFailure };
       try {
@@ -141,7 +149,7 @@ export class ApiTransport {
         this.pacer.record({ kind: 'failed' });
         const code = networkCode(err);
         failure = timeout.aborted
-          ? { reason: `no answer within ${this.timeoutMs} ms`, retryAfterMs: null, cause: err, failure: { kind: 'timeout', ms: this.timeoutMs } }
+          ? { reason: `no answer within ${timeoutMs} ms`, retryAfterMs: null, cause: err, failure: { kind: 'timeout', ms: timeoutMs } }
           : err instanceof TargetUnavailableError
             ? { reason: redact(err.message), retryAfterMs: null, cause: err, failure: err.failure ?? { kind: 'network', code } }
             : { reason: `network error (${code})`, retryAfterMs: null, cause: err, failure: TLS_CODE.test(code) ? { kind: 'tls', code } : { kind: 'network', code } };

@@ -69,6 +69,7 @@ describe('ConcurrencyController', () => {
 
   it('eases off when answers time out or connections drop', () => {
     const conversations = new ConcurrencyController({ initialConcurrency: 8, maxConcurrency: 8 });
+    conversations.observe({ kind: 'answered', latencyMs: 100, inFlight: 1 });
     conversations.observe({ kind: 'failed' });
     expect(conversations.concurrency(null)).toBe(6);
     conversations.observe({ kind: 'failed' });
@@ -77,13 +78,20 @@ describe('ConcurrencyController', () => {
 
   it("a refusal is the rate's business: the conversations stay", () => {
     const conversations = new ConcurrencyController({ initialConcurrency: 4, maxConcurrency: 6 });
+    conversations.observe({ kind: 'answered', latencyMs: 100, inFlight: 1 });
     conversations.observe({ kind: 'throttled' });
     expect(conversations.concurrency(null)).toBe(4);
   });
 
-  it("starts at the profile's number, within the most allowed and at least one", () => {
-    expect(new ConcurrencyController({ initialConcurrency: 8, maxConcurrency: 4 }).concurrency(null)).toBe(4);
-    expect(new ConcurrencyController({ initialConcurrency: 0, maxConcurrency: 4 }).concurrency(null)).toBe(1);
+  it("keeps one conversation until the first answer, then the profile's number, within the most allowed and at least one", () => {
+    const answered = (c: ConcurrencyController) => (c.observe({ kind: 'answered', latencyMs: 100, inFlight: 1 }), c);
+    const cautious = new ConcurrencyController({ initialConcurrency: 4, maxConcurrency: 8 });
+    expect([cautious.concurrency(null), cautious.concurrency(10)]).toEqual([1, 1]);
+    cautious.observe({ kind: 'failed' });
+    expect(cautious.concurrency(null)).toBe(1);
+    expect(answered(cautious).concurrency(null)).toBe(3);
+    expect(answered(new ConcurrencyController({ initialConcurrency: 8, maxConcurrency: 4 })).concurrency(null)).toBe(4);
+    expect(answered(new ConcurrencyController({ initialConcurrency: 0, maxConcurrency: 4 })).concurrency(null)).toBe(1);
   });
 });
 

@@ -12,7 +12,8 @@
  * more would give a target with room (c / (c - 1)); when the unit time grows as much as the
  * conversations did, the target is queueing them: one fewer, and the level above is not tried
  * again for a while. Levels below never measured are measured by stepping down once the level
- * above says no more. A time-out or a dropped connection eases off at once. A refusal is
+ * above says no more. Before the first answer it keeps one conversation, the profile's number
+ * from then on. A time-out or a dropped connection eases off at once. A refusal is
  * answered by the rate, not here: fewer conversations would only keep the target from its limit.
  */
 export type ConcurrencyObservation =
@@ -87,9 +88,14 @@ export class ConcurrencyController {
     }
   }
 
-  /** conversations worth having in flight now, given the rate requests are paced at (null: unpaced) */
+  /**
+   * conversations worth having in flight now, given the rate requests are paced at (null: unpaced);
+   * one until the target has answered: a model that takes minutes would time out the requests
+   * queued behind the first before a single answer had said how slow it is
+   */
   concurrency(rate: number | null): number {
-    if (rate === null || this.latencyMs === null) return this.limit;
+    if (this.latencyMs === null) return 1;
+    if (rate === null) return this.limit;
     const needed = Math.ceil((rate * this.latencyMs * 1.25) / 1000) + 1;
     return Math.max(1, Math.min(this.options.maxConcurrency, needed));
   }

@@ -68,10 +68,15 @@ export class RequestPacer {
    * answer takes (Little's law), within the rate; null before the first answer.
    */
   throughput(): number | null {
-    const latency = this.conversations.latency;
+    const latency = this.latency;
     if (latency === null) return null;
     const byConversations = (this.concurrency() * 1000) / Math.max(1, latency);
     return this.rate.rate === null ? byConversations : Math.min(this.rate.rate, byConversations);
+  }
+
+  /** how long answers take, smoothed (null before the first) */
+  get latency(): number | null {
+    return this.conversations.latency;
   }
 
   /** for figures and tests */
