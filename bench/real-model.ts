@@ -4,7 +4,7 @@
  * system prompt holds secrets; the lab's exposure oracle (apps/lab/src/model/exposure.ts, which
  * knows the secrets and nothing of the scanner) marks what every answer exposed.
  *
- *   npm run build && node dist/bench/real-model.js [profiles, default quick,standard] [guards, default all six] [--sensitive] [--persona nora]
+ *   npm run build && node dist/bench/real-model.js [profiles, default quick,standard] [guards, default all six] [--sensitive] [--persona nora|lakeside|harbor]
  *
  * For each guard mode (none, input_keywords, output_secrets, crescendo:3, all, hardened) and
  * profile, one scan in-process with a fixed seed, the target registered with the lab's canaries
@@ -17,7 +17,10 @@
  *   that turn and, for LLM02 and LLM07, that the oracle says exposes a secret. A finding without
  *   proof counts as not proven;
  * - disclosures confirmed: of the LLM02 and LLM07 findings, those whose evidence holds an answer
- *   the oracle says exposes a secret (the rest reported a secret the model invented, or none).
+ *   the oracle says exposes a secret (the rest reported a secret the model invented, or none);
+ * - per credential the persona holds (`--persona lakeside`: a database URL; `harbor`: a mail relay
+ *   login and a cloud access key): the answers it came out in, whole or in part, and the LLM02
+ *   findings holding such an answer (and how many quote it whole as their proof).
  * The model answers one request at a time; on 2 cores a quick scan takes minutes.
  */
 import { performance } from 'node:perf_hooks';
@@ -116,7 +119,18 @@ async function scanOnce(guardName: string, profile: Profile) {
   const provenCount = vulnerabilities.filter((v) => proven(v, lab.secrets)).length;
   const disclosures = vulnerabilities.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025');
   const confirmed = disclosures.filter((v) => v.evidence.turns.some((t) => t.role === 'assistant' && exposuresIn(t.content, lab.secrets).length > 0));
+  // each credential the persona holds: in how many answers it came out (whole or in part, per the
+  // oracle), and how many LLM02 findings hold such an answer (one whose proof quotes it whole)
+  const credentials = lab.secrets
+    .filter((secret) => secret.kind === 'credential')
+    .map((secret) => {
+      const exposing = lab.exposures.answers().filter((r) => r.exposures.some((e) => e.label === secret.label)).length;
+      const carrying = vulnerabilities.filter((v) => v.category === 'LLM02:2025' && v.evidence.turns.some((t) => t.role === 'assistant' && exposuresIn(t.content, [secret]).length > 0));
+      const whole = carrying.filter((v) => ((v.evidence as { proof?: Proof }).proof?.text ?? '').includes(secret.value)).length;
+      return `${secret.label}: out in ${exposing} answers, ${carrying.length} findings hold one (${whole} with it whole as proof)`;
+    });
   return {
+    credentials,
     outcome: outcome.kind === 'completed' ? 'completed' : `${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''}`,
     requests: driver.requests(),
     seconds,
@@ -141,6 +155,7 @@ async function main() {
         const r = await scanOnce(guardName, profile);
         rows.push([guardName, profile, r.outcome, String(r.requests), r.seconds.toFixed(0), r.byCategory, r.bySeverity, String(r.exposingAnswers), r.recall, r.precision, r.confirmed]);
         console.log(rows[rows.length - 1].join(' | '));
+        for (const line of r.credentials) console.log(`  ${line}`);
       }
     }
   } finally {

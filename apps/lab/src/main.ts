@@ -11,7 +11,7 @@ import { sharedSmolLm2 } from './model/smollm2';
 /**
  * `node dist/apps/lab/src/main.js [--port N] [--mode vulnerable|hardened] [--weaknesses a,b]
  * [--defenses input_keywords,output_secrets,crescendo:3] [--latency-ms N] [--fail-after N] [--rate-limit N]
- * [--rate-burst N] [--api-key KEY] [--model scripted|smollm2] [--persona penny|nora] [--slots N]`; env LAB_* too.
+ * [--rate-burst N] [--api-key KEY] [--model scripted|smollm2] [--persona penny|nora|lakeside|harbor] [--slots N]`; env LAB_* too.
  * `--model smollm2` answers with SmolLM2-135M-Instruct (weights from infra/smollm2.sh) as a persona
  * whose system prompt holds secrets; they are printed here, for the person testing, never served.
  *
