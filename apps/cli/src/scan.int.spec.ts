@@ -51,21 +51,22 @@ describe('gauntlet scan', () => {
 
   it('scans a URL in one command: progress, grade, findings table, reports by extension, exit 1 below --fail-under', async () => {
     const r = await gauntlet([
-      'scan', `${lab.url}/v1`, '--model', 'penny-lab', '--name', 'Penny', '--profile', 'quick', '--canary', lab.canaries.system, '--canary', lab.canaries.data,
+      // the lab answering in 150 ms: a scan of a second or so could end between two progress polls
+      'scan', `${slowLab.url}/v1`, '--model', 'penny-lab', '--name', 'Penny', '--profile', 'quick', '--canary', slowLab.canaries.system, '--canary', slowLab.canaries.data,
       '--data-dir', dataDir, '--report', 'out/penny.json', '--report', 'out/penny.sarif', '--report', 'out/junit.xml', '--report', 'out/penny.md', '--fail-under', '90',
     ], dir);
     expect(r.err).toBe('');
     expect(r.code).toBe(1);
     // piped: plain progress lines, then the summary
     expect(r.out).toMatch(/^gauntlet: scanning Penny \(http:\/\/127\.0\.0\.1:\d+\/v1\), quick profile, scan [0-9a-f-]{36}$/m);
-    expect(r.out).toMatch(/^gauntlet: probe\s+\d+%\s+requests \d+\s+findings \d+/m);
+    expect(r.out).toMatch(/^gauntlet: (?:recon|probe|amplify|analyze)\s+\d+%\s+requests \d+\s+findings \d+/m);
     expect(r.out).toMatch(/^Grade F \(\d+\/100\)/m);
     expect(r.out).toMatch(/^severity\s+category\s+title\s+how it got through$/m);
     expect(r.out).toMatch(/^critical\s+LLM07:2025\s+/m);
     expect(r.out).toMatch(/^gauntlet: FAILED: score \d+ is below 90$/m);
     const report = JSON.parse(readFileSync(join(dir, 'out/penny.json'), 'utf8'));
     expect(report.scan.status).toBe('completed');
-    expect(report.vulnerabilities.some((v: any) => v.evidence.matched?.includes?.(lab.canaries.system) || JSON.stringify(v.evidence).includes(lab.canaries.system))).toBe(true);
+    expect(report.vulnerabilities.some((v: any) => v.evidence.matched?.includes?.(slowLab.canaries.system) || JSON.stringify(v.evidence).includes(slowLab.canaries.system))).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'out/penny.sarif'), 'utf8')).version).toBe('2.1.0');
     expect(readFileSync(join(dir, 'out/junit.xml'), 'utf8')).toMatch(/^<\?xml[^>]*\?>\s*<testsuites/);
     expect(readFileSync(join(dir, 'out/penny.md'), 'utf8')).toContain('Penny');
