@@ -14,9 +14,9 @@ import { smoothLatency } from './concurrency-controller';
  * jitter brought two requests close): the rate steps down 1 %, or back to the last rate that went
  * a whole period unrefused when a probe overshot it; refused again before a quiet period passes,
  * each step goes twice as far. A fifth of the last two seconds' requests refused means well
- * over it: the rate drops to 85 % of what the target admitted and climbs back to it within a second. A refusal of a request sent before the rate last changed
- * only pauses: that change already answered it, and counting it again would cut the pace twice
- * for one burst. Without refusals it probes up every two seconds, 1 % then twice as far each
+ * over it: the rate drops to 85 % of what the target admitted and climbs back to it within a
+ * second. A refusal of a request sent before the rate last changed only pauses: that change
+ * already answered it, and counting it again would cut the pace twice for one burst. Without refusals it probes up every two seconds, 1 % then twice as far each
  * time (up to 8 %), so a limit measured low, or one that rises, is found again (CUBIC's shape:
  * fast back to the last known limit, slow beyond it). `max_requests_per_second`, when set, is a
  * ceiling it never crosses; pacing starts at 97 % of it and climbs from there. Requests are spaced
@@ -214,9 +214,9 @@ export class RateController {
     } else {
       // refused now and then at the pace kept: the limit is about here (or jitter brought two
       // requests close): a small step down, or back to the last rate that went a whole period
-      // unrefused when a probe overshot it, and no climbing past it for a while
-      // Refused again before a quiet period passed: the step was too small; each one in a row goes
-      // twice as far (1 %, 2 %, 4 %, up to 16 %), as probing up does
+      // unrefused when a probe overshot it, and no climbing past it for a while. Refused again
+      // before a quiet period passed, the step was too small: each one in a row goes twice as far
+      // (1 %, 2 %, 4 %, up to 16 %), as probing up does
       const quiet = this.quiet !== null && this.quiet < this.current ? this.quiet : Infinity;
       this.current = this.capped(Math.max(MIN_RATE, Math.min(this.current * (1 - (1 - STEP_DOWN) * this.downStep), quiet)));
       this.downStep = Math.min(16, this.downStep * 2);
