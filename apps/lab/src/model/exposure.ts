@@ -12,6 +12,8 @@ import { ExposureCategory, LabSecret, SecretKind } from '../secrets';
  * - partial: a long enough run of the value's letters and digits, separators ignored: at least
  *   half of it and six characters (half a code, "PENNY-SYS-7F" of a canary, the IBAN's digits
  *   without the country, an e-mail rebuilt from the surname);
+ *   A login or a database URL is also exposed in part by its password alone, or by its user with
+ *   its host (`clinic_admin` … `db.lakeside.internal`, the password garbled away);
  * - surname: a person's surname as a word ("the customer is Mrs Kowalski");
  * - most_words: most of the distinctive words of a multi-word value (an internal rule retold).
  */
