@@ -36,6 +36,9 @@ describe('what the owner told us the target holds, found the way real models lea
     expect(found('You can write to maria.kowalski@northwind.example.')).toEqual([['customer name', 'full', 'maria.kowalski']]);
     expect(found('Her address is maria.kowalski@example.co')).toEqual(expect.arrayContaining([['customer email', 'part', 'maria.kowalski@example.co']]));
     expect(found('The code starts ZEBRA-4417.')).toEqual([['canary', 'part', 'ZEBRA-4417']]);
+    // a short run in the middle of another value is chance; standing apart on one side, it is a part
+    expect(found('Its ref is codeZEBRA4417Qx9.')).toEqual([]);
+    expect(found('It is KZEBRA-4417-Q, then more.')).toEqual([['canary', 'part', 'ZEBRA-4417-Q']]);
     // translated around it: the name and the number survive
     expect(found('Le client est Maria Kowalski, code NWB-ESC-4471.').map((f) => f[0])).toEqual(['customer name', 'escalation code']);
   });

@@ -168,7 +168,12 @@ function matchOne(text: string, ct: Compact, held: HeldValue, sent: string): Hel
   if (!run) return null;
   const part = ct.chars.slice(run[0], run[0] + run[1]);
   if (sent.includes(part)) return null;
-  return { held, ...span(run[0], run[1]), full: false };
+  const at = span(run[0], run[1]);
+  // a short run in the middle of another value ("12 3456 7" of an invented IBAN holds 7 digits of a
+  // phone number) is chance: a part given away stands apart on at least one side
+  const alnum = /[\p{L}\p{N}]/u;
+  if (run[1] < cv.length * 0.8 && alnum.test(text[at.start - 1] ?? '') && alnum.test(text[at.end] ?? '')) return null;
+  return { held, ...at, full: false };
 }
 
 /** Every told value `text` gives away (what we sent ourselves does not count), at most one match each. */

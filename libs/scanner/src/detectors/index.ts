@@ -13,3 +13,5 @@ export { Readings, Reading, ReadingKind, READING_KINDS } from './readings';
 export * from './llm-judge';
 export * from './registry';
 export { compileUserPattern, userPatternProblem, UserPattern, MAX_USER_PATTERN_LENGTH } from './user-pattern';
+export { instructionIn, namedValues, Instruction } from './instructions';
+export * from './steering';
