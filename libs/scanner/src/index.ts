@@ -6,6 +6,7 @@ export * from './attacker';
 export * from './engine';
 export * from './drivers';
 export * from './monitor/agent-judge';
+export * from './judge';
 export * from './preflight/check-target';
 export * from './callbacks';
 export * from './agents';

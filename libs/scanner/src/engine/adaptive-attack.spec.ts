@@ -6,6 +6,7 @@ import { adaptiveAttack } from './adaptive-attack';
 import { Attempts } from './attempts';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
+import { Judge } from '../judge/judge';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { verdictPolicy } from './verdict-policy';
@@ -34,9 +35,10 @@ function run(answer: (message: string) => string) {
   const driver: ChatDriver = { openConversation: async () => ({ send: async (m: string) => answer(m), close: async () => undefined }), close: async () => undefined };
   const recorder = new ScanRecorder({ enterPhase: async () => undefined, recordAttempt: async (a) => void recorded.push(a), recordVulnerability: async () => undefined }, 100, () => stop.abort());
   const health = new TargetHealth(stop, 5);
+  const book = new FindingBook(4_000);
   const attempts = new Attempts({
-    scanId: 's1', seed: 'seed', now: () => new Date('2026-11-26T10:00:00Z'), conversations: new Conversations(driver, waits, 1_000, stop.signal), judge: verdictPolicy(), recorder,
-    book: new FindingBook(4_000), health, stop: stop.signal, maxRecordedChars: 4_000,
+    scanId: 's1', seed: 'seed', now: () => new Date('2026-11-26T10:00:00Z'), conversations: new Conversations(driver, waits, 1_000, stop.signal), judge: new Judge(verdictPolicy(), book), recorder,
+    book, health, stop: stop.signal, maxRecordedChars: 4_000,
     target: { id: 't', name: 'bot', url: 'http://bot.test', scan_mode: 'api', api_format: 'openai', api_key: null, model: null, canaries: [CANARY], browser: null, http: null, max_requests_per_second: null },
   });
   return { attempts, health, stop, recorded, recorder, close: () => (stop.abort(), waits.close()) };

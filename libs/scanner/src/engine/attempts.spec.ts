@@ -7,6 +7,7 @@ import { Attempts } from './attempts';
 import { scripted } from './testing/scripted-target';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
+import { Judge } from '../judge/judge';
 import { stableId } from '../ids';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
@@ -30,7 +31,7 @@ function attemptsAgainst(driver: ChatDriver, maxConsecutiveErrors = 5, judge: Ju
   const book = new FindingBook(4_000);
   const attempts = new Attempts({
     scanId: 's1', seed: 'seed', target, now: () => new Date('2026-11-26T10:00:00Z'), conversations: new Conversations(driver, waits, 1_000, stop.signal),
-    judge, recorder, book, health, stop: stop.signal, maxRecordedChars: 4_000,
+    judge: new Judge(judge, book), recorder, book, health, stop: stop.signal, maxRecordedChars: 4_000,
   });
   return { attempts, recorded, recorder, health, book, close: () => (stop.abort(), waits.close()) };
 }

@@ -9,14 +9,14 @@ import { Readings } from '../detectors/readings';
 import { candidatesOf } from '../detectors/candidates';
 import { heldRule } from '../detectors/rules';
 import { topicsOf } from '../converters/topics';
-import { discloses, Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { stableId } from '../ids';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { ScanTarget } from './types';
-import { JudgeAttempt } from './verdict-policy';
+import { Judge } from '../judge/judge';
 import { Stopped } from './waits';
 
 /** the harmless first message: recon sends it, and a target that went silent is asked it again */
@@ -49,7 +49,8 @@ export interface AttemptsDeps {
   target: ScanTarget;
   now: () => Date;
   conversations: Conversations;
-  judge: JudgeAttempt;
+  /** the scan's judge, filing into `book` */
+  judge: Judge;
   recorder: ScanRecorder;
   book: FindingBook;
   health: TargetHealth;
@@ -124,7 +125,7 @@ export class Attempts {
 
   /** Sends `how.turns` for `probe`, judges and records what came back; null when nothing was judged. */
   async deliver(probe: Probe, phase: AttemptPhase, how: Delivery, units: number): Promise<{ verdict: Verdict; answer: string } | null> {
-    const { health, conversations, book, recorder, stop, maxRecordedChars } = this.deps;
+    const { health, conversations, recorder, stop, maxRecordedChars } = this.deps;
     if (health.stopped) return null;
     const { converters, technique } = how;
     const rendered = this.rendered(probe);
@@ -138,21 +139,14 @@ export class Attempts {
     try {
       const { transcript, latency } = await conversations.converse(turns, agent);
       answer = transcript.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
-      verdict = await this.deps.judge(probe, transcript, context);
-      health.answered();
       const recorded = transcript.map((t) => (t.role === 'assistant' || t.role === 'tool' ? boundTurn(t, maxRecordedChars) : t));
+      // judged in the scan's body of evidence: the verdict, and what it proved there
+      const judged = await this.deps.judge.judge({ id: base.attempt_id, probe, transcript, recorded, context, technique, converters, phase, foundAt: this.deps.now() });
+      verdict = judged.verdict;
+      health.answered();
       this.deps.callbacks?.delivered(base.attempt_id, recorded);
       record = { ...base, turns: recorded, verdict, latency_ms: latency };
-      // what every answer holds that looks like personal data or a credential: held only if it
-      // recurs, and never what our own tool results told it
-      const told = transcript.filter((t) => t.role === 'tool').map((t) => t.content).join('\n');
-      const candidates = candidatesOf(transcript, context).filter((c) => !told || !told.includes(c.value));
-      const proved = book.observe(probe.id, base.attempt_id, candidates);
-      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs,
-      // and an answer to any probe a credential (a database URL recited in pieces under an injection)
-      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0) || candidates.some((c) => c.kind === 'credential')) {
-        proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: this.deps.now(), attemptId: base.attempt_id, candidates }));
-      }
+      const { proved } = judged;
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
       if (proved.length) recorder.proved(this.findingsSoFar(), proved);
     } catch (e) {

@@ -106,12 +106,12 @@ interface Entry {
  */
 export class FindingBook {
   private readonly entries = new Map<string, Entry>();
-  private readonly ledger = new RecurrenceLedger();
   private pending: Sighting[] = [];
   /** weaknesses filed since the last call that asked (the live count) */
   private fresh: ProvenWeakness[] = [];
 
-  constructor(private readonly maxRecordedChars: number) {}
+  /** `ledger`: where values are seen to recur; several books over one body of evidence share one */
+  constructor(private readonly maxRecordedChars: number, private readonly ledger = new RecurrenceLedger()) {}
 
   get size(): number {
     return this.entries.size;

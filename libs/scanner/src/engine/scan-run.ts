@@ -8,6 +8,7 @@ import { Attempts } from './attempts';
 import { stableId } from '../ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
+import { Judge } from '../judge/judge';
 import { interleaveByCategory, selectProbes } from './plan';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
@@ -62,7 +63,7 @@ export class ScanRun {
     this.recorder = new ScanRecorder(input.sink, total, () => this.stop.abort(), () => input.driver.throughput?.() ?? null);
     this.book = new FindingBook(this.limits.maxRecordedChars);
     this.attempts = new Attempts({
-      scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),
+      scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: new Judge(verdictPolicy(input.judge), this.book),
       recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, heard: this.heard, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
       agent: { tools, toolsRefused: (reason) => void this.note('tools-refused', `The target's API refused tools (${reason.slice(0, 200)}): it was scanned without them from then on.`) },
     });
