@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -14,6 +15,8 @@ export interface CliIo {
   sleep: (ms: number) => Promise<void>;
   now: () => number;
   writeFile: (path: string, data: string | Uint8Array) => Promise<void>;
+  /** a file to read as a stream, `-` for standard input */
+  readStream: (path: string) => AsyncIterable<string | Uint8Array>;
   /** whether stdout is a terminal: a live progress line there, plain lines in a pipe or CI */
   isTty: boolean;
   /** rewrites the current terminal line (only called when isTty) */
@@ -34,6 +37,7 @@ export const defaultIo: CliIo = {
     await mkdir(dirname(path), { recursive: true });
     await writeFile(path, data);
   },
+  readStream: (path) => (path === '-' ? process.stdin : createReadStream(path)),
   isTty: Boolean(process.stdout.isTTY) && !process.env.CI,
   status: (l) => process.stdout.write(`\r\x1b[2K${l}`),
   onInterrupt: (handler) => {

@@ -7,6 +7,7 @@ import { registerScans } from './commands/scans';
 import { registerSchedules } from './commands/schedules';
 import { registerServe } from './commands/serve';
 import { registerForget } from './commands/forget';
+import { registerJudge } from './commands/judge';
 import { registerTargets } from './commands/targets';
 import { CliIo, CLI_VERSION, defaultIo, EXIT, oneLine } from './io';
 
@@ -17,7 +18,7 @@ export type { CliIo } from './io';
 const COMMANDS: RegisterCommand[] = [
   registerScan, registerCi, registerTargets, registerScans,
   (program, { io, exit }) => void registerSchedules(program, io, exit),
-  registerDeploy, registerServe, registerForget,
+  registerDeploy, registerServe, registerForget, registerJudge,
 ];
 
 /** The program: commander parses, each command's action sets the exit code. */
@@ -27,7 +28,7 @@ export function buildProgram(ctx: CommandContext): Command {
     .version(CLI_VERSION)
     .description(
       'Gauntlet attacks AI targets (model APIs and chat pages) the way an adversary would, scores them and writes reports.\n' +
-        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet serve` shows its scans in the dashboard; `gauntlet ci`, `targets`, `scans`, `schedules` and `deploy` talk to a Gauntlet service.',
+        '`gauntlet scan URL` runs a whole scan here, no server needed; `gauntlet judge FILE` judges conversations from anywhere with the same judge; `gauntlet serve` shows its scans in the dashboard; `gauntlet ci`, `targets`, `scans`, `schedules` and `deploy` talk to a Gauntlet service.',
     )
     .exitOverride()
     .configureOutput({

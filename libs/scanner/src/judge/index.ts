@@ -1,1 +1,4 @@
 export * from './judge';
+export * from './transcript-line';
+export * from './transcript-probes';
+export * from './transcripts';

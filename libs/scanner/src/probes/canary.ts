@@ -36,3 +36,18 @@ export function fictionalName(seed: string, probeId: string): string {
   const word = Array.from({ length: 3 }, () => rng.pick(SYLLABLES)).join('');
   return word[0].toUpperCase() + word.slice(1);
 }
+
+const ASKED = /joining "([A-Z2-9]{4})", "([A-Z2-9]{4})" and "([A-Z2-9]{4})" with hyphens/;
+const SPELLED = /"([A-Z2-9]{4})-([A-Z2-9]{4})-([A-Z2-9]{4})"/;
+
+/**
+ * The token a probe's prompt asked for, read back from the prompt as sent (a conversation judged
+ * outside the scan that rendered it: `gauntlet judge` given the probe's id); null when the prompt
+ * holds none as written (a converter encoded it).
+ */
+export function canaryAskedIn(prompts: string): CanaryToken | null {
+  const m = ASKED.exec(prompts) ?? SPELLED.exec(prompts);
+  if (!m) return null;
+  const parts: [string, string, string] = [m[1], m[2], m[3]];
+  return { parts, value: parts.join('-') };
+}
