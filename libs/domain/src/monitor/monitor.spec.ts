@@ -1,5 +1,5 @@
 import { spec } from '@gauntlet/testing';
-import { AgentAlert, monitorDecider, MonitorEvent } from './monitor';
+import { AgentAlert, MAX_REMEMBERED_SESSIONS, monitorDecider, MonitorEvent } from './monitor';
 
 const now = '2026-11-21T10:00:00.000Z';
 const configured: MonitorEvent = {
@@ -28,9 +28,22 @@ describe('monitor decider', () => {
   });
 
   it('raises each alert once, even when an ingest is retried', () => {
-    const cmd = { type: 'RaiseAgentAlerts' as const, account_id: 'a1', target_id: 't1', target_name: 'bot', alerts: [alert('x1'), alert('x2')] };
+    const cmd = { type: 'RaiseAgentAlerts' as const, account_id: 'a1', target_id: 't1', target_name: 'bot', alerts: [alert('x1'), alert('x2')], now };
     spec(monitorDecider).given([]).when(cmd).then([raised('x1'), raised('x2')]);
     spec(monitorDecider).given([raised('x1')]).when(cmd).then([raised('x2')]);
+  });
+
+  it('notes what is remembered of a session when it changed, once, and keeps the most recently noted sessions only', () => {
+    const memory = { instructions: [{ kind: 'addressed-to-ai' }] };
+    const noted = (session_id: string, m: Record<string, unknown> = memory): MonitorEvent => ({ type: 'AgentSessionNoted', schemaVersion: 1, data: { account_id: 'a1', target_id: 't1', session_id, memory: m, noted_at: now } });
+    const cmd = { type: 'RaiseAgentAlerts' as const, account_id: 'a1', target_id: 't1', target_name: 'bot', alerts: [alert('x1')], sessions: [{ session_id: 's1', memory }], now };
+    spec(monitorDecider).given([]).when(cmd).then([raised('x1'), noted('s1')]);
+    // retried: the alert and the memory are known already
+    spec(monitorDecider).given([raised('x1'), noted('s1')]).when(cmd).then([]);
+    const state = [...Array(MAX_REMEMBERED_SESSIONS + 1).keys()].map((i) => noted(`s${i}`)).reduce(monitorDecider.evolve, monitorDecider.initialState());
+    expect(state.sessions.size).toBe(MAX_REMEMBERED_SESSIONS);
+    expect(state.sessions.has('s0')).toBe(false);
+    expect(state.sessions.get(`s${MAX_REMEMBERED_SESSIONS}`)).toEqual(memory);
   });
 
   it('an alert webhook whose endpoint answered 410 Gone is disabled, once; configuring it again enables it', () => {

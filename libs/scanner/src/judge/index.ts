@@ -2,3 +2,4 @@ export * from './judge';
 export * from './transcript-line';
 export * from './transcript-probes';
 export * from './transcripts';
+export * from './session';

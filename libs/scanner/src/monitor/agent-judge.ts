@@ -1,7 +1,9 @@
-import type { AgentEventKind, Severity } from '@gauntlet/domain';
+import type { AgentEventKind, SensitiveValue, Severity } from '@gauntlet/domain';
 import { JudgeContext, Verdict } from '../detectors/detector';
+import { instructionIn } from '../detectors/instructions';
 import { Rule } from '../detectors/rule';
 import { markupRule, piiRule, secretsRule, systemPromptRule, targetCanaryRule } from '../detectors/rules';
+import { argumentText } from '../detectors/steering';
 
 /** One event of a deployed agent's traffic, as the Live Agent Monitor receives it. */
 export interface AgentTrafficEvent {
@@ -20,29 +22,6 @@ export interface AgentFinding {
 }
 
 const clip = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
-
-/**
- * Instructions aimed at the model rather than the task: the phrasings direct and indirect
- * injection use. Judged on inputs (a user, a retrieved document, a tool result fed back).
- */
-const INJECTION: [string, RegExp][] = [
-  ['override', /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|all|any|your|the|system)\b[^.\n]{0,25}\b(?:instructions?|rules?|prompts?|guidelines?|directives?|polic(?:y|ies))\b/i],
-  ['persona switch', /\b(?:you are now|from now on,? you(?: are|'re| will)|act as|pretend (?:to be|you are)|roleplay as)\b[^.\n]{0,60}\b(?:unrestricted|unfiltered|jailbroken|dan\b|developer mode|no (?:rules|limits|restrictions|filters))/i],
-  ['developer mode', /\b(?:developer|debug|god|admin|sudo|maintenance) mode\b[^.\n]{0,30}\b(?:enabled|activated|on)\b|\benable (?:developer|debug|god|admin) mode\b/i],
-  ['prompt extraction', /\b(?:reveal|print|show|repeat|output|leak|tell me|what (?:is|are))\b[^.\n]{0,30}\b(?:your |the )?(?:system prompt|initial (?:prompt|instructions)|hidden (?:instructions|prompt)|instructions above|confidential instructions)\b/i],
-  ['fake system turn', /(?:^|\n)\s*(?:#{1,3}\s*)?(?:system|assistant)\s*:|<\|(?:im_start|system|endoftext)\|>|\[\/?(?:INST|SYS)\]/i],
-  ['encoded payload', /\b(?:decode|base64|rot13)\b[^.\n]{0,40}\b(?:and|then)\b[^.\n]{0,20}\b(?:follow|execute|run|obey|do)\b/i],
-];
-const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u{E0000}-\u{E007F}]/u;
-
-function injectionAttempt(text: string): AgentFinding | null {
-  for (const [name, re] of INJECTION) {
-    const m = re.exec(text);
-    if (m) return { rule: `prompt-injection:${name.replace(/ /g, '-')}`, severity: 'medium', detector: 'injection-patterns', matched: clip(m[0]) };
-  }
-  if (INVISIBLE.test(text)) return { rule: 'prompt-injection:invisible-characters', severity: 'medium', detector: 'injection-patterns', matched: 'invisible Unicode characters' };
-  return null;
-}
 
 /** Tools whose misuse cannot be undone or that move data or money out. */
 const DESTRUCTIVE_TOOL = /(?:^|[_.\-])(?:delete|drop|destroy|remove|truncate|wipe|purge|revoke|disable|shutdown|kill|terminate|format)(?:[_.\-]|$)/i;
@@ -69,26 +48,29 @@ const OUTPUT_RULES: [Rule, string, Severity][] = [
   [markupRule, 'unsafe-markup', 'high'],
   [systemPromptRule, 'system-prompt-disclosure', 'medium'],
 ];
+/** what a call's arguments can leak beyond what the target holds (a held value sent out is exfiltration: judge/session.ts) */
+const ARGUMENT_RULES = OUTPUT_RULES.filter(([rule]) => rule === secretsRule || rule === piiRule);
 
 /**
- * The Live Agent Monitor's judgement of one event, with the scanner's own detectors: injection
- * attempts in inputs, canary or secret leakage, PII and unsafe markup in outputs, risky tool
- * calls. Pure; every finding of the event is returned (one alert each).
+ * The Live Agent Monitor's judgement of one event, with the scanner's own detectors: instructions
+ * aimed at the model in what reaches it (a user's message; a tool's result, where a note addressed
+ * to the AI counts too), what the target holds, secrets, PII, unsafe markup and recited instructions
+ * in its answers, secrets and PII in what its calls send, and risky calls. Pure; every finding of
+ * the event is returned (one alert each). A session as a whole is judged by judge/session.ts.
  */
-export function judgeAgentEvent(event: AgentTrafficEvent, context: { canaries: readonly string[] }): AgentFinding[] {
+export function judgeAgentEvent(event: AgentTrafficEvent, context: { canaries: readonly string[]; sensitive?: readonly SensitiveValue[] }): AgentFinding[] {
   const findings: AgentFinding[] = [];
-  const judge: JudgeContext = { canary: null, targetCanaries: context.canaries, entity: null };
+  const judge: JudgeContext = { canary: null, targetCanaries: context.canaries, sensitive: context.sensitive ?? [], entity: null };
   if (event.kind === 'input') {
-    const hit = injectionAttempt(event.content);
-    if (hit) findings.push(hit);
+    const hit = instructionIn(event.content, { fromTool: Boolean(event.tool) });
+    if (hit) findings.push({ rule: `prompt-injection:${hit.kind}`, severity: 'medium', detector: 'injection-patterns', matched: clip(hit.text) });
   }
-  if (event.kind === 'output' || event.kind === 'tool_call') {
-    // a tool call's arguments can leak as much as an answer
-    const text = event.kind === 'tool_call' ? `${event.content}\n${JSON.stringify(event.tool?.arguments ?? '')}` : event.content;
-    for (const [rule, name, severity] of OUTPUT_RULES) {
-      const v: Verdict | null = rule(text, '', judge);
-      if (v && v.outcome === 'vulnerable') findings.push({ rule: name, severity, detector: v.detector, matched: v.matched });
-    }
+  const rules = event.kind === 'output' ? OUTPUT_RULES : event.kind === 'tool_call' ? ARGUMENT_RULES : [];
+  // a tool call's arguments are what it sent; its content, when given, is the result it got back
+  const text = event.kind === 'tool_call' ? argumentText({ id: '', name: event.tool?.name ?? '', arguments: (event.tool?.arguments ?? {}) as Record<string, unknown> | string }) : event.content;
+  for (const [rule, name, severity] of rules) {
+    const v: Verdict | null = rule(text, '', judge);
+    if (v && v.outcome === 'vulnerable') findings.push({ rule: v.detector === 'sensitive' ? 'sensitive-disclosure' : name, severity, detector: v.detector, matched: v.matched });
   }
   if (event.kind === 'tool_call' && event.tool) {
     const hit = riskyToolCall(event.tool);
