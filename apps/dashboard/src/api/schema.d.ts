@@ -1810,10 +1810,14 @@ export interface components {
         };
         AgentEventBody: {
             session_id: string;
-            /** @enum {string} */
+            /**
+             * @description input: what reached the agent (the user's message; with `tool`, that tool's result: a fetched page, an e-mail read); output: the agent's answer; tool_call: a call it made (`tool`), its content the result it got back, if any
+             * @enum {string}
+             */
             kind: "input" | "output" | "tool_call";
             /** @description the text as the agent saw or said it (not cleaned: the detectors read hidden characters too) */
             content: string;
+            /** @description tool_call: the call; input: the tool whose result the content is */
             tool?: components["schemas"]["ToolCallBody"];
             /** Format: date-time */
             occurred_at?: string;

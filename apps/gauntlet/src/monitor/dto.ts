@@ -22,7 +22,10 @@ export class AgentEventBody {
   @IsString() @CleanText() @MinLength(1) @MaxLength(200)
   session_id: string;
 
-  @ApiProperty({ enum: AGENT_EVENT_KINDS })
+  @ApiProperty({
+    enum: AGENT_EVENT_KINDS,
+    description: "input: what reached the agent (the user's message; with `tool`, that tool's result: a fetched page, an e-mail read); output: the agent's answer; tool_call: a call it made (`tool`), its content the result it got back, if any",
+  })
   @IsIn(AGENT_EVENT_KINDS)
   kind: AgentEventKind;
 
@@ -32,7 +35,7 @@ export class AgentEventBody {
   @IsString() @MaxLength(100_000)
   content: string;
 
-  @ApiPropertyOptional({ type: ToolCallBody })
+  @ApiPropertyOptional({ type: ToolCallBody, description: 'tool_call: the call; input: the tool whose result the content is' })
   @IsOptional() @ValidateNested() @Type(() => ToolCallBody)
   tool?: ToolCallBody;
 
