@@ -6,7 +6,7 @@ import { adaptiveAttack } from './adaptive-attack';
 import { Attempts } from './attempts';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
-import { Judge } from '../judge/judge';
+import { Judge } from './judge';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { verdictPolicy } from './verdict-policy';

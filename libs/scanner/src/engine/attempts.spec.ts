@@ -7,7 +7,7 @@ import { Attempts } from './attempts';
 import { scripted } from './testing/scripted-target';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
-import { Judge } from '../judge/judge';
+import { Judge } from './judge';
 import { stableId } from '../ids';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';

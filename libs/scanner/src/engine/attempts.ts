@@ -16,7 +16,7 @@ import { stableId } from '../ids';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { ScanTarget } from './types';
-import { Judge } from '../judge/judge';
+import { Judge } from './judge';
 import { Stopped } from './waits';
 
 /** the harmless first message: recon sends it, and a target that went silent is asked it again */

@@ -3,3 +3,4 @@ export * from './plan';
 export * from './escalation';
 export * from './findings';
 export { runScan, stableId } from './run-scan';
+export { Judge, JudgedConversation, Judgement } from './judge';

@@ -8,7 +8,7 @@ import { Attempts } from './attempts';
 import { stableId } from '../ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
-import { Judge } from '../judge/judge';
+import { Judge } from './judge';
 import { interleaveByCategory, selectProbes } from './plan';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';

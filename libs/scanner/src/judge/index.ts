@@ -1,4 +1,3 @@
-export * from './judge';
 export * from './transcript-line';
 export * from './transcript-probes';
 export * from './transcripts';

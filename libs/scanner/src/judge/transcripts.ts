@@ -11,7 +11,7 @@ import { verdictPolicy } from '../engine/verdict-policy';
 import { probeById } from '../probes/catalogue';
 import { canaryAskedIn } from '../probes/canary';
 import { Probe } from '../probes/probe';
-import { Judge } from './judge';
+import { Judge } from '../engine/judge';
 import { TranscriptLine } from './transcript-line';
 import { TRANSCRIPT_READINGS } from './transcript-probes';
 

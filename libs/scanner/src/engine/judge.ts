@@ -1,8 +1,8 @@
 import { ProvenWeakness, Turn, Verdict } from '@gauntlet/domain';
 import { candidatesOf } from '../detectors/candidates';
 import { JudgeContext } from '../detectors/judge-context';
-import { FindingBook, SeenCandidate } from '../engine/findings';
-import { JudgeAttempt } from '../engine/verdict-policy';
+import { FindingBook, SeenCandidate } from './findings';
+import { JudgeAttempt } from './verdict-policy';
 import { discloses, Probe } from '../probes/probe';
 
 /** One conversation to judge, as whoever had it knows it (a scan's attempt, a line of a transcript file). */
