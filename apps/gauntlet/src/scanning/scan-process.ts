@@ -90,8 +90,11 @@ export class ScanProcess {
       headers: openHeaders(secrets, target.headers_encrypted), sensitive: openSensitive(secrets, target.sensitive_encrypted), stream: target.stream ?? false,
       tools: openTools(secrets, target.tools),
     };
-    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile), callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl) });
     const log = this.deps.log.child({ scan_id: job.scan_id });
+    const driver = createChatDriver(scanTarget, {
+      allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile),
+      callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl), log,
+    });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
     try {
       const outcome = await runScan({

@@ -4,7 +4,7 @@ import { ChatDriver, TargetProtocolError } from '../chat-driver';
 import { ApiFormatChatDriver } from './api/api-format-driver';
 import { ApiDriverOptions } from './api/api-transport';
 import { RetryPolicy } from './api/retry-policy';
-import { BrowserChatDriver } from './browser/browser-chat-driver';
+import { BrowserChatDriver, BrowserLog } from './browser/browser-chat-driver';
 
 /**
  * What a driver needs of a target. `url` is what the user typed: for api targets a base URL
@@ -44,6 +44,8 @@ export interface ChatDriverOptions {
   operationTimeoutMs?: number;
   /** browser targets: Gauntlet's callback listener, answered at the page's proxy */
   callbacks?: CallbackHook;
+  /** browser targets: where Playwright's own error text goes (debug) */
+  log?: BrowserLog;
 }
 
 /** the endpoint a driver for `target` calls (the chat page for browser targets) */
@@ -60,7 +62,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     return new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks, log: options.log },
     );
   }
   if (!isApiFormat(target.api_format)) throw new TargetProtocolError(`api_format ${String(target.api_format)} is not supported for api targets`);

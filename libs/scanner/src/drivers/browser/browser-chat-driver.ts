@@ -38,6 +38,13 @@ export interface BrowserChatDriverOptions {
   browser?: Browser;
   /** a conversation that cannot be opened carries a screenshot of the page on its error (the connection check) */
   screenshotOnFailure?: boolean;
+  /** where the browser's own words go (Playwright's error text, at debug): for whoever diagnoses a page */
+  log?: BrowserLog;
+}
+
+/** The part of a logger the driver writes to (pino's shape). */
+export interface BrowserLog {
+  debug(fields: Record<string, unknown>, message: string): void;
 }
 
 export const CHROMIUM_ARGS = [
@@ -120,13 +127,26 @@ export class BrowserChatDriver implements ChatDriver {
       browser: options.browser,
       screenshotOnFailure: options.screenshotOnFailure ?? false,
       callbacks: options.callbacks,
+      log: options.log,
     };
   }
 
   async openConversation(): Promise<Conversation> {
+    const url = this.checkedUrl();
+    const chat = await this.openChat(url);
+    return new BrowserConversation(chat, () => this.openChat(url), this.options.log);
+  }
+
+  /** the chat page's address, once the outbound policy admits it */
+  private checkedUrl(): string {
     if (this.closed) throw new Error('this chat driver is closed');
     const check = checkOutboundUrl(this.target.url, { allowPrivate: this.options.allowPrivate });
     if (!check.ok) throw new TargetUnavailableError(`chat page ${check.reason}`, undefined, { kind: 'refused', detail: check.reason });
+    return check.url.href;
+  }
+
+  /** the chat page loaded in a fresh context (no cookies, no storage: a new visitor), its chat input found */
+  private async openChat(url: string): Promise<PageChat> {
     const { browser, proxy } = await this.start();
     let context: BrowserContext | undefined;
     let page: Page | undefined;
@@ -150,11 +170,11 @@ export class BrowserChatDriver implements ChatDriver {
       const ours = page;
       // popups (window.open, target=_blank) are closed as they open: the chat is in our page
       context.on('page', (other) => void (other !== ours && other.close().catch(() => undefined)));
-      const conversation = new BrowserConversation(page, this.target.browser ?? {}, this.options);
-      await conversation.load(check.url.href, proxy);
-      return conversation;
+      const chat = new PageChat(page, this.target.browser ?? {}, this.options);
+      await chat.load(url, proxy);
+      return chat;
     } catch (err) {
-      const failed = asTargetError(err, 'the chat page did not load', { kind: 'page', step: 'load' });
+      const failed = asTargetError(err, 'the chat page did not load', { kind: 'page', step: 'load' }, this.options.log);
       if (this.options.screenshotOnFailure && page) failed.screenshot = await page.screenshot({ type: 'png', timeout: 5_000 }).catch(() => undefined);
       if (context) await closeContext(context);
       throw failed;
@@ -193,7 +213,7 @@ export class BrowserChatDriver implements ChatDriver {
   }
 }
 
-type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser' | 'callbacks'>> & { chromiumPath: string | null; browser?: Browser; callbacks?: CallbackHook };
+type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser' | 'callbacks' | 'log'>> & { chromiumPath: string | null; browser?: Browser; callbacks?: CallbackHook; log?: BrowserLog };
 
 async function closeContext(context: BrowserContext): Promise<void> {
   await within(context.close(), CLOSE_MS, 'closing a browser context').catch(() => undefined);
@@ -219,8 +239,83 @@ export async function launchChromium(executablePath?: string): Promise<Browser> 
 const MAX_EFFECTS = 20;
 type Effect = NonNullable<PageObservation['effects']>[number];
 
+/**
+ * One conversation with the chat page, as the engine holds it. When the page stops answering in a
+ * way a fresh page may not (our reader failed on it, it crashed, navigated away, or its controls
+ * went), the conversation is had again once in a new context (a new visitor: no storage, so a
+ * widget that keeps its conversation across page loads starts empty): the messages sent so far
+ * are sent again, then this one. Waiting out the target is not recovered: that is the target's.
+ */
 class BrowserConversation implements Conversation {
-  private crashed = false;
+  /** the messages answered in this conversation, to send again on a fresh page */
+  private readonly sent: string[] = [];
+  private recovered = false;
+
+  constructor(
+    private chat: PageChat,
+    private readonly open: () => Promise<PageChat>,
+    private readonly log: BrowserLog | undefined,
+  ) {}
+
+  async send(message: string, options: { signal?: AbortSignal } = {}): Promise<string> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    try {
+      return this.answered(message, await this.chat.exchange(message, signal));
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const failed = this.chat.failure(err);
+      if (this.recovered || !(this.chat.crashed || recoverable(err))) throw failed;
+      this.recovered = true;
+      this.log?.debug({ reason: failed.message, resent: this.sent.length }, 'the chat page stopped answering: the conversation goes on in a fresh page');
+      try {
+        await this.chat.close();
+        this.chat = await this.open();
+        for (const earlier of this.sent) await this.chat.exchange(earlier, signal);
+        return this.answered(message, await this.chat.exchange(message, signal));
+      } catch (again) {
+        if (signal?.aborted) throw signal.reason;
+        const second = this.chat.failure(again);
+        throw new TargetUnavailableError(`${failed.message}; a fresh page did not answer either (${second.message.replace(/^the chat page /, '')})`, again, second.failure ?? failed.failure);
+      }
+    }
+  }
+
+  private answered(message: string, answer: string): string {
+    this.sent.push(message);
+    return answer;
+  }
+
+  observe(): PageObservation | null {
+    return this.chat.observe();
+  }
+
+  screenshot(): Promise<Buffer | null> {
+    return this.chat.screenshot();
+  }
+
+  close(): Promise<void> {
+    return this.chat.close();
+  }
+}
+
+/**
+ * A failure a fresh page may mend (besides a crash): the browser's own (our reader failing on the
+ * page, a context destroyed by the page navigating), or the chat's controls gone. Not a target that does
+ * not answer in time, a page that never settles, or one refused or answering an HTTP error.
+ */
+function recoverable(err: unknown): boolean {
+  if (err instanceof PageDidNotSettleError) return false;
+  if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) {
+    const failure = err.failure;
+    return failure?.kind === 'page' && (failure.step === 'input' || failure.step === 'send');
+  }
+  return true;
+}
+
+/** The chat on one page: its controls, a message sent, the answer read, what the page did meanwhile. */
+class PageChat {
+  crashed = false;
   /** frames that let an evaluation run past its deadline once: not waited on again */
   private readonly unresponsive = new WeakSet<Frame>();
   /** the page itself ran past the deadline this many times in a row */
@@ -280,10 +375,9 @@ class BrowserConversation implements Conversation {
     await this.controls(this.options.navigationTimeoutMs);
   }
 
-  async send(message: string, options: { signal?: AbortSignal } = {}): Promise<string> {
-    const { signal } = options;
-    signal?.throwIfAborted();
-    try {
+  /** sends one message and reads the bot's answer to it; throws what went wrong as it came (see failure) */
+  async exchange(message: string, signal?: AbortSignal): Promise<string> {
+    {
       const { frame, input } = await this.controls(Math.min(10_000, this.options.navigationTimeoutMs));
       await this.bounded(frame.evaluate(([i, r]) => (window as any).__gauntlet.snapshot(i, r), [input, this.selectors.response_selector ?? null] as const), 'noting the page before sending');
       this.observed = null;
@@ -302,18 +396,24 @@ class BrowserConversation implements Conversation {
       const markup = seen?.markup || undefined;
       // an effect counts only when it came from the bot's message, never from the page showing ours
       const effects = seen ? effectsOfAnswer(this.effects, seen) : [];
+      const own = seen ? ownMessageUrls(message, seen.oursUrls) : [];
       this.observed = {
         ...(markup && { markup }),
         ...(effects.length && { effects }),
+        ...(own.length && { own_message_urls: own }),
         ...(cut ? { cut_off_after_ms: cut } : {}),
         attribution: seen?.attribution ?? 'uncertain',
         attribution_reason: seen?.reason ?? 'the page could not be read after the answer',
       };
       return answer;
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      throw asTargetError(err, this.crashed ? 'the chat page crashed' : 'the chat page stopped answering', { kind: 'page', step: 'answer' });
     }
+  }
+
+  /** what went wrong in an exchange, in Gauntlet's words (the browser's own at debug in the log) */
+  failure(err: unknown): TargetUnavailableError | TargetProtocolError {
+    return this.crashed
+      ? asTargetError(err, 'the chat page crashed', { kind: 'page', step: 'answer' }, this.options.log)
+      : asTargetError(err, 'the chat page stopped answering', { kind: 'page', step: 'answer' }, this.options.log);
   }
 
   async screenshot(): Promise<Buffer | null> {
@@ -417,26 +517,39 @@ class BrowserConversation implements Conversation {
     throw new TargetProtocolError('the message could not be sent: neither the send control nor Enter took it; set browser.send_selector', { kind: 'page', step: 'send' });
   }
 
-  /** waits for new text that is not the prompt, then until it stops changing */
+  /**
+   * Waits for the bot's answer, then until it is whole: its text unchanged for the quiet time (longer
+   * when the answer has already paused longer while arriving), counted on the wall clock and in the
+   * page's own time (a page starved of CPU is not done drawing because the clock moved on), and
+   * held open while a typing indicator shows or the chat input stays held, though not forever.
+   */
   private async awaitAnswer(frame: Frame, signal?: AbortSignal): Promise<string> {
     const { timeoutMs, quietMs } = this.options;
     const deadline = Date.now() + timeoutMs;
     let text = '';
     let changedAt = Date.now();
+    let ticksAtChange = 0;
+    let longestPause = 0;
     while (Date.now() < deadline) {
       signal?.throwIfAborted();
-      if (this.crashed) throw new TargetUnavailableError('the chat page crashed');
-      const seen = (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.read()), 'reading the answer')) as { text: string; indicator: boolean; markup?: boolean };
+      if (this.crashed) throw new TargetUnavailableError('the chat page crashed', undefined, { kind: 'page', step: 'answer' });
+      const seen = (await this.bounded(frame.evaluate(() => (window as any).__gauntlet.read()), 'reading the answer')) as { text: string; indicator: boolean; busy?: boolean; ticks?: number; markup?: boolean };
       // an answer made only of markup shows no text (a script, an image): what it added to the page is the answer
       const shown = seen.text || (seen.markup ? (((await this.bounded(frame.evaluate(() => (window as any).__gauntlet.observation().markup), 'reading the markup').catch(() => '')) as string) ?? '') : '');
       const now = Date.now();
+      const ticks = seen.ticks ?? 0;
       if (shown !== text) {
+        if (text) longestPause = Math.max(longestPause, now - changedAt);
         text = shown;
         changedAt = now;
+        ticksAtChange = ticks;
       }
-      // typing indicators hold the answer open, but one that never goes away cannot hold it forever
       const quiet = now - changedAt;
-      if (text && quiet >= quietMs && (!seen.indicator || quiet >= quietMs * 4)) return text;
+      const enough = Math.min(quietMs * 4, Math.max(quietMs, longestPause * 2));
+      const pageQuiet = (ticks - ticksAtChange) * PAGE_TICK_MS >= enough / 2;
+      const held = seen.indicator || seen.busy;
+      // whatever holds it open cannot hold it forever: four quiet times end it
+      if (text && quiet >= enough && ((pageQuiet && !held) || quiet >= quietMs * 4)) return text;
       await sleep(POLL_MS);
     }
     if (text) {
@@ -447,6 +560,9 @@ class BrowserConversation implements Conversation {
     throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`, undefined, { kind: 'page', step: 'answer' });
   }
 }
+
+/** how often the page script counts the page's own time (TICK_MS there) */
+const PAGE_TICK_MS = 50;
 
 /** What the page script read of the answer once it was over (page-script.ts, observation()). */
 export interface AnswerReading {
@@ -499,6 +615,32 @@ export function effectsOfAnswer(effects: readonly Effect[], seen: AnswerReading)
   });
 }
 
+/** addresses of our own message noted per answer, at most, each cut to 500 characters */
+const MAX_OWN_URLS = 10;
+
+/**
+ * Of the web addresses our own message loads or links as the page showed it, those the message
+ * itself carried (whole, or the last part of its path: an unguessable token): the page's own images
+ * in our bubble (an avatar) are not ours to note.
+ */
+export function ownMessageUrls(message: string, urls: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const url of urls) {
+    if (out.size >= MAX_OWN_URLS) break;
+    let tail = '';
+    try {
+      const parsed = new URL(url);
+      // only what a page requests: a javascript: or data: link loads nothing from anywhere
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') continue;
+      tail = parsed.pathname.split('/').pop() ?? '';
+    } catch {
+      continue;
+    }
+    if (message.includes(url) || (tail.length >= 16 && message.includes(tail))) out.add(url.slice(0, 500));
+  }
+  return [...out];
+}
+
 /**
  * Frames our script can run in: http(s) documents and the blank frames pages build chats in
  * (about:blank, about:srcdoc). A file:, chrome: or view-source: frame is blocked and stays
@@ -510,10 +652,15 @@ function scriptable(frame: Frame): boolean {
   return url.startsWith('about:') || url.startsWith('http:') || url.startsWith('https:') || url.startsWith('data:') || url.startsWith('blob:');
 }
 
-function asTargetError(err: unknown, what: string, failure: TargetFailure): TargetUnavailableError | TargetProtocolError {
+/**
+ * An error of the browser's as Gauntlet says it: its kind read from Playwright's text, the words a
+ * user reads ours; Playwright's own text goes to the log at debug, for whoever diagnoses the page.
+ */
+function asTargetError(err: unknown, what: string, failure: TargetFailure, log?: BrowserLog): TargetUnavailableError | TargetProtocolError {
   if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) return err;
-  const detail = err instanceof Error ? err.message.split('\n')[0] : String(err);
-  // the failure's kind is read from Playwright's text; what a user reads is in our words
+  const raw = err instanceof Error ? err.message : String(err);
+  const detail = raw.split('\n')[0];
+  log?.debug({ browser_error: raw.slice(0, 2_000), what }, 'the browser failed');
   return new TargetUnavailableError(`${what}: ${inGauntletWords(detail)}`, err, browserFailure(detail) ?? failure);
 }
 

@@ -12,6 +12,8 @@ export function inGauntletWords(detail: string): string {
   if (/(?:Target|page|context|browser)[^\n]*(?:has been )?closed/i.test(detail)) return 'the browser closed the page before it was done';
   if (/Execution context was destroyed|frame was detached|navigat/i.test(detail)) return 'the page navigated away while it was being read';
   if (/not (?:visible|enabled|editable|attached)|outside of the viewport|intercepts pointer events/i.test(detail)) return 'the chat controls could not be used (hidden, disabled or covered by something else)';
+  // a script Gauntlet ran in the page threw: its reader met a page it does not handle (or the page broke what it uses)
+  if (/\.evaluate(?:Handle)?: (?:\w*Error|Uncaught)\b/.test(detail)) return "Gauntlet's reader failed on this page (the page's structure, or a script of the page's, broke it)";
   return 'the browser could not complete it';
 }
 

@@ -132,6 +132,9 @@ export const PAGE_SCRIPT = String.raw`(() => {
         try { out.push(new URL(part, document.baseURI).href); } catch (e) {}
       }
     }
+    // a style loads what its url(...) names (a background image)
+    const style = el.getAttribute('style');
+    if (style) for (const m of style.matchAll(/url\(\s*['"]?([^'")\s]+)/gi)) { try { out.push(new URL(m[1], document.baseURI).href); } catch (e) {} }
     return out;
   };
 
@@ -144,6 +147,8 @@ export const PAGE_SCRIPT = String.raw`(() => {
     return parts.filter(Boolean).join(' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter(Boolean);
   };
   const sideOfElement = (el) => {
+    // a message may be a bare text node, and a walk up may reach the document: neither has marks
+    if (!el || el.nodeType !== 1) return null;
     let user = 0, bot = 0;
     for (const w of wordsOf(el)) { if (USER_WORDS.has(w)) user++; if (BOT_WORDS.has(w)) bot++; }
     return user > bot ? 'user' : bot > user ? 'bot' : null;
@@ -154,7 +159,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
     let level = [root];
     for (let depth = 0; depth < 3 && level.length; depth++) {
       const next = [];
-      for (const el of level) for (const c of el.children) { const s = sideOfElement(c); if (s) return s; if (next.length < 40) next.push(c); }
+      for (const el of level) for (const c of (el.children || [])) { const s = sideOfElement(c); if (s) return s; if (next.length < 40) next.push(c); }
       level = next;
     }
     return null;
@@ -197,7 +202,14 @@ export const PAGE_SCRIPT = String.raw`(() => {
     flush();
     if (!s.window || s.window.to !== null) s.windows.push((s.window = { from: seq, to: null }));
     clearTimeout(s.windowTimer);
-    s.windowTimer = setTimeout(() => { flush(); if (s.window) s.window.to = seq; }, 0);
+    s.windowTimer = setTimeout(() => {
+      flush();
+      const w = s.window;
+      if (!w) return;
+      w.to = seq;
+      // the words that appeared on send, to know our message again when the page draws its list anew
+      w.texts = visibleTexts(document).filter((t) => { const n = seqOf(t.node); return n > w.from && n <= w.to; }).map((t) => t.text).slice(0, 50);
+    }, 0);
   };
   for (const type of ['click', 'keydown', 'keypress', 'keyup', 'submit', 'pointerup', 'mouseup']) window.addEventListener(type, sendEvent, true);
   const inWindow = (n) => api.state.windows.some((w) => n > w.from && (w.to === null || n <= w.to));
@@ -256,6 +268,9 @@ export const PAGE_SCRIPT = String.raw`(() => {
       right = Math.max(right, r.right);
     }
     if (!(right > left) || lr.width < 100) return null;
+    // a bubble narrower than its list says its side by its box (its text may wrap short of its edge)
+    const box = root.nodeType === 1 ? root.getBoundingClientRect() : null;
+    if (box && box.width > 0 && box.width < lr.width * 0.9) { left = box.left; right = box.right; }
     const before = left - lr.left, after = lr.right - right;
     return before > after + lr.width * 0.1 ? 'user' : after > before + lr.width * 0.1 ? 'bot' : null;
   };
@@ -265,6 +280,12 @@ export const PAGE_SCRIPT = String.raw`(() => {
     return Boolean(p & Node.DOCUMENT_POSITION_PRECEDING) && !(p & (Node.DOCUMENT_POSITION_CONTAINS | Node.DOCUMENT_POSITION_DISCONNECTED));
   };
   const inputText = (el) => (el && ('value' in el && (el.tagName === 'TEXTAREA' || el.tagName === 'INPUT')) ? el.value : norm(el && el.innerText));
+
+  // the page's own timer, taken before any of its scripts could replace it
+  const every = window.setInterval.bind(window);
+  const TICK_MS = 50;
+  /** the chat input is held while the bot answers (disabled or read-only since we typed in it) */
+  const held = (el) => Boolean(el && el.isConnected && (el.disabled || el.readOnly || el.getAttribute('aria-disabled') === 'true'));
 
   const api = {
     /** the chat input: the configured selector, else the best-scoring visible editable element */
@@ -340,7 +361,12 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const activeBefore = new WeakSet();
       for (const el of elements(document)) if (active(el)) activeBefore.add(el);
       origins.length = 0;
-      api.state = { input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, start: seq, windows: [], window: null, windowTimer: null, reading: null };
+      clearInterval(api.ticker);
+      api.state = { input, counts, indicators, responseSelector, matched: new Set(matched), lastMatchedText: matched.length ? deepText(matched[matched.length - 1]) : null, activeBefore, start: seq, windows: [], window: null, windowTimer: null, reading: null, ticks: 0 };
+      // the page's own time, in ticks of its timers: a page starved of CPU (a busy machine) ticks
+      // slowly, and an answer it is still drawing is not over because the wall clock moved on
+      const state = api.state;
+      api.ticker = every(() => { state.ticks++; }, TICK_MS);
     },
     noteOrigin,
     /**
@@ -371,6 +397,11 @@ export const PAGE_SCRIPT = String.raw`(() => {
       if (!leaves.length) return out;
       // ours: the smallest subtree holding what appeared on send, grown while it takes in nothing later
       let sent = leaves.filter((l) => inWindow(l.seq));
+      // nothing of what appeared on send is there any more: the page drew its list again (from the
+      // conversation it keeps). Our message is then the same words that appeared on send, drawn again
+      const drawn = new Set(s.windows.flatMap((w) => w.texts || []));
+      const redrawn = !sent.length && drawn.size > 0;
+      if (redrawn) sent = leaves.filter((l) => !l.markup && drawn.has(l.text));
       // a page that answers within the same task as our send (a scripted bot) adds both bubbles at
       // once: when what appeared spans several messages the page marks as the user's and the bot's,
       // only the user's are ours, and the bot's count as the answer
@@ -397,7 +428,8 @@ export const PAGE_SCRIPT = String.raw`(() => {
       if (sent.length) {
         ours = lca(sent.map((l) => l.node));
         if (ours && ours.nodeType !== 1) ours = parentOf(ours);
-        const later = leaves.filter((l) => !inWindow(l.seq) || answeredAtOnce.has(l));
+        // drawn again, what our message rendered (its images, its links) is as new as its words: only words tell
+        const later = leaves.filter((l) => (!inWindow(l.seq) || answeredAtOnce.has(l)) && !sent.includes(l) && !(redrawn && l.markup));
         if (later.some((l) => isInside(l.node, ours))) blob = true;
         else {
           for (let up = parentOf(ours); up && up !== document.body && up !== document.documentElement && !(s.input && isInside(s.input, up)) && !later.some((l) => isInside(l.node, up)); up = parentOf(up)) ours = up;
@@ -450,6 +482,11 @@ export const PAGE_SCRIPT = String.raw`(() => {
       // a message the page marks as the user's is ours, whenever it appeared (a list drawn again)
       const mine = groups.filter((g) => g.side === 'user');
       groups = groups.filter((g) => g.side !== 'user');
+      // our message showed only after the send (a widget that draws it a moment later): the answer
+      // comes after the last message of ours in the list, never before it (an earlier answer still
+      // finishing, a greeting drawn late)
+      const lastMine = mine.reduce((a, g) => (!a || before(a.root, g.root) ? g : a), null);
+      if (!ours && lastMine) groups = groups.filter((g) => !before(g.root, lastMine.root));
       out.mine = mine.map((g) => g.root);
       out.groups = groups;
       out.list = list;
@@ -481,7 +518,8 @@ export const PAGE_SCRIPT = String.raw`(() => {
       const oursRoots = (r.ours ? [r.ours] : []).concat(r.mine || []);
       let oursScripts = false;
       const oursUrls = [];
-      for (const root of oursRoots) for (const el of [root].concat(Array.from(elements(root)))) if (el.nodeType === 1 && active(el)) { oursUrls.push(...urlsOf(el)); if (scriptable(el)) oursScripts = true; }
+      // what our message loads: its active elements, and a style's url(...) (a widget rendering our HTML)
+      for (const root of oursRoots) for (const el of [root].concat(Array.from(elements(root)))) if (el.nodeType === 1 && (active(el) || /url\(/i.test(el.getAttribute('style') || ''))) { oursUrls.push(...urlsOf(el)); if (scriptable(el)) oursScripts = true; }
       const where = (el) => {
         if (!el) return 'unknown';
         if (oursRoots.some((root) => isInside(el, root))) return 'ours';
@@ -522,7 +560,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
         const last = all[all.length - 1];
         const text = last ? deepText(last) : '';
         const fresh = last && (!s.matched.has(last) || text !== s.lastMatchedText);
-        return { text: fresh ? text : '', indicator };
+        return { text: fresh ? text : '', indicator, busy: held(s.input), ticks: s.ticks };
       }
       const r = api.reading();
       let text = '';
@@ -534,7 +572,7 @@ export const PAGE_SCRIPT = String.raw`(() => {
         text += lastBlock === null ? t.text : block === lastBlock ? ' ' + t.text : '\n' + t.text;
         lastBlock = block;
       }
-      return { text: text.trim(), indicator, attribution: r.attribution, reason: r.reason, markup: r.leaves.some((l) => l.markup) };
+      return { text: text.trim(), indicator, busy: held(s.input), ticks: s.ticks, attribution: r.attribution, reason: r.reason, markup: r.leaves.some((l) => l.markup) };
     },
   };
   Object.defineProperty(window, '__gauntlet', { value: api, enumerable: false });
