@@ -1141,7 +1141,7 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
-            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding) */
             notes: string[];
         };
         ScanList: {
@@ -1388,7 +1388,7 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
-            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding) */
             notes: string[];
             /** @description out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook */
             callback_hits: components["schemas"]["CallbackHitsView"];

@@ -83,7 +83,7 @@ export class ScanSummaryView extends ScanStatusView {
   @ApiProperty({ type: RequestsView }) requests: RequestsView;
   @ApiProperty({ nullable: true, type: Number }) security_score: number | null;
   @ApiProperty({ nullable: true, type: String }) security_grade: string | null;
-  @ApiProperty({ type: [String], description: "what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read" }) notes: string[];
+  @ApiProperty({ type: [String], description: "what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding)" }) notes: string[];
 }
 
 export class ScanList {

@@ -1,4 +1,4 @@
-import { hearCallbacks } from '../callbacks/hearing';
+import { hearCallbacks, ownMessageNote } from '../callbacks/hearing';
 import { resolveAgentTools } from './agent-tools';
 import { amplify, analyze, finishEarly, probe, recon, report } from './phases';
 import { ScanRun } from './scan-run';
@@ -30,7 +30,9 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     if (!scan.health.unavailable && !(await amplify(scan, results, reached.refused))) return await finishEarly(scan);
     // what the target did out of band: requests to the addresses its attempts planted
     const heard = await hearCallbacks(scan.callbacks, input.scanId, input.target, scan.stop.signal);
-    if (!(await analyze(scan, heard))) return await finishEarly(scan);
+    const rendered = ownMessageNote(heard.ownMessage);
+    if (rendered) await scan.note('page-renders-user-input', rendered);
+    if (!(await analyze(scan, heard.findings))) return await finishEarly(scan);
     return await report(scan);
   } catch (e) {
     if (scan.recorder.error) throw scan.recorder.error;
