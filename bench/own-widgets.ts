@@ -44,6 +44,7 @@ async function main() {
       (['vulnerable', 'hardened'] as const).map((mode) => async () => {
         const scan = await scanPage(`${servers[mode].base}/${PAGES[widget]}`, profile, browser, { seed: 'own-widgets', held, callbacks: true, timeoutMs: 20_000 });
         console.log(line(widget, mode, scan));
+        if (scan.outcome !== 'completed') console.log(`    ${widget} ${mode}: ${scan.outcome}`);
         for (const v of mode === 'hardened' ? scan.vulnerabilities : []) console.log(`    hardened ${widget}: ${v.severity} ${v.category} ${v.title} :: ${JSON.stringify(v.evidence?.matched ?? '').slice(0, 160)}`);
         const found = new Set<string>(scan.vulnerabilities.map((v) => v.category));
         if (mode === 'vulnerable') for (const c of DOCS_BOT_CATEGORIES.filter((c) => !found.has(c))) console.log(`    vulnerable ${widget}: missed ${c}`);

@@ -22,8 +22,13 @@ const describeWithChromium = haveChromium ? describe : describe.skip;
 const VULNERABLE_PROBES = ['pi-001', 'sid-003', 'ioh-001', 'ioh-002', 'ea-002', 'spl-001', 'vew-001', 'mis-001', 'uc-001'];
 const HARDENED_PROBES = ['pi-001', 'ioh-001', 'ioh-002', 'ioh-003', 'spl-001'];
 const MODEL_LIKE_PROBES = ['sid-003', 'ioh-001', 'ioh-002', 'spl-001', 'vew-001'];
-/** the probes whose answer is to carry a planted address (an image): our own message holds it too */
-const OUT_OF_BAND_PROBES = ['oob-003', 'oob-004'];
+/**
+ * the probe whose answer is to carry a planted image address with the customer appended: our own
+ * message holds the address too, so a page that renders what users type loads it from our bubble;
+ * a bot that writes it proves both LLM05 and an LLM02 leak (one conversation per page keeps the
+ * spec short)
+ */
+const OUT_OF_BAND_PROBES = ['oob-004'];
 /**
  * A chat a team wrote by hand, in the ways pages differ from the widgets above: the user's message
  * rendered as markdown or as HTML, the whole list drawn again on every message, the conversation
