@@ -1,3 +1,10 @@
+import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+
+/** The part of a logger the driver writes to (pino's shape). */
+export interface BrowserLog {
+  debug(fields: Record<string, unknown>, message: string): void;
+}
+
 /**
  * What went wrong in the browser, in Gauntlet's words: Playwright's and Chromium's own text
  * (`page.goto: Timeout 30000ms exceeded.`, `net::ERR_TUNNEL_CONNECTION_FAILED at ...`, call logs)
@@ -44,3 +51,25 @@ const NETWORK: Record<string, string> = {
   BLOCKED_BY_RESPONSE: 'the site forbids being opened this way',
   UNSAFE_PORT: 'the browser refuses that port',
 };
+
+/**
+ * An error of the browser's as Gauntlet says it: its kind read from Playwright's text, the words a
+ * user reads ours; Playwright's own text goes to the log at debug, for whoever diagnoses the page.
+ */
+export function asTargetError(err: unknown, what: string, failure: TargetFailure, log?: BrowserLog): TargetUnavailableError | TargetProtocolError {
+  if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) return err;
+  const raw = err instanceof Error ? err.message : String(err);
+  const detail = raw.split('\n')[0];
+  log?.debug({ browser_error: raw.slice(0, 2_000), what }, 'the browser failed');
+  return new TargetUnavailableError(`${what}: ${inGauntletWords(detail)}`, err, browserFailure(detail) ?? failure);
+}
+
+/** Chromium's network errors said the way the API drivers say them */
+function browserFailure(detail: string): TargetFailure | null {
+  const net = detail.match(/net::ERR_([A-Z_]+)/)?.[1];
+  if (net === 'CONNECTION_REFUSED') return { kind: 'network', code: 'ECONNREFUSED' };
+  if (net === 'NAME_NOT_RESOLVED') return { kind: 'network', code: 'ENOTFOUND' };
+  if (net?.startsWith('CERT_') || net?.startsWith('SSL_')) return { kind: 'tls', code: `ERR_${net}` };
+  if (net) return { kind: 'network', code: `ERR_${net}` };
+  return null;
+}
