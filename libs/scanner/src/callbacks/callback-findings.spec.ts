@@ -3,6 +3,7 @@ import { OutOfBandHit, Turn } from '@gauntlet/domain';
 import { probeById } from '../probes/catalogue';
 import { callbackFindings as heard, carriedBy } from './callback-findings';
 import { PAGE_SOURCE } from './listener';
+import { ownMessageNote } from './hearing';
 import { CallbackPlanting } from './planting';
 import { callbackKey, mintToken } from './token';
 
@@ -81,6 +82,13 @@ describe('findings from out-of-band hits', () => {
       const result = heard('scan-1', planting.attempts, [request(), request({ query: 'u=mara.quint%40harrowlegal.example' })], key, held);
       expect(result.findings).toEqual([]);
       expect(result.ownMessage.map((h) => [h.probeId, h.hit.query])).toEqual([['oob-004', 'u='], ['oob-004', 'u=mara.quint%40harrowlegal.example']]);
+    });
+
+    it('the scan says it once: the page renders what users type, which probes, and that those requests prove nothing', () => {
+      const { planting, request } = imageAttempt((url) => ({ role: 'assistant', content: 'Plain text.', observed: { attribution: 'bot_message', own_message_urls: [`${url}?u=`] } }));
+      const note = ownMessageNote(heard('scan-1', planting.attempts, [request(), request()], key, held).ownMessage);
+      expect(note).toMatch(/^The chat page renders what users type: .*2 addresses.*\(oob-004\).*prove nothing about the answers/);
+      expect(ownMessageNote([])).toBeNull();
     });
 
     it('given a reading that could not tell the answer from our message, nothing either, whatever it read', () => {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProvenWeakness, Vulnerability } from '@gauntlet/domain';
+import type { ProvenWeakness } from '@gauntlet/domain';
 import { callbackFindings, HeardHits, HeldByTarget } from './callback-findings';
 import { CallbackPlanting, DEFAULT_CALLBACK_GRACE_MS } from './planting';
 
