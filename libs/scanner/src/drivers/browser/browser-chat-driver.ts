@@ -54,10 +54,10 @@ export interface BrowserChatDriverOptions {
   log?: BrowserLog;
 }
 
-
 /**
  * Talks to a chat page in real Chromium, as a visitor would. One browser per driver (lazily
- * launched), one fresh context per conversation, and the conversation stays in one page.
+ * launched), one fresh context per conversation, and the conversation stays in one page (a
+ * fresh one, the messages sent again, if the page falls over: conversation.ts).
  *
  * Every request the page makes goes through a guarded forward proxy on loopback (see
  * startGuardedProxy) rather than route interception: the proxy checks the address actually
