@@ -4,6 +4,7 @@ export * from './converters';
 export * from './detectors';
 export * from './attacker';
 export * from './engine';
+export * from './budget/meter';
 export * from './drivers';
 export * from './monitor/agent-judge';
 export * from './preflight/check-target';

@@ -1,4 +1,4 @@
-import type { Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
+import type { Phase, ProbeAttempt, ProvenWeakness, RequestPlan, Vulnerability } from '@gauntlet/domain';
 import { ScanSink } from './types';
 
 /**
@@ -22,6 +22,8 @@ export class ScanRecorder {
   private findings = 0;
   /** weaknesses proven since the last attempt recorded: they go with the next one */
   private fresh: ProvenWeakness[] = [];
+  /** the phase entered last */
+  private entered: Phase = 'queued';
 
   constructor(
     private readonly sink: ScanSink,
@@ -80,8 +82,20 @@ export class ScanRecorder {
     return this.chain;
   }
 
+  /** the phase the scan is in (the last one entered) */
+  get phase(): Phase {
+    return this.entered;
+  }
+
   enter(phase: Phase): Promise<void> {
+    this.entered = phase;
     return this.write(() => this.sink.enterPhase(phase, this.current));
+  }
+
+  /** the scan's plan, written before its first request (a sink that keeps none is not told) */
+  plan(plan: RequestPlan): Promise<void> {
+    const { sink } = this;
+    return sink.recordPlan ? this.write(() => sink.recordPlan!(plan)) : Promise.resolve();
   }
 
   recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void> {
