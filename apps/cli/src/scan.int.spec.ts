@@ -59,7 +59,7 @@ describe('gauntlet scan', () => {
     expect(r.code).toBe(1);
     // piped: plain progress lines, then the summary
     expect(r.out).toMatch(/^gauntlet: scanning Penny \(http:\/\/127\.0\.0\.1:\d+\/v1\), quick profile, scan [0-9a-f-]{36}$/m);
-    expect(r.out).toMatch(/^gauntlet: (?:recon|probe|amplify|analyze)\s+\d+%\s+requests \d+\s+findings \d+/m);
+    expect(r.out).toMatch(/^gauntlet: (?:recon|probe|amplify|analyze)\s+\d+%\s+requests \d+ of ~\d+\s+findings \d+/m);
     expect(r.out).toMatch(/^Grade F \(\d+\/100\)/m);
     expect(r.out).toMatch(/^severity\s+category\s+title\s+how it got through$/m);
     expect(r.out).toMatch(/^critical\s+LLM07:2025\s+/m);

@@ -75,9 +75,11 @@ export class ScanProcess {
     const sink: ScanSink = {
       recordPlan: async (plan) => void (await writer.handle({ type: 'RecordPlan', plan, now: this.iso() })),
       enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
-      recordAttempt: async (attempt, progress, findings_so_far, proved, seconds_left) => {
+      recordAttempt: async (attempt, progress, facts = {}) => {
+        const { findingsSoFar: findings_so_far, proved, secondsLeft: seconds_left, requestsSent: requests_sent } = facts;
         await writer.handle({
           type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }), ...(seconds_left !== undefined && { seconds_left }),
+          ...(requests_sent !== undefined && { requests_sent }),
         });
       },
       recordVulnerability: async (vulnerability) => {

@@ -78,6 +78,11 @@ class RequestsByPhase {
 class RequestsView {
   @ApiProperty({ description: 'messages sent to the target so far (user turns; a multi-turn attack sends several)' }) total: number;
   @ApiProperty({ type: RequestsByPhase }) by_phase: RequestsByPhase;
+  @ApiProperty({
+    nullable: true, type: Number,
+    description: "requests sent to the target so far as its budget and plan count them: every request, retries and an agent's tool rounds included (null: a scan from before they were counted)",
+  })
+  sent: number | null;
 }
 
 export class ScanSummaryView extends ScanStatusView {

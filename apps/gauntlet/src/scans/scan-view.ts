@@ -28,7 +28,7 @@ export const statusView = (d: NamedScanDoc, now = Date.now()): ScanStatusView =>
 export const summaryView = (d: NamedScanDoc): ScanSummaryView => ({
   id: d._id, target_id: d.target_id, target_name: d.target_name, profile: d.profile, origin: d.origin, ...statusView(d),
   created_at: d.created_at, started_at: d.started_at, finished_at: d.finished_at, severity_counts: d.severity_counts,
-  probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {} }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,
+  probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {}, sent: d.requests_sent ?? null }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,
   notes: d.notes ?? [],
 });
 

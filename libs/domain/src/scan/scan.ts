@@ -84,7 +84,11 @@ export type ScanEvent =
    * time the work still planned should take at the target's throughput as the scanner measured
    * it then (absent: not known)
    */
-  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number }>
+  | DomainEvent<'ProbeAttempted', {
+      scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number;
+      /** requests sent to the target so far, as its budget counts them (retries and tool rounds too; absent on attempts from before they were counted) */
+      requests_sent?: number;
+    }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
   /**
@@ -122,7 +126,7 @@ export type ScanCommand =
   | { type: 'StartScan'; worker_id: string; now: string }
   | { type: 'RecordPlan'; plan: RequestPlan; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
-  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number; requests_sent?: number }
   | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
@@ -223,6 +227,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
             ...(command.findings_so_far !== undefined && { findings_so_far: Math.max(state.findingsSoFar, command.findings_so_far) }),
             ...(command.proved?.length && { proved: command.proved }),
             ...(command.seconds_left !== undefined && Number.isFinite(command.seconds_left) && { seconds_left: Math.max(0, Math.round(command.seconds_left)) }),
+            ...(command.requests_sent !== undefined && { requests_sent: command.requests_sent }),
           }),
         ];
 

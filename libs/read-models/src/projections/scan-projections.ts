@@ -25,6 +25,8 @@ export interface ScanDoc {
   probes_run: number;
   /** requests sent to the target (user turns), by phase: what the scan spent where */
   requests: Partial<Record<Phase, number>>;
+  /** requests sent to the target as its budget counts them (retries and an agent's tool rounds too), as of the last attempt; absent before they were counted */
+  requests_sent?: number;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -134,6 +136,7 @@ export const scansProjection: Projection<ScanDoc> = {
           ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0),
           ...(proven.length && { proven: [...(doc.proven ?? []), ...proven] }),
           ...(e.data.seconds_left !== undefined && { seconds_left: e.data.seconds_left, seconds_left_at: e.data.attempted_at }),
+          ...(e.data.requests_sent !== undefined && { requests_sent: Math.max(doc.requests_sent ?? 0, e.data.requests_sent) }),
         };
       }
       case 'VulnerabilityFound': {

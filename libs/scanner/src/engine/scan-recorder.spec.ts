@@ -58,7 +58,7 @@ describe('scan recorder', () => {
     const counts: (number | undefined)[] = [];
     const proofs: string[][] = [];
     const s: ScanSink = {
-      enterPhase: async () => {}, recordAttempt: async (_a, _p, n, proved) => void (counts.push(n), proofs.push((proved ?? []).map((p) => p.fingerprint))), recordVulnerability: async () => {},
+      enterPhase: async () => {}, recordAttempt: async (_a, _p, facts) => void (counts.push(facts?.findingsSoFar), proofs.push((facts?.proved ?? []).map((p) => p.fingerprint))), recordVulnerability: async () => {},
     };
     const recorder = new ScanRecorder(s, 10, () => undefined);
     const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025' as const, category_name: 'Prompt Injection', title: 't' });

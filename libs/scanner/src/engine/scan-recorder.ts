@@ -1,5 +1,5 @@
 import type { Phase, ProbeAttempt, ProvenWeakness, RequestPlan, Vulnerability } from '@gauntlet/domain';
-import { ScanSink } from './types';
+import { AttemptFacts, ScanSink } from './types';
 
 /**
  * The engine's side of the sink: writes go out one at a time (one stream, one writer) so progress
@@ -32,6 +32,8 @@ export class ScanRecorder {
     private readonly onFailure: () => void,
     /** requests a second the target takes now (the driver's pacing), null or absent: not known */
     private readonly throughput: () => number | null = () => null,
+    /** requests sent to the target so far (its meter), null or absent: not counted */
+    private readonly sent: () => number | null = () => null,
   ) {
     this.left = Math.max(1, total);
   }
@@ -103,7 +105,9 @@ export class ScanRecorder {
     const proved = this.fresh;
     this.fresh = [];
     const left = this.secondsLeft();
-    return this.write(() => (left === null ? this.sink.recordAttempt(attempt, progress, findings, proved) : this.sink.recordAttempt(attempt, progress, findings, proved, left)));
+    const sent = this.sent();
+    const facts: AttemptFacts = { findingsSoFar: findings, proved, ...(left !== null && { secondsLeft: left }), ...(sent !== null && { requestsSent: sent }) };
+    return this.write(() => this.sink.recordAttempt(attempt, progress, facts));
   }
 
   /**

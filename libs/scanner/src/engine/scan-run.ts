@@ -60,7 +60,8 @@ export class ScanRun {
       models: { attacker: Boolean(input.attacker), judge: Boolean(input.judge) }, budget: input.budget, pace: input.known?.pace, previous: input.known?.previous,
     });
     this.requestPlan = work.plan;
-    this.recorder = new ScanRecorder(input.sink, work.progressUnits, () => this.stop.abort(), () => input.driver.throughput?.() ?? null);
+    const meter = input.meters?.target;
+    this.recorder = new ScanRecorder(input.sink, work.progressUnits, () => this.stop.abort(), () => input.driver.throughput?.() ?? null, () => meter?.usage.requests ?? null);
     this.book = new FindingBook(this.limits.maxRecordedChars);
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),

@@ -28,17 +28,24 @@ export interface ScanTarget {
   tools?: ScanTools | null;
 }
 
+/** What the scan knew as an attempt was recorded. */
+export interface AttemptFacts {
+  /** distinct weaknesses proven up to and including this attempt, grouped as the final findings are */
+  findingsSoFar?: number;
+  /** the weaknesses this attempt proved first */
+  proved?: ProvenWeakness[];
+  /** the time the work still planned should take at the target's throughput (absent: not known) */
+  secondsLeft?: number;
+  /** requests sent to the target so far, counted as its budget counts them (absent: not counted) */
+  requestsSent?: number;
+}
+
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
 export interface ScanSink {
   /** the plan the scan runs to, made as it starts (before its first request); absent: not kept */
   recordPlan?(plan: RequestPlan): Promise<void>;
   enterPhase(phase: Phase, progress: number): Promise<void>;
-  /**
-   * `findingsSoFar`: distinct weaknesses proven up to and including this attempt, grouped as the
-   * final findings are; `proved`: the weaknesses this attempt proved first; `secondsLeft`: the
-   * time the work still planned should take at the target's throughput (absent: not known)
-   */
-  recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number, proved?: ProvenWeakness[], secondsLeft?: number): Promise<void>;
+  recordAttempt(attempt: ProbeAttempt, progress: number, facts?: AttemptFacts): Promise<void>;
   recordVulnerability(v: Vulnerability): Promise<void>;
 }
 
