@@ -8,5 +8,6 @@ export * from './budget/meter';
 export * from './drivers';
 export * from './monitor/agent-judge';
 export * from './preflight/check-target';
+export * from './preflight/measure-pace';
 export * from './callbacks';
 export * from './agents';

@@ -28,12 +28,15 @@ export class TargetHealth {
     return this.budget;
   }
 
-  /** a request was refused at the scan's budget: everything in flight stops, nothing more is sent */
+  /**
+   * A request was refused at the scan's budget: nothing more is started. What is in flight goes on
+   * (its requests are counted already, and their answers are worth judging) until its next request
+   * is refused too.
+   */
   atBudget(limit: BudgetLimit): void {
     // a target given up on first is why the scan ended; a budget reached after is its consequence
     if (this.reason !== null) return;
     this.budget ??= limit;
-    this.stop.abort();
   }
 
   /** why the target was given up on (the partial scan's reason), or null while it answers */
