@@ -1,4 +1,4 @@
-import { costOf, hasLimit, limitPassed, ScanBudget, ScanSpending, TOKEN_ESTIMATE, Usage } from './budget';
+import { costOf, hasLimit, limitPassed, ScanBudget, ScanSpending, TOKEN_ESTIMATE, Unfinished, Usage } from './budget';
 import type { Profile } from './scan';
 
 /**
@@ -133,4 +133,10 @@ export function spentWords(s: SpentBesidePlan): string {
   const retries = s.requests.retries ? `, ${count(s.requests.retries)} of them retries` : '';
   const cost = s.cost ? `; cost ${s.cost.spent}${s.cost.plan ? ` (plan ${rangeWords(s.cost.plan, String)})` : ''}` : '';
   return `${count(s.requests.sent)} requests sent${plan}${retries}; ${count(s.tokens.sent)} tokens sent, ${count(s.tokens.received)} received (estimated)${cost}`;
+}
+
+/** Where a budget stopped a scan, in the words every view says it: "the amplify phase; categories LLM01:2025, LLM06:2025" */
+export function unfinishedWords(u: Unfinished): string {
+  const phases = `the ${u.phases.join(', ')} phase${u.phases.length === 1 ? '' : 's'}`;
+  return `stopped at its budget (${u.limit}): not finished: ${phases}${u.categories.length ? `; categories ${u.categories.join(', ')}` : ''}`;
 }
