@@ -1,5 +1,5 @@
 import { costOf, hasLimit, limitPassed, ScanBudget, ScanSpending, TOKEN_ESTIMATE, Unfinished, Usage } from './budget';
-import type { Profile } from './scan';
+import type { Profile } from './profile';
 
 /**
  * A scan's plan, known before its first request: the requests it sends per phase, the tokens and

@@ -5,6 +5,7 @@ import type { Regression } from './regression';
 import type { OutOfBandHit } from '../agent/callbacks';
 import { BUDGET_STOP, hasLimit, requireValidBudget, ScanBudget, ScanSpending, Unfinished } from './budget';
 import type { RequestPlan } from './request-plan';
+import type { Profile } from './profile';
 
 /**
  * Requests recorded per planted address: a target (or someone who copied the address) hitting it
@@ -17,8 +18,7 @@ export type ScanStatus = (typeof SCAN_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly ScanStatus[] = ['completed', 'completed_partial', 'failed', 'cancelled'];
 export const PHASES = ['queued', 'recon', 'probe', 'amplify', 'analyze', 'report', 'done'] as const;
 export type Phase = (typeof PHASES)[number];
-export const PROFILES = ['quick', 'standard', 'deep'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from './profile';
 /** What a CI scan's gate fails on: the score below fail_threshold, or any finding new since the target's previous scan. */
 export const CI_FAIL_ON = ['score', 'new'] as const;
 export type CiFailOn = (typeof CI_FAIL_ON)[number];
