@@ -37,10 +37,12 @@ export function selectProbes(profileProbes: readonly Probe[], selection?: ProbeS
 /**
  * The probes one scan runs, categories interleaved: the profile's (or the selection's), less those
  * it cannot run. A probe proven only by a request to its planted address runs only where a
- * listener hears it; one that needs tools only where the target is offered tools that fit it.
+ * listener hears it; one that needs tools only where the target is offered tools that fit it
+ * ('any': tools not listed yet, which may fit every agent probe).
  */
-export function probesOfScan(profile: Profile, selection: ProbeSelection | undefined, callbacks: Pick<CallbackSetup, 'domain'> | null, tools: readonly ToolDefinition[]): Probe[] {
-  return interleaveByCategory(selectProbes(probesFor(profile), selection).filter((p) => canPlant(p, callbacks) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))));
+export function probesOfScan(profile: Profile, selection: ProbeSelection | undefined, callbacks: Pick<CallbackSetup, 'domain'> | null, tools: readonly ToolDefinition[] | 'any'): Probe[] {
+  const fits = (p: Probe) => !p.agent || tools === 'any' || toolsFit(p.agent.needs, p.agent.poison, tools);
+  return interleaveByCategory(selectProbes(probesFor(profile), selection).filter((p) => canPlant(p, callbacks) && fits(p)));
 }
 
 /**

@@ -136,7 +136,7 @@ export function planScanWork(input: PlanInput): { plan: RequestPlan; progressUni
   const listed = !agentic ? [] : input.tools === 'unlisted' ? null : input.tools;
   // tools not listed yet: at least none fit (agent probes skipped), at most every agent probe runs with them
   const fewest = probesOfScan(input.profile, input.selection, input.callbacks, listed ?? []);
-  const most = listed ? fewest : probesOfScan(input.profile, input.selection, input.callbacks, agentic ? [{ name: 'any', description: '', parameters: {}, risk: 'financial' }] : []);
+  const most = listed ? fewest : probesOfScan(input.profile, input.selection, input.callbacks, 'any');
   const toolTokens = listed ? (listed.length ? estimateTokens(JSON.stringify(listed)) : null) : agentic ? 600 : null;
   const toolsFor = (probe: Probe) => (agentic && toolTokens !== null && offersTools(probe) ? toolTokens : null);
   const renderings = new Map<string, string[]>();
