@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { API_FORMATS, ApiFormat, BUDGET_FIELD_NAMES, BUDGET_FIELDS, BudgetField, budgetOf, budgetProblem, budgetValueProblem, CustomProbe, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile, ScanBudget } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, BUDGET_FIELD_NAMES, BUDGET_FIELDS, BudgetField, budgetOf, budgetProblem, budgetValueFromText, CustomProbe, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile, ScanBudget } from '@gauntlet/domain';
 import { probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
 import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
@@ -60,7 +60,7 @@ export interface ScanFlags {
 }
 
 /** the property commander gives a budget field's option: --max-requests is maxRequests */
-export const budgetFlagKey = (field: BudgetField) => BUDGET_FIELDS[field].flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof ScanFlags;
+export const budgetFlagKey = (field: BudgetField) => BUDGET_FIELDS[field].flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof ScanFlags & string;
 
 /** the budget the command line gives, each field checked by its owner (a problem names the flag) */
 function budgetFromFlags(flags: ScanFlags): Partial<ScanBudget> {
@@ -68,10 +68,9 @@ function budgetFromFlags(flags: ScanFlags): Partial<ScanBudget> {
   for (const field of BUDGET_FIELD_NAMES) {
     const text = flags[budgetFlagKey(field)];
     if (typeof text !== 'string') continue;
-    const value = /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(text) ? Number(text) : NaN;
-    const problem = budgetValueProblem(field, value);
-    if (problem) throw new CliError(`${BUDGET_FIELDS[field].flag} ${problem}`);
-    budget[field] = value;
+    const read = budgetValueFromText(field, text);
+    if ('problem' in read) throw new CliError(`${BUDGET_FIELDS[field].flag} ${read.problem}`);
+    budget[field] = read.value;
   }
   return budget;
 }

@@ -85,6 +85,13 @@ export function budgetValueProblem(field: BudgetField, value: unknown): string |
   return null;
 }
 
+/** One field as typed (a command-line option): its value, or what is wrong with it. */
+export function budgetValueFromText(field: BudgetField, text: string): { value: number } | { problem: string } {
+  const value = /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(text) ? Number(text) : Number.NaN;
+  const problem = budgetValueProblem(field, value);
+  return problem ? { problem } : { value };
+}
+
 /** The first problem of a budget as a whole: a field out of bounds, or max_cost without both prices. */
 export function budgetProblem(budget: ScanBudget): { field: BudgetField; message: string } | null {
   for (const field of BUDGET_FIELD_NAMES) {
