@@ -27,6 +27,7 @@ import { startCountingProxy } from '../test/support/counting-proxy';
 import { FOREIGN_BOT_KINDS, startForeignBot } from '../test/support/foreign-bots';
 import { HELD_OUT_BOT_KINDS, startHeldOutBot } from '../test/support/held-out-bots';
 import { THIRD_BOT_KINDS, startThirdBot } from '../test/support/third-bots';
+import { LAB_GUARDS } from './lab-guards';
 
 interface Target {
   url: string;
@@ -45,14 +46,6 @@ const realModel = args.find((a) => a.startsWith('--real-model'));
 const personas = realModel ? (realModel.split('=')[1] ?? 'penny').split(',') : [];
 const twice = args.includes('--twice');
 
-const LAB_GUARDS: Record<string, { defenses: string; hardened?: boolean }> = {
-  none: { defenses: '' },
-  input_keywords: { defenses: 'input_keywords' },
-  output_secrets: { defenses: 'output_secrets' },
-  'crescendo:3': { defenses: 'crescendo:3' },
-  all: { defenses: 'input_normalised,output_secrets,crescendo:3' },
-  hardened: { defenses: '', hardened: true },
-};
 
 const subjects: Subject[] = [
   ...Object.entries(LAB_GUARDS).map(([name, g]) => ({

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunningLab, startLab } from '../../lab/src/lab';
 import { ChatEndpoint, startChatEndpoint } from '../../../test/support/chat-endpoint';
 import { CountingProxy, startCountingProxy } from '../../../test/support/counting-proxy';
+import { runGauntlet as gauntlet } from '../../../test/support/cli-process';
 
 /**
  * `gauntlet scan --plan` and a budget, as a user runs them: the built CLI in its own process, each
@@ -12,24 +12,6 @@ import { CountingProxy, startCountingProxy } from '../../../test/support/countin
  * everything). The plan sends nothing (one request with --measure-pace); a scan's count lands
  * inside its plan's range and its last lines say so; --max-requests 40 holds and says where it stopped.
  */
-const BIN = join(__dirname, '..', '..', '..', 'bin', 'gauntlet.js');
-
-function gauntlet(args: string[], cwd: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
-}
-
 describe('gauntlet scan: the plan before the first request, and a budget that holds', () => {
   jest.setTimeout(240_000);
   let lab: RunningLab;
