@@ -94,13 +94,19 @@ export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], rec
   );
   if (scan.interrupted) return false;
   // at the budget, the categories still resisting were still being attacked: they are not finished
-  if (scan.health.budgetReached) return scan.cutAtBudget(escalation.resisting), true;
+  if (scan.health.budgetReached) {
+    scan.cutAtBudget(escalation.resisting);
+    return true;
+  }
   if (input.attacker && plan.attackerRounds > 0) {
     const attacker = { attacker: input.attacker, attempts, health: scan.health, stop: scan.stop.signal };
     const leads = escalation.leadsStillResisting;
     await scan.inParallel(leads, (probe) => adaptiveAttack(probe, plan.attackerRounds, attacker));
     if (scan.interrupted) return false;
-    if (scan.health.budgetReached) return scan.cutAtBudget(leads.map((p) => p.category)), true;
+    if (scan.health.budgetReached) {
+      scan.cutAtBudget(leads.map((p) => p.category));
+      return true;
+    }
   }
   // finish half-successes, widen to other probes, collect variants. What is left is known now:
   // the bar's rest stands for it (the unspent budget is not a jump)

@@ -52,7 +52,8 @@ export interface PlanInput {
  * the three families of guarded bots and the lab's real model: escalation runs wherever a category
  * resisted in plain text, which nearly every target does somewhere, and spends most of its budget;
  * amplification spends what the probe phase and escalation found to finish and vary, about half;
- * an agent calls a tool on one message in three or so; the attacker model runs its rounds on most
+ * an agent offered tools takes 15 % of the tool rounds it may (one message in three or so calls a
+ * tool once); the attacker model runs its rounds on most
  * categories still resisting; the judge is asked about answers the rules are unsure of, a third.
  */
 const LIKELY = { escalation: 0.85, amplify: 0.45, toolRounds: 0.15, attacker: 0.7, judge: 0.35 };
@@ -64,6 +65,8 @@ const LIKELY = { escalation: 0.85, amplify: 0.45, toolRounds: 0.15, attacker: 0.
 const ASSUMED_ANSWER_TOKENS = 120;
 /** a tool round in an agent's history: its call and the result Gauntlet answered with */
 const TOOL_ROUND_TOKENS = 80;
+/** an MCP server's tools before its scan lists them: a handful of definitions */
+const UNLISTED_TOOL_TOKENS = 600;
 /** a model answering one request in this long, at the profile's first concurrency: the pace assumed when none is known */
 const ASSUMED_SECONDS_PER_ANSWER = 2;
 /** the judge reads each turn up to 4,000 characters and answers a short JSON object (detectors/llm-judge.ts) */
@@ -91,11 +94,10 @@ function conversation(turns: readonly string[], answer: number, tools: number | 
   const steps = tools === null ? 1 : AGENT_STEPS;
   const offered = tools ?? 0;
   const rounds = (extra: number) => {
-    let said = 0;
     let sent = 0;
     let history = 0;
     for (const turn of turns) {
-      said = estimateTokens(turn);
+      const said = estimateTokens(turn);
       for (let step = 0; step <= extra; step++) sent += offered + history + said + step * TOOL_ROUND_TOKENS;
       history += said + answer + extra * TOOL_ROUND_TOKENS;
     }
@@ -137,7 +139,7 @@ export function planScanWork(input: PlanInput): { plan: RequestPlan; progressUni
   // tools not listed yet: at least none fit (agent probes skipped), at most every agent probe runs with them
   const fewest = probesOfScan(input.profile, input.selection, input.callbacks, listed ?? []);
   const most = listed ? fewest : probesOfScan(input.profile, input.selection, input.callbacks, 'any');
-  const toolTokens = listed ? (listed.length ? estimateTokens(JSON.stringify(listed)) : null) : agentic ? 600 : null;
+  const toolTokens = listed ? (listed.length ? estimateTokens(JSON.stringify(listed)) : null) : UNLISTED_TOOL_TOKENS;
   const toolsFor = (probe: Probe) => (agentic && toolTokens !== null && offersTools(probe) ? toolTokens : null);
   const renderings = new Map<string, string[]>();
   const rendered = (probe: Probe) => {

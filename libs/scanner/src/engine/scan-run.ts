@@ -1,4 +1,4 @@
-import type { RequestPlan, ToolDefinition } from '@gauntlet/domain';
+import { PLANNED_PHASES, type RequestPlan, type ToolDefinition } from '@gauntlet/domain';
 import { CallbackPlanting } from '../callbacks/planting';
 import { CallbackTally } from '../callbacks/hearing';
 import { Probe } from '../probes/probe';
@@ -94,9 +94,8 @@ export class ScanRun {
    */
   cutAtBudget(categories: Iterable<string>): void {
     if (!this.health.budgetReached) return;
-    const order = ['recon', 'probe', 'amplify'];
-    const from = order.indexOf(this.recorder.phase);
-    for (const phase of order.slice(Math.max(0, from))) this.unfinished.phases.add(phase);
+    const from = (PLANNED_PHASES as readonly string[]).indexOf(this.recorder.phase);
+    for (const phase of PLANNED_PHASES.slice(Math.max(0, from))) this.unfinished.phases.add(phase);
     for (const category of categories) this.unfinished.categories.add(category);
   }
 
