@@ -20,14 +20,17 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
   const agent = await resolveAgentTools(input);
   const scan = new ScanRun(input, agent.tools);
   try {
+    // the plan, before the first request: what the scan's requests, tokens and progress are counted against
+    await scan.recorder.plan(scan.requestPlan);
     const reached = await recon(scan);
     if (reached.kind === 'failed') return { kind: 'failed', reason: reached.reason };
     if (reached.kind === 'interrupted') return await finishEarly(scan);
+    if (reached.kind === 'at_budget') return await report(scan);
     if (agent.note) await scan.note('tools-unread', agent.note);
     const results = await probe(scan);
     if (scan.interrupted) return await finishEarly(scan);
-    // a target given up on during the probe phase is not attacked harder: its findings are analysed as they are
-    if (!scan.health.unavailable && !(await amplify(scan, results, reached.refused))) return await finishEarly(scan);
+    // a target given up on (or the budget reached) during the probe phase is not attacked harder: its findings are analysed as they are
+    if (!scan.health.unavailable && !scan.health.budgetReached && !(await amplify(scan, results, reached.refused))) return await finishEarly(scan);
     // what the target did out of band: requests to the addresses its attempts planted
     const heard = await hearCallbacks(scan.callbacks, input.scanId, input.target, scan.stop.signal);
     const rendered = ownMessageNote(heard.ownMessage);
