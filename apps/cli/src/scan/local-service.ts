@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
-import { checkSettings, CiGatePolicy, DomainError, isTerminal, ProbeSelection, Profile, takesTools, TargetSettings } from '@gauntlet/domain';
+import { checkSettings, CiGatePolicy, DomainError, isTerminal, ProbeSelection, Profile, RequestPlan, ScanBudget, takesTools, TargetSettings } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { AppModule } from '../../../gauntlet/src/app.module';
 import { AccountReader } from '../../../gauntlet/src/auth/account-reader';
@@ -22,6 +22,7 @@ import { pairsFirst } from '../../../gauntlet/src/http/validation';
 import { RequestScan } from '../../../gauntlet/src/scans/requesting-scan/request-scan';
 import { ScanHistory } from '../../../gauntlet/src/scans/scan-history';
 import { ScanReader } from '../../../gauntlet/src/scans/scan-reader';
+import { ScanPlanner } from '../../../gauntlet/src/scans/planning-scan/plan-scan';
 import { RegisterTargetBody, UpdateTargetBody } from '../../../gauntlet/src/targets/dto';
 import { RegisterTarget } from '../../../gauntlet/src/targets/registering-target/register-target';
 import { TargetReader } from '../../../gauntlet/src/targets/target-reader';
@@ -49,6 +50,8 @@ export interface LocalServiceOptions {
    * address probes plant (default: its own loopback address, enough for a target on this machine)
    */
   callback?: CallbackListening;
+  /** only to plan: no scanner and no callback listener (nothing will be scanned, nothing planted) */
+  planOnly?: boolean;
 }
 
 /**
@@ -95,11 +98,14 @@ export class LocalService {
     // the callback listener first: its address is what the scans plant; it answers once the service is up.
     // The reports' links (the scan, its event export) point where `gauntlet serve` serves this folder.
     let listener: CallbackListener | null = null;
-    const callbacks = await startCallbackServer(
-      { answer: (r) => (listener ? listener.answer(r) : Promise.resolve({ status: 503, headers: {}, body: '' })), hearsHost: (h) => listener?.hearsHost(h) ?? false },
-      options.callback?.host,
-      options.callback?.port,
-    );
+    // a plan counts an address's length, not an address: no listener is opened for it
+    const callbacks = options.planOnly
+      ? { url: 'http://127.0.0.1:0', close: async () => {} }
+      : await startCallbackServer(
+          { answer: (r) => (listener ? listener.answer(r) : Promise.resolve({ status: 503, headers: {}, body: '' })), hearsHost: (h) => listener?.hearsHost(h) ?? false },
+          options.callback?.host,
+          options.callback?.port,
+        );
     const listening = `${callbacks.url}${CALLBACK_MOUNT}`;
     let config: ReturnType<typeof engineConfig>;
     let runtime: Awaited<ReturnType<typeof createRuntime>>;
@@ -113,7 +119,7 @@ export class LocalService {
     runtime.onClose(() => callbacks.close());
     listener = callbackListener(runtime, new ScanStreamHits(runtime.writePath, new ScanHistory(runtime.infra.events)));
     let dnsListening = '';
-    const dnsAt = options.callback?.dns;
+    const dnsAt = options.planOnly ? undefined : options.callback?.dns;
     if (dnsAt) {
       try {
         const dns = await startCallbackDns(listener, dnsAt);
@@ -134,8 +140,10 @@ export class LocalService {
       const service = new LocalService(runtime, app, account, options.dataDir);
       service.callbackListening = listening;
       service.callbackDnsListening = dnsListening;
-      service.worker = new ScanWorker(runtime, { concurrency: 1, leaseMs: config.scanLeaseMs });
-      await service.worker.start();
+      if (!options.planOnly) {
+        service.worker = new ScanWorker(runtime, { concurrency: 1, leaseMs: config.scanLeaseMs });
+        await service.worker.start();
+      }
       return service;
     } catch (e) {
       await runtime.close();
@@ -183,14 +191,26 @@ export class LocalService {
     return found;
   }
 
-  async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection): Promise<string> {
+  async requestScan(target_id: string, profile: Profile, gate: { threshold: number | null; policy?: CiGatePolicy }, selection?: ProbeSelection, budget?: ScanBudget | null): Promise<string> {
     try {
       const origin = gate.threshold === null && !gate.policy ? 'api' : 'ci';
-      const scan = await this.commands.execute(new RequestScan({ account_id: this.account.id, plan: 'enterprise', target_id, profile, origin, fail_threshold: gate.threshold, context: this.context(), gate: gate.policy, selection }));
+      const scan = await this.commands.execute(
+        new RequestScan({ account_id: this.account.id, plan: 'enterprise', target_id, profile, origin, fail_threshold: gate.threshold, context: this.context(), gate: gate.policy, selection, budget }),
+      );
       return scan.id;
     } catch (e) {
       throw asCliError(e, 'scan');
     }
+  }
+
+  /**
+   * The plan of a scan of `spec` as the service would make it (ScanPlanner): the folder's target of
+   * the same name gives the seed and what its previous scan spent; nothing is registered or sent.
+   */
+  async plan(spec: TargetSpec, scan: { profile: Profile; selection?: ProbeSelection; budget: ScanBudget | null; pace?: { requests_per_second: number; source: 'measured' } | null }): Promise<RequestPlan> {
+    const existing = (await this.runtime.infra.documents.collection<TargetDoc>('targets').find({ account_id: this.account.id, deleted: false }, { limit: 1000 })).find((t) => t.name === spec.name);
+    const settings = { scan_mode: spec.scan_mode, api_format: spec.api_format ?? null, max_requests_per_second: spec.max_requests_per_second ?? null, tools: spec.tools };
+    return this.app.get(ScanPlanner).planFor({ id: existing?._id ?? null, ...settings }, { ...scan, seed: spec.name });
   }
 
   async scan(scan_id: string): Promise<ScanDoc> {
