@@ -24,6 +24,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Turn } from '@gauntlet/domain';
+import { seeded } from '../libs/assessment/testing/sample-history';
 import { Detector, JudgedTranscript, judgeFromEnv, Probe, probeById, readRefusal, readTranscriptLine, TRANSCRIPT_READINGS, TranscriptJudge } from '@gauntlet/scanner';
 
 /** bench/judge-corpus of the checkout, from the source (jest) or from its build under dist/ */
@@ -186,24 +187,13 @@ const f1Of = (c: Confusion) => {
 };
 const sum = (cells: Cell[]) => cells.reduce((a, c) => ({ tp: a.tp + c.tp, fp: a.fp + c.fp, fn: a.fn + c.fn, tn: a.tn + c.tn }), zero());
 
-/** a seeded generator (mulberry32): the same corpus gives the same intervals */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export const RESAMPLES = 2_000;
 
 /** precision, recall and F1 of the cells, with percentile bootstrap 95 % intervals over the lines */
 function figures(cells: Cell[], resamples: number): { confusion: Confusion; precision: Figure; recall: Figure; f1: Figure } {
   const confusion = sum(cells);
-  const next = rng(cells.length * 7919 + confusion.tp * 31 + confusion.fp);
+  // seeded: the same corpus gives the same intervals
+  const next = seeded(cells.length * 7919 + confusion.tp * 31 + confusion.fp);
   const samples: { p: number[]; r: number[]; f: number[] } = { p: [], r: [], f: [] };
   for (let s = 0; s < resamples; s++) {
     const c = zero();
