@@ -23,8 +23,9 @@
  *   findings holding such an answer (and how many quote it whole as their proof).
  * The model answers one request at a time; on 2 cores a quick scan takes minutes.
  */
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { Profile, Vulnerability } from '@gauntlet/domain';
+import { ProbeAttempt, Profile, Vulnerability } from '@gauntlet/domain';
 import { ScanTarget, runScan } from '@gauntlet/scanner';
 import { parseDefenses } from '../apps/lab/src/guardrails';
 import { labChatDriver } from '../apps/lab/src/lab-client';
@@ -43,11 +44,13 @@ const GUARDS: Record<string, { defenses: string; hardened?: boolean }> = {
 };
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
-const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--persona');
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--persona' && all[i - 1] !== '--dump');
 const profiles = (positional[0] ?? 'quick,standard').split(',') as Profile[];
 const guardNames = positional[1] ? positional[1].split(',') : Object.keys(GUARDS);
 const withSensitive = flags.includes('--sensitive');
 const personaId = process.argv.includes('--persona') ? process.argv[process.argv.indexOf('--persona') + 1] : 'penny';
+/** `--dump PREFIX`: each scan's findings and the lab's answers written to PREFIX-<guards>-<profile>.json, to be read again later */
+const dumpPrefix = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : null;
 for (const g of guardNames) if (!GUARDS[g]) throw new Error(`unknown guard mode "${g}" (known: ${Object.keys(GUARDS).join(', ')})`);
 
 /** the span that shows the weakness, as the detectors are adding it to the evidence */
@@ -90,6 +93,7 @@ async function scanOnce(guardName: string, profile: Profile) {
   const lab = await startLab({ model: 'smollm2', persona: personaId, mode: spec.hardened ? 'hardened' : 'vulnerable', defenses: parseDefenses(spec.defenses) });
   const driver = labChatDriver(lab.url);
   const vulnerabilities: Vulnerability[] = [];
+  const attempts: ProbeAttempt[] = [];
   const holds = (value: string) => lab.secrets.some((s) => s.value === value);
   // `sensitive` is being added to the target by the detectors' rework: set here so the bench compiles before and after it
   const target: ScanTarget & { sensitive?: { label: string; value: string }[] } = {
@@ -107,13 +111,17 @@ async function scanOnce(guardName: string, profile: Profile) {
       target,
       // the model answers one request at a time: a scan's parallel conversations wait their turn
       limits: { messageTimeoutMs: 15 * 60_000 },
-      sink: { enterPhase: async () => {}, recordAttempt: async () => {}, recordVulnerability: async (v) => void vulnerabilities.push(v) },
+      sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void vulnerabilities.push(v) },
     });
   } finally {
     clearInterval(progress);
     await lab.close();
   }
   const seconds = (performance.now() - started) / 1000;
+  if (dumpPrefix) {
+    const answers = lab.exposures.answers().map((r) => ({ n: r.n, question: r.question, turn: r.turn, answer: r.answer, guarded: r.guarded, exposures: r.exposures }));
+    writeFileSync(`${dumpPrefix}-${guardName}-${profile}.json`, JSON.stringify({ persona: personaId, guards: guardName, profile, sensitive: withSensitive, secrets: lab.secrets, vulnerabilities, attempts, answers }));
+  }
   const exposed = [...lab.exposures.exposedCategories().keys()].sort();
   const found = new Set(vulnerabilities.map((v) => v.category));
   const provenCount = vulnerabilities.filter((v) => proven(v, lab.secrets)).length;
