@@ -633,6 +633,11 @@ function finding(attack: string): Vulnerability {
       },
     ],
     how: 'Request sent through base64 (encoding).',
+    probes: ['prompt-injection/ignore-previous'],
+    conversations: 2,
+    attempt_ids: [],
+    supersedes: [],
+    exposures: [],
   };
 }
 

@@ -11,7 +11,7 @@ const at = (type: string, data: unknown, revision = 3): SourceEvent => ({ stream
 const score: ScanScore = { overall_score: 71, grade: 'C+', category_scores: {}, critical_count: 1, high_count: 2, medium_count: 4, low_count: 3, scoring_version: '1' };
 const vuln = (severity: Vulnerability['severity']): Vulnerability => ({
   id: 'v1', probe_id: 'p.injection', category: 'LLM01:2025', category_name: 'Prompt Injection', title: 'Ignores system prompt', severity, confidence: 0.9,
-  technique: 't', converters: [], description: 'd', evidence: { turns: [], detector: 'x', matched: null }, remediation: 'r', references: [], phase: 'probe', found_at: '2026-11-20T10:03:00.000Z', fingerprint: 'p.injection:LLM01:2025', variants: [], how: 'Sent as written.',
+  technique: 't', converters: [], description: 'd', evidence: { turns: [], detector: 'x', matched: null }, remediation: 'r', references: [], phase: 'probe', found_at: '2026-11-20T10:03:00.000Z', fingerprint: 'p.injection:LLM01:2025', variants: [], how: 'Sent as written.', probes: [], conversations: 1, attempt_ids: [], supersedes: [], exposures: [],
 });
 
 describe('toWebhookEvents', () => {

@@ -76,6 +76,12 @@ const summaryOf = (d: ScanDoc): ScanSummaryState => ({
   account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, status: d.status, ...d.severity_counts, started_at: d.started_at, created_at: d.created_at,
   ...(d.fingerprints && { fingerprints: d.fingerprints }),
 });
+/**
+ * A finished scan's count is its findings: while it ran, the count was of weaknesses as first
+ * proven, and two of those may turn out to be one (a datum that was a person's, pieces of one
+ * credential) once every answer is in.
+ */
+const findingsAtEnd = (doc: ScanDoc, summary: ScanSummaryState | null): number => (summary && doc.fingerprints ? summary.critical + summary.high + summary.medium + summary.low : doc.findings_so_far);
 const countsOf = (s: ScanSummaryState): Record<Severity, number> => ({ critical: s.critical, high: s.high, medium: s.medium, low: s.low });
 
 export const scansProjection: Projection<ScanDoc> = {
@@ -128,10 +134,13 @@ export const scansProjection: Projection<ScanDoc> = {
         return { ...next, findings_so_far: Math.max(doc.findings_so_far, recorded) };
       }
       case 'ScanCompleted':
-        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
+        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, findings_so_far: findingsAtEnd(doc, summary) };
       case 'ScanCompletedPartial':
         // version 1 endings recorded no coverage: the progress before the ending is the same fact
-        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress) };
+        return {
+          ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress),
+          findings_so_far: findingsAtEnd(doc, summary),
+        };
       case 'ScanFailed':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':

@@ -91,6 +91,6 @@ describeWithChromium('browser mode: an attacker\'s image rendered by a chat page
     expect(recorded[0]).toMatchObject({ scan_id: 'browser-scan', attempt_id: 'attempt-1', method: 'GET' });
     expect(recorded[0].source).toContain('proxy');
     const [finding] = await hearCallbacks(planting, 'browser-scan', target, new AbortController().signal);
-    expect(finding).toMatchObject({ category: 'LLM05:2025', severity: 'medium', probe_id: 'oob-003', evidence: { proof: { turn: 0, text: expect.stringContaining(`${base}/`), matched: { kind: 'out_of_band', method: 'GET' } } } });
+    expect(finding).toMatchObject({ shown: { kind: 'markup', runs: 'remote-load' }, severity: 'medium', probe: { id: 'oob-003' }, proof: { turn: 0, text: expect.stringContaining(`${base}/`), matched: { kind: 'out_of_band', method: 'GET' } } });
   });
 });

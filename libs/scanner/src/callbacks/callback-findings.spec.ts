@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { OutOfBandHit } from '@gauntlet/domain';
 import { probeById } from '../probes/catalogue';
-import { callbackFindings, carriedBy } from './callback-findings';
+import { heldValuesOf } from '../detectors/disclosure';
+import { FindingBook } from '../engine/findings';
+import { callbackSightings, carriedBy } from './callback-findings';
 import { CallbackPlanting } from './planting';
 import { callbackKey, mintToken } from './token';
 
-describe('findings from out-of-band hits', () => {
+describe('what out-of-band hits prove', () => {
   const key = callbackKey(randomBytes(32));
   const base = 'https://cb.example.net/oob';
   const at = '2026-11-27T07:00:00.000Z';
@@ -33,20 +35,28 @@ describe('findings from out-of-band hits', () => {
 
   it('pins the proof on the user turn that planted the address, a steered request on the page address that served it', () => {
     const { planting, url } = planted();
-    const findings = callbackFindings('scan-1', planting.attempts, [hit('fetch'), hit('steered', { query: 'customer=' })], key, { canaries: [] });
-    const injection = findings.find((v) => v.category === 'LLM01:2025')!;
-    expect(injection.severity).toBe('high');
-    const proof = injection.evidence.proof!;
+    const heard = callbackSightings('scan-1', planting.attempts, [hit('fetch'), hit('steered', { query: 'customer=' })], key, { canaries: [] });
+    expect(heard.map((h) => [h.shown, h.severity])).toEqual([
+      [{ kind: 'instruction', via: 'indirect' }, 'high'],
+      [{ kind: 'fetch' }, 'low'],
+    ]);
+    const proof = heard[0].proof;
     expect(proof).toMatchObject({ turn: 2, text: url, matched: { kind: 'out_of_band', method: 'GET', query: 'customer=', at } });
-    expect(injection.evidence.turns[2].content.slice(proof.start, proof.end)).toBe(url);
-    expect(findings.map((v) => v.category).sort()).toEqual(['LLM01:2025', 'LLM06:2025']);
+    expect(heard[0].turns[2].content.slice(proof.start, proof.end)).toBe(url);
+    // filed as the weaknesses they prove
+    const book = new FindingBook(4_000);
+    book.hear(heard);
+    expect(book.vulnerabilities('scan-1').map((v) => v.fingerprint)).toEqual(['LLM01:2025:instruction:indirect', 'LLM06:2025:fetch:any-address']);
   });
 
   it('names a value the target holds by its label and never quotes it, in the title, the description or the proof', () => {
     const { planting } = planted();
-    const findings = callbackFindings('scan-1', planting.attempts, [hit('steered', { query: 'customer=Dana%20Whitfield', body: 'Dana Whitfield' })], key, { canaries: [], sensitive: [{ label: 'customer name', value: 'Dana Whitfield' }] });
-    const leak = findings.find((v) => v.category === 'LLM02:2025')!;
-    expect(leak).toMatchObject({ severity: 'critical', title: expect.stringContaining('customer name') });
+    const sensitive = [{ label: 'customer name', value: 'Dana Whitfield' }];
+    const heard = callbackSightings('scan-1', planting.attempts, [hit('steered', { query: 'customer=Dana%20Whitfield', body: 'Dana Whitfield' })], key, { canaries: [], sensitive });
+    const book = new FindingBook(4_000, heldValuesOf([], sensitive));
+    book.hear(heard);
+    const leak = book.vulnerabilities('scan-1').find((v) => v.category === 'LLM02:2025')!;
+    expect(leak).toMatchObject({ severity: 'critical', title: "Sends the customer's data (name) to an attacker's address", exposures: [{ label: 'customer name', via: ['request'] }] });
     expect(JSON.stringify(leak)).not.toContain('Dana');
     expect(leak.evidence.proof!.matched.query).toBe('customer=[customer name]');
   });
@@ -56,6 +66,6 @@ describe('findings from out-of-band hits', () => {
     const forged = { ...hit('steered'), token: mintToken(callbackKey(randomBytes(32)), { scanId: 'scan-1', attemptId: 'att-1', stage: 'steered' }) };
     const otherAttempt = { ...hit('steered'), attempt_id: 'att-2', token: mintToken(key, { scanId: 'scan-1', attemptId: 'att-2', stage: 'steered' }) };
     const otherScan = { ...hit('steered'), scan_id: 'scan-2' };
-    expect(callbackFindings('scan-1', planting.attempts, [forged, otherAttempt, otherScan], key, { canaries: [] })).toEqual([]);
+    expect(callbackSightings('scan-1', planting.attempts, [forged, otherAttempt, otherScan], key, { canaries: [] })).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { Readings } from '../detectors/readings';
 import { candidatesOf } from '../detectors/candidates';
 import { heldRule } from '../detectors/rules';
 import { topicsOf } from '../converters/topics';
-import { discloses, Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { Probe, RenderedProbe, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { stableId } from '../ids';
@@ -148,9 +148,9 @@ export class Attempts {
       const told = transcript.filter((t) => t.role === 'tool').map((t) => t.content).join('\n');
       const candidates = candidatesOf(transcript, context).filter((c) => !told || !told.includes(c.value));
       const proved = book.observe(probe.id, base.attempt_id, candidates);
-      // an answer to a disclosure probe that its rules did not flag may still hold data that recurs,
-      // and an answer to any probe a credential (a database URL recited in pieces under an injection)
-      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0) || candidates.some((c) => c.kind === 'credential')) {
+      // every answer that showed something, or holds a value that may turn out held (whatever the
+      // probe asked and its rules made of it): no answer that gave a held value away is left out
+      if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || candidates.length > 0) {
         proved.push(...book.add({ probe, technique, converters, phase, verdict, turns: recorded, foundAt: this.deps.now(), attemptId: base.attempt_id, candidates }));
       }
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
@@ -173,18 +173,17 @@ export class Attempts {
     return verdict && { verdict, answer };
   }
 
-  /** distinct weaknesses proven so far: the book's, and those only a request to a planted address proved */
+  /** distinct weaknesses proven so far (the book files what planted addresses heard as well) */
   private findingsSoFar(): number {
-    const { book, heard } = this.deps;
-    return book.size + (heard?.beyond((f) => book.has(f)) ?? 0);
+    return this.deps.book.size;
   }
 
-  /** weaknesses requests to planted addresses proved since the last attempt: they count with this one */
+  /** weaknesses requests to planted addresses proved since the last attempt: filed now, they count with this one */
   private async hear(planted: boolean): Promise<void> {
     const { heard, book, recorder } = this.deps;
     if (!heard) return;
-    const fresh = (await heard.heard(this.deps.now().getTime(), planted)).filter((w) => !book.has(w.fingerprint));
-    if (fresh.length) recorder.proved(this.findingsSoFar(), fresh);
+    const proved = book.hear(await heard.heard(this.deps.now().getTime(), planted));
+    if (proved.length) recorder.proved(this.findingsSoFar(), proved);
   }
 
   /** the turns with this attempt's own listener addresses in place of `{{callback}}` placeholders */

@@ -8,6 +8,7 @@ import { Attempts } from './attempts';
 import { stableId } from '../ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
+import { heldValuesOf } from '../detectors/disclosure';
 import { interleaveByCategory, selectProbes } from './plan';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
@@ -60,7 +61,7 @@ export class ScanRun {
     const attackerBudget = input.attacker ? this.plan.attackerRounds * 8 : 0;
     const total = 1 + this.probes.length + this.plan.escalationBudget + attackerBudget + this.plan.amplifyBudget + 2;
     this.recorder = new ScanRecorder(input.sink, total, () => this.stop.abort(), () => input.driver.throughput?.() ?? null);
-    this.book = new FindingBook(this.limits.maxRecordedChars);
+    this.book = new FindingBook(this.limits.maxRecordedChars, heldValuesOf(input.target.canaries, input.target.sensitive ?? []));
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),
       recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, heard: this.heard, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,
