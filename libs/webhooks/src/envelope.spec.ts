@@ -79,6 +79,18 @@ describe('toWebhookEvents', () => {
     expect(plain.data).not.toHaveProperty('findings_by_proof');
   });
 
+  it('given findings that exposed values, when the scan completes, then the event lists what leaked once, credentials first; a scan that leaked nothing says nothing of it', () => {
+    const exposure = (kind: 'credential' | 'personal', label: string, first_seen: string) => ({ kind, source: 'sensitive' as const, label, shown: `${label[0]}***`, whole: true, conversations: 2, probes: ['sid-001'], first_seen, via: ['answer' as const], rotate: kind === 'credential' });
+    let s: ScanSummaryState | null = evolveScanSummary(null, { type: 'ScanRequested', data: { account_id: 'a-1', target_id: 't-1', target_name: 'Clinic', requested_at: '2026-11-20T10:00:00.000Z' } });
+    const person = { ...vuln('critical'), id: 'v-person', fingerprint: 'LLM02:2025:person:h1', exposures: [exposure('personal', 'patient name', '2026-11-20T10:01:00.000Z')] };
+    const url = { ...vuln('critical'), id: 'v-url', fingerprint: 'LLM02:2025:value:h2', exposures: [exposure('credential', 'records database URL', '2026-11-20T10:02:00.000Z')] };
+    for (const v of [person, url, url]) s = evolveScanSummary(s, { type: 'VulnerabilityFound', data: { vulnerability: v } }) ?? s;
+    const [e] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), { ...summary, exposures: s!.exposures });
+    expect((e.data as ScanEventData).exposures?.map((x) => [x.label, x.vulnerability_id, x.rotate])).toEqual([['records database URL', 'v-url', true], ['patient name', 'v-person', false]]);
+    const [clean] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), summary);
+    expect(clean.data).not.toHaveProperty('exposures');
+  });
+
   it('maps partial and failed scans with their reasons', () => {
     const [p] = toWebhookEvents(at('ScanCompletedPartial', { scan_id: 's-1', reason: 'agent disconnected', score, finished_at: '2026-11-20T10:08:00.000Z' }), summary);
     expect(p).toMatchObject({ event: 'scan.completed_partial', data: { status: 'completed_partial', security_score: 71, reason: 'agent disconnected' } });

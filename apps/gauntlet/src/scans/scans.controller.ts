@@ -10,7 +10,7 @@ import { CancelScan } from './cancelling-scan/cancel-scan';
 import { CreatedScanView, DiffView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
 import { RequestScan, RequestedScan } from './requesting-scan/request-scan';
 import { ScanReader } from './scan-reader';
-import { statusView, summaryView } from './scan-view';
+import { exposuresView, statusView, summaryView } from './scan-view';
 import { TriageFinding } from './triaging-finding/triage-finding';
 
 @ApiTags('scans')
@@ -42,9 +42,12 @@ export class ScansController {
   @Get(':id')
   @ApiOperation({ summary: 'The full scan with its vulnerabilities' })
   @ApiOkResponse({ type: ScanDetailView })
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[]; proven_so_far: unknown[]; callback_hits: unknown }> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { exposures: unknown[]; vulnerabilities: unknown[]; proven_so_far: unknown[]; callback_hits: unknown }> {
     const doc = await this.reader.ownedNamed(p.account_id, id);
-    return { ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [], callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] } };
+    return {
+      ...summaryView(doc), exposures: exposuresView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [],
+      callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] },
+    };
   }
 
   @Post(':id/vulnerabilities/:vulnerability_id/triage')

@@ -20,10 +20,12 @@ const KIND_ORDER: Record<ExposedKind, number> = { credential: 0, personal: 1, co
  * (what must be rotated), then a person's data, codes, wording; each kind in the order it came out.
  */
 export function scanExposures(findings: readonly { id: string; exposures?: readonly FindingExposure[] }[]): ScanExposure[] {
-  return findings
-    .flatMap((f) => (f.exposures ?? []).map((e) => ({ ...e, vulnerability_id: f.id })))
-    .sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.first_seen.localeCompare(b.first_seen) || a.shown.localeCompare(b.shown));
+  return findings.flatMap((f) => (f.exposures ?? []).map((e) => ({ ...e, vulnerability_id: f.id }))).sort(exposureOrder);
 }
+
+/** the order every view lists exposures in: credentials first, then a person's data, codes, wording; each kind as it came out */
+export const exposureOrder = (a: FindingExposure, b: FindingExposure): number =>
+  KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.first_seen.localeCompare(b.first_seen) || a.shown.localeCompare(b.shown);
 
 /** what a credential's or a datum's shape is called, as people say it */
 const SHAPES: Record<string, string> = {
