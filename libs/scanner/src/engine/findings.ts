@@ -313,8 +313,10 @@ export class FindingBook {
     if (entry) return addInstance(entry, instance);
     const created = newEntry(weakness, instance);
     this.entries.set(weakness.fingerprint, created);
-    // counted while the scan runs as what it will most likely be: a datum that came with a held name, that person (whose, at the end, decides)
-    const owner = instance.nearName && this.ledger.held(instance.nearName) ? this.ledger.identity({ value: instance.nearName }) : null;
+    // counted while the scan runs as what it will most likely be: a datum that came with a name, that
+    // person (whose, at the end, decides). The name need not have recurred yet: a card that comes back
+    // before its holder's name does is still theirs, and counting it apart would count one weakness twice
+    const owner = instance.nearName ? this.ledger.identity({ value: instance.nearName }) : null;
     const counted = owner ? { ...created, shown: { kind: 'person', subject: owner, source: 'recurrence' } as Shown, weakness: weaknessOf({ kind: 'person', subject: owner, source: 'recurrence' }) } : created;
     if (this.live.has(counted.weakness.fingerprint)) return;
     this.live.add(counted.weakness.fingerprint);
