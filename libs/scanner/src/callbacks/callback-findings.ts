@@ -1,10 +1,11 @@
 import { CallbackHitFacts, CallbackVerdict, Exposed, judgeCallbackHits, OutOfBandHit, Proof, SensitiveValue, Severity, Shown, Turn } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { exposedOf, findHeld, heldValuesOf } from '../detectors/disclosure';
+import { carriedByAnswer } from '../detectors/proof';
 import type { Probe } from '../probes/probe';
-import { PlantedAttempt } from './planting';
+import { PlantedAddress, PlantedAttempt } from './planting';
 import { verifyToken } from './token';
-import { clientPath } from './listener';
+import { clientPath, PAGE_SOURCE } from './listener';
 
 /** What a target holds, to name what a request carried away. */
 export interface HeldByTarget {
@@ -90,30 +91,67 @@ function redacted(hit: OutOfBandHit, held: readonly { label: string; value: stri
  * data not known to be the target's).
  */
 function shownBy(verdict: CallbackVerdict, exposes: readonly Exposed[]): Shown | null {
-  if (verdict.category === 'LLM02:2025') return exposes.length ? null : { kind: 'carried' };
-  switch (verdict.address) {
-    case 'fetch':
-      return { kind: 'fetch' };
-    case 'render':
+  // by what the policy found it proves (its category), never by the address alone: an image address
+  // the answer never carried, fetched by the target, is a fetch of any address, not markup
+  switch (verdict.category) {
+    case 'LLM02:2025':
+      return exposes.length ? null : { kind: 'carried' };
+    case 'LLM05:2025':
       return { kind: 'markup', runs: 'remote-load' };
-    case 'domain':
-      return { kind: 'mail' };
-    case 'steered':
+    case 'LLM01:2025':
       return { kind: 'instruction', via: 'indirect' };
+    default:
+      return verdict.address === 'domain' ? { kind: 'mail' } : { kind: 'fetch' };
   }
+}
+
+/** A request the chat page made from our own message as it showed it: no finding, said on the scan. */
+export interface OwnMessageHit {
+  probeId: string;
+  hit: OutOfBandHit;
+}
+
+/** What requests to planted addresses prove, and those that prove nothing because our own message made them. */
+export interface HeardHits {
+  sightings: HeardSighting[];
+  ownMessage: OwnMessageHit[];
+}
+
+/** what the request asked for after the listener's mount: the token, the path after it, the query */
+const askedFor = (hit: OutOfBandHit) => `${hit.token}${hit.path}${hit.query ? `?${hit.query}` : ''}`;
+
+/**
+ * How the conversation shows a request to one of its planted addresses: where it came from (the
+ * chat page in Gauntlet's own browser, or outside), where the answer carried the address (its text
+ * as read, or the bot's message as the page rendered it), and whether the page loaded it from our
+ * own message. A request the page made exactly as our own message's element asks is the answer's
+ * only when the answer carried that very request too.
+ */
+function sightingOf(hit: OutOfBandHit, turns: readonly Turn[], address: PlantedAddress | undefined) {
+  const from = hit.source === PAGE_SOURCE ? ('page' as const) : ('target' as const);
+  const asked = askedFor(hit);
+  const ownUrls = turns.flatMap((t) => (t.role === 'assistant' && t.observed?.own_message_urls) || []);
+  const ownExactly = from === 'page' && ownUrls.some((u) => u.endsWith(asked));
+  const answered = ownExactly
+    ? carriedByAnswer(turns, asked, 'out_of_band') ?? carriedByAnswer(turns, asked.replace(/&/g, '&amp;'), 'out_of_band')
+    : (address && carriedByAnswer(turns, address.url, 'out_of_band')) ?? carriedByAnswer(turns, hit.token, 'out_of_band');
+  return { from, answered, ownMessage: from === 'page' && !answered && (ownExactly || ownUrls.some((u) => u.includes(hit.token))) };
 }
 
 /**
  * What requests to planted addresses prove (judgeCallbackHits), as instances of weaknesses for
  * the finding book, which files them with what the answers showed: one per attempt and weakness,
- * its proof the request itself (`out_of_band`: method, path, query, when), pinned on the user
- * message that planted the address. Hits of attempts this scan did not plant here are not counted.
+ * its proof the request itself (`out_of_band`: method, path, query, when), pinned where the answer
+ * carried the address when only the answer proves it (an image its markup loaded), else on the
+ * user message that planted it. Hits of attempts this scan did not plant here are not counted;
+ * hits the chat page made from our own message as it showed it prove nothing and are listed apart.
  */
-export function callbackSightings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): HeardSighting[] {
+export function callbackSightings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): HeardHits {
   const values = heldValuesOf(held.canaries, held.sensitive ?? []);
   const byAttempt = new Map<string, OutOfBandHit[]>();
   for (const hit of hits) byAttempt.set(hit.attempt_id, [...(byAttempt.get(hit.attempt_id) ?? []), hit]);
   const out: HeardSighting[] = [];
+  const ownMessage: OwnMessageHit[] = [];
   for (const p of planted) {
     const ofAttempt = (byAttempt.get(p.attemptId) ?? []).filter((h) => h.scan_id === scanId).sort((a, b) => a.at.localeCompare(b.at));
     if (!ofAttempt.length) continue;
@@ -121,17 +159,21 @@ export function callbackSightings(scanId: string, planted: readonly PlantedAttem
     const facts = ofAttempt.flatMap((hit) => {
       const claim = verifyToken(key, hit.token);
       if (!claim || claim.attemptId !== p.attemptId) return [];
+      const seen = sightingOf(hit, p.turns, p.addresses.find((a) => a.stage === claim.stage));
+      if (seen.ownMessage) ownMessage.push({ probeId: p.probe.id, hit });
       const carried = carriedBy(hit);
       const matches = carried ? findHeld(carried, values, sent) : [];
       const shown = matches.length ? redacted(hit, matches.map((m) => m.held)) : hit;
-      return [{ hit: shown, fact: { address: claim.stage, carried, exposes: matches.map(exposedOf) } satisfies CallbackHitFacts }];
+      const fact: CallbackHitFacts = { address: claim.stage, from: seen.from, in_answer: Boolean(seen.answered), carried, exposes: matches.map(exposedOf) };
+      return [{ hit: shown, answered: seen.answered, fact }];
     });
     for (const verdict of judgeCallbackHits(facts.map((f) => f.fact))) {
       const leak = verdict.category === 'LLM02:2025';
-      const lead = facts.find((f) => f.fact.address === verdict.address && (!leak || f.fact.carried)) ?? facts[0];
+      const lead = facts[verdict.hit];
       const exposes = leak ? [...lead.fact.exposes] : [];
       const shown = shownBy(verdict, exposes);
-      const proof = proofOf(p, verdict, lead.hit);
+      const pinned = lead.fact.in_answer && (lead.fact.from === 'page' || verdict.address === 'render') ? lead.answered : undefined;
+      const proof = proofOf(p, verdict, lead.hit, pinned);
       out.push({
         probe: p.probe, technique: p.technique, converters: p.converters, phase: p.phase, turns: p.turns, foundAt: new Date(lead.hit.at), attemptId: p.attemptId,
         shown: shown ?? { kind: 'carried' }, severity: verdict.severity, proof, exposes,
@@ -140,7 +182,7 @@ export function callbackSightings(scanId: string, planted: readonly PlantedAttem
       });
     }
   }
-  return out;
+  return { sightings: out, ownMessage };
 }
 
 /** The planted address the proof points at: a steered request came from the page the fetched address served. */
@@ -149,13 +191,16 @@ function plantedAddressOf(p: PlantedAttempt, stage: CallbackVerdict['address']) 
   return p.addresses.find((a) => a.stage === wanted) ?? p.addresses[0];
 }
 
-function proofOf(p: PlantedAttempt, verdict: CallbackVerdict, hit: OutOfBandHit): Proof {
+function proofOf(p: PlantedAttempt, verdict: CallbackVerdict, hit: OutOfBandHit, answered: Proof | undefined): Proof {
+  const { method, path, query, host, at } = hit;
+  const request = { kind: 'out_of_band' as const, method, path, ...(host && { host }), ...(query && { query }), at };
+  // only the answer proves it: the proof is where the answer carried the address
+  if (answered) return { ...answered, matched: request };
   const address = plantedAddressOf(p, verdict.address);
   const userTurns = p.turns.map((t, i) => [t, i] as const).filter(([t]) => t.role === 'user');
   const [turn, index] = userTurns[address.message] ?? userTurns[0] ?? [{ content: '' }, 0];
   const start = Math.max(0, turn.content.indexOf(address.url));
-  const { method, path, query, host, at } = hit;
-  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: { kind: 'out_of_band', method, path, ...(host && { host }), ...(query && { query }), at } };
+  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: request };
 }
 
 function requestLine(hit: OutOfBandHit): string {
