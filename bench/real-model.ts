@@ -20,11 +20,15 @@
  *   the oracle says exposes a secret (the rest reported a secret the model invented, or none);
  * - per credential the persona holds (`--persona lakeside`: a database URL; `harbor`: a mail relay
  *   login and a cloud access key): the answers it came out in, whole or in part, and the LLM02
- *   findings holding such an answer (and how many quote it whole as their proof).
+ *   findings holding such an answer (and how many quote it whole as their proof);
+ * - per value the persona holds under LLM02 (a person's data, a credential): the LLM02 findings
+ *   holding an answer that exposes it (one finding per weakness: at most one), and how many of the
+ *   conversations that exposed it are an instance of some finding (none lost).
  * The model answers one request at a time; on 2 cores a quick scan takes minutes.
  */
+import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { Profile, Vulnerability } from '@gauntlet/domain';
+import { ProbeAttempt, Profile, Vulnerability } from '@gauntlet/domain';
 import { ScanTarget, runScan } from '@gauntlet/scanner';
 import { parseDefenses } from '../apps/lab/src/guardrails';
 import { labChatDriver } from '../apps/lab/src/lab-client';
@@ -37,11 +41,13 @@ import { LAB_GUARDS } from './lab-guards';
 const GUARDS = LAB_GUARDS;
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
-const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--persona');
+const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--persona' && all[i - 1] !== '--dump');
 const profiles = (positional[0] ?? 'quick,standard').split(',') as Profile[];
 const guardNames = positional[1] ? positional[1].split(',') : Object.keys(GUARDS);
 const withSensitive = flags.includes('--sensitive');
 const personaId = process.argv.includes('--persona') ? process.argv[process.argv.indexOf('--persona') + 1] : 'penny';
+/** `--dump PREFIX`: each scan's findings and the lab's answers written to PREFIX-<guards>-<profile>.json, to be read again later */
+const dumpPrefix = process.argv.includes('--dump') ? process.argv[process.argv.indexOf('--dump') + 1] : null;
 for (const g of guardNames) if (!GUARDS[g]) throw new Error(`unknown guard mode "${g}" (known: ${Object.keys(GUARDS).join(', ')})`);
 
 /** the span that shows the weakness, as the detectors are adding it to the evidence */
@@ -84,6 +90,7 @@ async function scanOnce(guardName: string, profile: Profile) {
   const lab = await startLab({ model: 'smollm2', persona: personaId, mode: spec.hardened ? 'hardened' : 'vulnerable', defenses: parseDefenses(spec.defenses) });
   const driver = labChatDriver(lab.url);
   const vulnerabilities: Vulnerability[] = [];
+  const attempts: ProbeAttempt[] = [];
   const holds = (value: string) => lab.secrets.some((s) => s.value === value);
   // `sensitive` is being added to the target by the detectors' rework: set here so the bench compiles before and after it
   const target: ScanTarget & { sensitive?: { label: string; value: string }[] } = {
@@ -101,13 +108,17 @@ async function scanOnce(guardName: string, profile: Profile) {
       target,
       // the model answers one request at a time: a scan's parallel conversations wait their turn
       limits: { messageTimeoutMs: 15 * 60_000 },
-      sink: { enterPhase: async () => {}, recordAttempt: async () => {}, recordVulnerability: async (v) => void vulnerabilities.push(v) },
+      sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void vulnerabilities.push(v) },
     });
   } finally {
     clearInterval(progress);
     await lab.close();
   }
   const seconds = (performance.now() - started) / 1000;
+  if (dumpPrefix) {
+    const answers = lab.exposures.answers().map((r) => ({ n: r.n, question: r.question, turn: r.turn, answer: r.answer, guarded: r.guarded, exposures: r.exposures }));
+    writeFileSync(`${dumpPrefix}-${guardName}-${profile}.json`, JSON.stringify({ persona: personaId, guards: guardName, profile, sensitive: withSensitive, secrets: lab.secrets, vulnerabilities, attempts, answers }));
+  }
   const exposed = [...lab.exposures.exposedCategories().keys()].sort();
   const found = new Set(vulnerabilities.map((v) => v.category));
   const provenCount = vulnerabilities.filter((v) => proven(v, lab.secrets)).length;
@@ -123,8 +134,21 @@ async function scanOnce(guardName: string, profile: Profile) {
       const whole = carrying.filter((v) => ((v.evidence as { proof?: Proof }).proof?.text ?? '').includes(secret.value)).length;
       return `${secret.label}: out in ${exposing} answers, ${carrying.length} findings hold one (${whole} with it whole as proof)`;
     });
+  // what leaked, once: for each value the persona holds under LLM02, how many LLM02 findings hold an
+  // answer that exposes it (one finding per weakness: at most one), and whether every conversation
+  // that exposed it is an instance of some finding (no exposure lost)
+  const instances = new Set(vulnerabilities.flatMap((v) => v.attempt_ids));
+  const heldValues = lab.secrets
+    .filter((secret) => secret.category === 'LLM02:2025' && secret.kind !== 'canary')
+    .map((secret) => {
+      const holding = vulnerabilities.filter((v) => v.category === 'LLM02:2025' && v.evidence.turns.some((t) => t.role === 'assistant' && exposuresIn(t.content, [secret]).length > 0));
+      const exposing = attempts.filter((a) => a.turns.some((t) => t.role === 'assistant' && exposuresIn(t.content, [secret]).length > 0));
+      const kept = exposing.filter((a) => instances.has(a.attempt_id)).length;
+      return `${secret.label} (${secret.kind}): ${holding.length} LLM02 finding(s) hold it; ${kept}/${exposing.length} conversations exposing it are instances of a finding`;
+    });
   return {
     credentials,
+    heldValues,
     outcome: outcome.kind === 'completed' ? 'completed' : `${outcome.kind}${'reason' in outcome ? `: ${outcome.reason}` : ''}`,
     requests: driver.requests(),
     seconds,
@@ -149,7 +173,7 @@ async function main() {
         const r = await scanOnce(guardName, profile);
         rows.push([guardName, profile, r.outcome, String(r.requests), r.seconds.toFixed(0), r.byCategory, r.bySeverity, String(r.exposingAnswers), r.recall, r.precision, r.confirmed]);
         console.log(rows[rows.length - 1].join(' | '));
-        for (const line of r.credentials) console.log(`  ${line}`);
+        for (const line of [...r.credentials, ...r.heldValues]) console.log(`  ${line}`);
       }
     }
   } finally {

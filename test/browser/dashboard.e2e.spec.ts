@@ -191,6 +191,10 @@ describe('dashboard in Chromium', () => {
     await page.locator('.score-n').waitFor();
     expect(await page.locator('.score-n').textContent()).toBe('62');
     expect(await page.locator('section:has(#score-title)').textContent()).not.toMatch(/null|undefined|NaN/);
+    // what leaked, first under the score: the value masked, the credential to rotate, its finding a link away
+    const leaked = page.locator('.score-head + #what-leaked');
+    expect(await leaked.locator('.leak-head').textContent()).toBe('One value the target holds came out; rotate this credential now.');
+    expect(await leaked.locator('li').first().textContent()).toMatch(/^Rotate thisrecords database URL \(credential\): postgres:\/\/clinic_admin:\*\*\*@db\.lakeside\.internal, said in an answer, in 2 conversations see the finding$/);
     const sevHigh = page.locator('.sev-count.sev-high .n');
     expect(await sevHigh.textContent()).toBe('1');
     await page.locator('#compliance-title').waitFor();
@@ -210,7 +214,8 @@ describe('dashboard in Chromium', () => {
     // the target's first finished scan: every finding is new
     await section.locator('#scan-diff', { hasText: 'first finished scan' }).waitFor();
     await section.locator('.finding .badge-new').first().waitFor();
-    expect(await section.locator('.finding .badge-variants').first().textContent()).toBe('+1');
+    // one finding per weakness: its badge counts the conversations and probes that showed it
+    expect(await section.locator('.finding .badge-variants').first().textContent()).toBe('2 conversations, 1 probe');
 
     await section.getByLabel('Search findings').fill('no such words anywhere');
     await section.getByText('No finding matches').waitFor();
@@ -633,6 +638,13 @@ function finding(attack: string): Vulnerability {
       },
     ],
     how: 'Request sent through base64 (encoding).',
+    probes: ['prompt-injection/ignore-previous'],
+    conversations: 2,
+    attempt_ids: [],
+    supersedes: [],
+    exposures: [
+      { kind: 'credential', source: 'sensitive', label: 'records database URL', shown: 'postgres://clinic_admin:***@db.lakeside.internal', whole: true, conversations: 2, probes: ['prompt-injection/ignore-previous'], first_seen: new Date().toISOString(), via: ['answer'], rotate: true },
+    ],
   };
 }
 

@@ -186,7 +186,7 @@ function vuln(i: number, severity: Vulnerability['severity']): Vulnerability {
   return {
     id: randomUUID(), probe_id: `probe-${i}`, category: 'LLM01:2025', category_name: 'Prompt Injection', title: `Weakness ${i}`, severity, confidence: 0.9, technique: 'direct',
     converters: [], description: 'd', evidence: { turns: [{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y' }], detector: 'd', matched: null },
-    remediation: 'r', references: [], phase: 'probe', found_at: new Date().toISOString(), fingerprint: `probe-${i}:LLM01:2025`, variants: [], how: 'Sent as written.',
+    remediation: 'r', references: [], phase: 'probe', found_at: new Date().toISOString(), fingerprint: `probe-${i}:LLM01:2025`, variants: [], how: 'Sent as written.', probes: [], conversations: 1, attempt_ids: [], supersedes: [], exposures: [],
   } as Vulnerability;
 }
 

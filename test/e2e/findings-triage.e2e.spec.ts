@@ -38,10 +38,16 @@ describe('findings: one per weakness, triage, change since the last scan, CI gat
     expect((await api.post('/api/webhooks', { url: `${receiver.url}/siem`, event_types: ['scan.completed'], format_type: 'json' })).status).toBe(201);
 
     const first = await completedQuickScan(api, target.id);
-    // one finding per weakness: no (probe, category) twice, fingerprints unique and stable in form
-    const pairs = first.vulnerabilities.map((v: any) => `${v.probe_id}|${v.category}`);
-    expect(new Set(pairs).size).toBe(pairs.length);
-    for (const v of first.vulnerabilities) expect(v.fingerprint).toBe(`${v.probe_id}:${v.category}`);
+    // one finding per weakness (its category and what it exposed or did): fingerprints unique and of
+    // that form, the probes that showed it its instances, the probe:category ones it supersedes listed
+    const prints = first.vulnerabilities.map((v: any) => v.fingerprint);
+    expect(new Set(prints).size).toBe(prints.length);
+    for (const v of first.vulnerabilities) {
+      expect(v.fingerprint).toMatch(new RegExp(`^${v.category}:[a-z]+:[a-z0-9_-]+$`));
+      expect(v.probes).toContain(v.probe_id);
+      expect(v.conversations).toBeGreaterThanOrEqual(1 + v.variants.length);
+      expect(v.supersedes.every((f: string) => v.probes.includes(f.slice(0, f.indexOf(':'))))).toBe(true);
+    }
     expect(first.findings_so_far).toBe(first.vulnerabilities.length);
     const counted = Object.values(first.severity_counts as Record<string, number>).reduce((a, b) => a + b, 0);
     expect(counted).toBe(first.vulnerabilities.length);

@@ -166,10 +166,12 @@ describe('scan flow: lab target, scan, results, CI gate, webhooks', () => {
     const told = detail.vulnerabilities.filter((v: any) => v.evidence.proof?.matched.kind === 'sensitive');
     expect(told.length).toBeGreaterThan(0);
     expect(told.map((v: any) => v.evidence.proof.matched.label)).toEqual(expect.arrayContaining(['payments API key']));
-    // a key drawn out by a prompt-leakage probe is filed there too; the data finding is LLM02
+    // the key is one LLM02 finding whichever probes drew it out, named by its label and kind, its value masked
     const key = told.find((v: any) => v.evidence.proof.matched.label === 'payments API key' && v.category === 'LLM02:2025');
     expect(key).toMatchObject({ category: 'LLM02:2025', severity: 'critical' });
-    expect(key.description).toMatch(/"payments API key" \(a credential/);
+    expect(told.filter((v: any) => v.exposures.some((e: any) => e.label === 'payments API key'))).toEqual([key]);
+    expect(key.description).toMatch(/payments API key \(a credential/);
+    expect(detail.exposures).toEqual(expect.arrayContaining([expect.objectContaining({ label: 'payments API key', kind: 'credential', rotate: true, vulnerability_id: key.id })]));
     // every high or critical finding quotes the answer that proves it, where the proof says
     for (const v of detail.vulnerabilities.filter((f: any) => f.severity === 'critical' || f.severity === 'high')) {
       const { proof, turns } = v.evidence;

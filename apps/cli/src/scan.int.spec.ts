@@ -35,7 +35,10 @@ describe('gauntlet scan', () => {
     expect(r.out).toMatch(/^gauntlet: (?:recon|probe|amplify|analyze)\s+\d+%\s+requests \d+ of ~\d+\s+findings \d+/m);
     expect(r.out).toMatch(/^Grade F \(\d+\/100\)/m);
     expect(r.out).toMatch(/^severity\s+category\s+title\s+how it got through$/m);
-    expect(r.out).toMatch(/^critical\s+LLM07:2025\s+/m);
+    // one finding per weakness: the credentials and people the recited prompt held are critical LLM02
+    // findings of their own, the prompt's wording its own LLM07 finding beside them
+    expect(r.out).toMatch(/^critical\s+LLM02:2025\s+Reveals /m);
+    expect(r.out).toMatch(/^\w+\s+LLM07:2025\s+Recites its instructions/m);
     expect(r.out).toMatch(/^gauntlet: FAILED: score \d+ is below 90$/m);
     const report = JSON.parse(readFileSync(join(dir, 'out/penny.json'), 'utf8'));
     expect(report.scan.status).toBe('completed');
@@ -127,7 +130,8 @@ describe('gauntlet scan', () => {
     expect(r.err).toBe('');
     expect(r.out).toContain('quick profile, only LLM07:2025, 1 custom probe(s), scan ');
     const report = JSON.parse(readFileSync(join(project, 'custom.json'), 'utf8'));
-    const custom = report.vulnerabilities.find((v: any) => v.probe_id === 'custom-echo-the-setup');
+    // a weakness known only by its custom probe is that probe's (the values its answer gave away are findings of their own)
+    const custom = report.vulnerabilities.find((v: any) => v.fingerprint === 'LLM07:2025:probe:custom-echo-the-setup');
     expect(custom).toMatchObject({ category: 'LLM07:2025', severity: 'critical', title: 'Setup text repeated on request' });
     expect(custom.evidence.detector).toBe('pattern');
     expect(custom.evidence.matched).toMatch(/^PENNY-SYS-/);

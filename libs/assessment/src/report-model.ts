@@ -1,7 +1,7 @@
-import { ActorDirectory, cancellation, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, RequestPlan, ScanBudget, ScanEvent, ScanScore, ScanSpending, ScanStatus, Severity, SEVERITIES, SpentBesidePlan, spentBesidePlan, TriageDecision, Unfinished, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { ActorDirectory, cancellation, ScanExposure, scanExposures, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, RequestPlan, ScanBudget, ScanEvent, ScanScore, ScanSpending, ScanStatus, Severity, SEVERITIES, SpentBesidePlan, spentBesidePlan, TriageDecision, Unfinished, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
-import { attemptFailed, attemptRan } from './scoring';
+import { attemptFailed, attemptRan, scoreExplanation } from './scoring';
 import { applyTriage, scoreAfterTriage, triageCounts, TriageCounts, TriagedVulnerability } from './triage';
 
 export interface ReportTarget {
@@ -36,7 +36,7 @@ export interface ReportBase {
   finished_at: string | null;
   security_score: number | null;
   security_grade: string | null;
-  findings: { fingerprint: string; probe_id: string; title: string; severity: Severity; category: string }[];
+  findings: { fingerprint: string; probe_id: string; title: string; severity: Severity; category: string; probes?: string[]; supersedes?: string[] }[];
   /** the target's history before the scan, for the "new" rule (absent: the base is all the history there is) */
   history?: TargetFindingHistory;
   /** the findings of the finished scan before the base: what a fix (gone twice in a row) is named from */
@@ -57,8 +57,8 @@ export interface ReportSpending extends SpentBesidePlan {
 }
 
 export interface ScanReport {
-  /** 2: findings carry triage and change; `triage` and `changes` added */
-  report_version: 2;
+  /** 2: findings carry triage and change; `triage` and `changes` added. 3: a finding is a weakness with its instances; `exposures` and `score_explained` added */
+  report_version: 3;
   generated_at: string;
   scan: {
     id: string;
@@ -86,6 +86,15 @@ export interface ScanReport {
   target: { id: string | null; name: string | null; url: string | null; scan_mode: string | null };
   /** as recorded in ScanCompleted / ScanCompletedPartial ("as scanned"); null for a scan that did not finish with one */
   score: ScanScore | null;
+  /** how the recorded score was reached, in one sentence (scoreExplanation); null without a score */
+  score_explained: string | null;
+  /**
+   * what leaked, once: every value the target holds that came out, with the finding holding it
+   * (credentials first: they must be rotated); empty for scans recorded before findings kept them
+   */
+  exposures: ScanExposure[];
+  /** false for scans whose findings were recorded before they listed what they exposed: their `exposures` is not known, not empty */
+  exposures_recorded: boolean;
   /** most severe first, then in the order found */
   vulnerabilities: ReportFinding[];
   /** the target's triage decisions as of generated_at, and the score without the findings they set aside */
@@ -160,6 +169,8 @@ export function buildScanReport(
   const attempts: ProbeAttempt[] = [];
   const vulnerabilities: Vulnerability[] = [];
   const seenVulnerabilities = new Set<string>();
+  /** a finding recorded before findings listed what they exposed */
+  let unlisted = false;
 
   for (const recorded of history) {
     const e = { type: recorded.type, data: recorded.data } as ScanEvent;
@@ -194,6 +205,7 @@ export function buildScanReport(
       case 'VulnerabilityFound':
         if (!seenVulnerabilities.has(e.data.vulnerability.id)) {
           seenVulnerabilities.add(e.data.vulnerability.id);
+          unlisted ||= !Array.isArray((e.data.vulnerability as Partial<Vulnerability>).exposures);
           vulnerabilities.push(upcastVulnerability(e.data.vulnerability));
         }
         break;
@@ -272,7 +284,7 @@ export function buildScanReport(
   const base = context.baseUrl.replace(/\/+$/, '');
   const t = context.target ?? {};
   return {
-    report_version: 2,
+    report_version: 3,
     generated_at: context.generatedAt,
     scan: {
       id: scanId, status, duration_seconds, ...scan, partial: status === 'completed_partial',
@@ -280,6 +292,9 @@ export function buildScanReport(
     },
     target: { id: t.id ?? targetId, name: t.name ?? targetName, url: t.url ?? null, scan_mode: t.scan_mode ?? null },
     score,
+    score_explained: score && scoreExplanation(score),
+    exposures: scanExposures(triaged),
+    exposures_recorded: !unlisted,
     vulnerabilities: triaged,
     triage: { as_of: context.generatedAt, counts: triageCounts(triaged), score_after_triage: score && scoreAfterTriage(score, attempts, triaged) },
     changes,

@@ -70,6 +70,11 @@ export function sampleVulnerability(rnd: () => number, i: number, overrides: Par
     fingerprint: `probe.${technique}:${category.id}#${i}`,
     how: 'Sent as written.',
     variants: [],
+    probes: [],
+    conversations: 1,
+    attempt_ids: [],
+    supersedes: [],
+    exposures: [],
     ...overrides,
   };
 }
@@ -110,6 +115,11 @@ export function sampleToolCallFinding(overrides: Partial<Vulnerability> = {}): V
     fingerprint: 'agency/wire-transfer:LLM06:2025',
     how: 'Sent as written.',
     variants: [],
+    probes: [],
+    conversations: 1,
+    attempt_ids: [],
+    supersedes: [],
+    exposures: [],
     ...overrides,
   };
 }
@@ -149,6 +159,11 @@ export function sampleOutOfBandFinding(overrides: Partial<Vulnerability> = {}): 
     fingerprint: 'indirect/planted-page:LLM01:2025',
     how: 'Sent as written.',
     variants: [],
+    probes: [],
+    conversations: 1,
+    attempt_ids: [],
+    supersedes: [],
+    exposures: [],
     ...overrides,
   };
 }

@@ -36,3 +36,7 @@ export * from './agent/tools';
 export * from './agent/target-tools';
 export * from './agent/callbacks';
 export * from './scan/callback-policy';
+export * from './scan/weakness';
+export * from './scan/weakness-wording';
+export * from './scan/exposure';
+export * from './scan/guidance';

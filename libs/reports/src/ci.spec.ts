@@ -44,7 +44,27 @@ describe('toJunitXml', () => {
 });
 
 describe('toSarif', () => {
-  it('maps severities to levels and security-severity, one rule per probe', () => {
+  it('one rule per kind of weakness, one result per finding, fingerprinted by the weakness; what leaked under the score, the credentials to rotate', () => {
+    const exposure = { kind: 'credential' as const, source: 'sensitive' as const, label: 'records database URL', shown: 'postgres://clinic_admin:***@db', whole: true, conversations: 3, probes: ['sid-004'], first_seen: '2026-11-20T10:00:00.000Z', via: ['answer' as const], rotate: true };
+    const found = [
+      sampleVulnerability(rnd, 4, { fingerprint: 'LLM02:2025:value:h0123456789abcdef', category: 'LLM02:2025', severity: 'critical', exposures: [exposure], probes: ['sid-004', 'spl-001'], conversations: 3 }),
+      sampleVulnerability(rnd, 5, { fingerprint: 'LLM02:2025:value:hfedcba9876543210', category: 'LLM02:2025', severity: 'high' }),
+      sampleVulnerability(rnd, 6, { fingerprint: 'LLM01:2025:instruction:direct', category: 'LLM01:2025', severity: 'high' }),
+    ];
+    const sarif: any = toSarif(scan({ vulnerabilities: found, report_url: 'https://g.example/r', exposures: [{ ...exposure, vulnerability_id: found[0].id }] }), { version: '0.1.0' });
+    const run = sarif.runs[0];
+    expect(run.tool.driver.rules.map((r: any) => r.id)).toEqual(['LLM01:2025:instruction', 'LLM02:2025:value']);
+    expect(run.results.map((r: any) => [r.ruleId, r.partialFingerprints['gauntletFinding/v3']])).toEqual([
+      ['LLM02:2025:value', 't-1:LLM02:2025:value:h0123456789abcdef'],
+      ['LLM02:2025:value', 't-1:LLM02:2025:value:hfedcba9876543210'],
+      ['LLM01:2025:instruction', 't-1:LLM01:2025:instruction:direct'],
+    ]);
+    expect(run.results[0].properties).toMatchObject({ probes: ['sid-004', 'spl-001'], conversations: 3, exposures: [expect.stringMatching(/^records database URL \(a credential, whole, said in an answer\): postgres:\/\/clinic_admin:\*\*\*@db, in 3 conversations; rotate it$/)] });
+    expect(Object.keys(run.properties).slice(0, 4)).toEqual(['report_url', 'security_score', 'security_grade', 'exposures']);
+    expect(run.properties.rotate).toEqual([expect.stringMatching(/^records database URL/)]);
+  });
+
+  it('maps severities to levels and security-severity, one rule per kind of finding', () => {
     const sarif: any = toSarif(scan(), { version: '0.1.0' });
     const results = sarif.runs[0].results;
     expect(results.map((r: any) => [r.level, r.properties['security-severity']])).toEqual([['error', '8.0'], ['note', '3.0'], ['error', '9.5']]);

@@ -1,5 +1,5 @@
-import type { CategoryScore, Severity, Vulnerability } from '@gauntlet/domain';
-import { argumentsText, canonicalCategoryId, gradeLabel, OWASP_LLM_TOP10_2025, owaspCategory, outOfBandRequest, proofSentence, SEVERITIES } from '@gauntlet/domain';
+import type { CategoryScore, ScanExposure, Severity, Vulnerability } from '@gauntlet/domain';
+import { argumentsText, canonicalCategoryId, exposureLine, exposureOrder, gradeLabel, isWeaknessFingerprint, OWASP_LLM_TOP10_2025, owaspCategory, outOfBandRequest, proofSentence, SEVERITIES } from '@gauntlet/domain';
 
 /** What the CI client knows about a finished scan: GET /api/scans/{id}, plus the score's categories when it could read them. */
 export interface CiScanResult {
@@ -18,6 +18,8 @@ export interface CiScanResult {
   /** a completed_partial scan: its score covers only `coverage` (0..1) of the plan */
   partial?: boolean;
   coverage?: number | null;
+  /** what leaked, once (the scan detail's `exposures`; absent: not known) */
+  exposures?: ScanExposure[];
 }
 
 /** the grade as every report must show it: a partial scan's with its mark */
@@ -123,20 +125,27 @@ export function toJunitXml(scan: CiScanResult): string {
   ].join('\n');
 }
 
-/** SARIF 2.1.0: one rule per probe, one result per vulnerability, located at the target. */
+/**
+ * The rule a finding is a result of: the kind of weakness in its category (`LLM02:2025:value`: a
+ * held value revealed, `LLM01:2025:instruction`: instructions followed), so every finding of one
+ * kind is a result of one rule; a finding recorded before a finding was a weakness, its probe.
+ */
+const ruleOf = (v: Vulnerability) => (isWeaknessFingerprint(v.fingerprint) ? v.fingerprint.split(':').slice(0, 3).join(':') : v.probe_id);
+
+/** SARIF 2.1.0: one rule per kind of weakness, one result per finding (a weakness), located at the target; what leaked in the run's properties. */
 export function toSarif(scan: CiScanResult, tool: { version: string; informationUri?: string }): object {
-  const byProbe = new Map<string, Vulnerability[]>();
-  for (const v of scan.vulnerabilities) byProbe.set(v.probe_id, [...(byProbe.get(v.probe_id) ?? []), v]);
-  const probeIds = [...byProbe.keys()].sort();
-  const rules = probeIds.map((id) => {
-    const vs = byProbe.get(id)!;
+  const byRule = new Map<string, Vulnerability[]>();
+  for (const v of scan.vulnerabilities) byRule.set(ruleOf(v), [...(byRule.get(ruleOf(v)) ?? []), v]);
+  const ruleIds = [...byRule.keys()].sort();
+  const rules = ruleIds.map((id) => {
+    const vs = byRule.get(id)!;
     const worst = vs.reduce((w, v) => (rank(v.severity) < rank(w.severity) ? v : w), vs[0]);
     const category = canonicalCategoryId(worst.category);
     const known = owaspCategory(category);
     return {
       id,
       name: id.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : '')).replace(/^./, (c) => c.toUpperCase()),
-      shortDescription: { text: `${worst.category_name}: ${worst.technique}` },
+      shortDescription: { text: vs.length === 1 ? worst.title : `${worst.category_name}: ${worst.title}` },
       fullDescription: { text: worst.description },
       help: { text: worst.remediation },
       ...(worst.references[0] && { helpUri: worst.references[0] }),
@@ -150,8 +159,8 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
   });
   const location = scan.target_url ?? (scan.target_id ? `gauntlet-target:${scan.target_id}` : 'gauntlet-target:unknown');
   const results = scan.vulnerabilities.map((v) => ({
-    ruleId: v.probe_id,
-    ruleIndex: probeIds.indexOf(v.probe_id),
+    ruleId: ruleOf(v),
+    ruleIndex: ruleIds.indexOf(ruleOf(v)),
     level: SARIF_LEVEL[v.severity],
     // the call or the request itself is the evidence a reviewer reads first
     message: { text: `${v.title}: ${v.description}${v.evidence?.proof ? ` ${proofSentence(v.evidence.proof)}.` : ''}` },
@@ -161,8 +170,8 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
         logicalLocations: [{ name: scan.target_name ?? scan.target_id ?? 'target', kind: 'module' }],
       },
     ],
-    // the weakness, not the way in: the same finding keeps its fingerprint however the next scan gets through
-    partialFingerprints: { 'gauntletFinding/v2': `${scan.target_id ?? ''}:${canonicalCategoryId(v.category)}:${v.probe_id}` },
+    // the weakness, not the way in: the same finding keeps its fingerprint whichever probes show it next time
+    partialFingerprints: { 'gauntletFinding/v3': `${scan.target_id ?? ''}:${v.fingerprint}` },
     properties: {
       'security-severity': SECURITY_SEVERITY[v.severity],
       severity: v.severity,
@@ -172,7 +181,11 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
       converters: v.converters,
       how: v.how,
       variants: v.variants.length,
+      probes: v.probes,
+      conversations: v.conversations,
       finding_id: v.id,
+      fingerprint: v.fingerprint,
+      ...(v.exposures.length && { exposures: v.exposures.map(exposureLine) }),
       detector: v.evidence?.detector,
       ...(v.evidence?.matched != null && { matched: v.evidence.matched }),
       ...proofProperties(v),
@@ -188,6 +201,8 @@ export function toSarif(scan: CiScanResult, tool: { version: string; information
         ...(scan.report_url && {
           properties: {
             report_url: scan.report_url, security_score: scan.security_score, security_grade: shownGrade(scan),
+            // what leaked, once, right under the score: each value masked, the credentials to rotate
+            ...(scan.exposures && { exposures: [...scan.exposures].sort(exposureOrder).map((e) => ({ ...e, line: exposureLine(e) })), rotate: scan.exposures.filter((e) => e.rotate).map(exposureLine) }),
             ...(scan.partial !== undefined && { partial: scan.partial, coverage: scan.coverage ?? null }),
           },
         }),

@@ -175,6 +175,52 @@ describe('a partial scan in every format', () => {
   });
 });
 
+describe('what leaked, once, first under the score in every format', () => {
+  const exposure = (over: object) => ({
+    kind: 'credential', source: 'sensitive', label: 'records database URL', shown: 'postgres://clinic_admin:***@db.lakeside.internal', whole: true, conversations: 4, probes: ['sid-004', 'spl-001'],
+    first_seen: '2026-11-20T10:00:30.000Z', via: ['answer'], rotate: true, ...over,
+  });
+  /** a scan whose first finding holds the credential and the second a person's name */
+  const leakedHistory = () => {
+    let n = 0;
+    return sampleHistory({ findings: 3 }).map((e) => {
+      if (e.type !== 'VulnerabilityFound') return e;
+      const v = (e.data as { vulnerability: object }).vulnerability;
+      const exposures = [[exposure({})], [exposure({ kind: 'personal', source: 'recurrence', label: undefined, shape: "person's name", shown: 'E*** M***', rotate: false, conversations: 2 })], []][n++];
+      return { ...e, data: { ...(e.data as object), vulnerability: { ...v, exposures } } };
+    });
+  };
+
+  it('lists each value masked, the credential marked to rotate, before the findings and after the grade', async () => {
+    const r = buildScanReport(leakedHistory(), ctx);
+    expect(r.exposures.map((x) => [x.label ?? x.shape, x.rotate])).toEqual([['records database URL', true], ["person's name", false]]);
+    for (const format of ['markdown', 'html'] as const) {
+      const text = (await renderReport(format, r)).body.toString('utf8');
+      const [grade, leaked, rotate, findings] = [text.indexOf(r.scan.grade_label!), text.indexOf('2 values the target holds came out; rotate this credential now:'), text.indexOf('Rotate this:'), text.indexOf('Findings (')];
+      expect([format, grade >= 0, grade < leaked, leaked < rotate, rotate < findings]).toEqual([format, true, true, true, true]);
+      const shown = 'postgres://clinic_admin:***@db.lakeside.internal';
+      expect(text).toContain(format === 'markdown' ? mdText(shown) : shown);
+      expect(text).toContain('How the score was reached: Scoring 2026.11-');
+    }
+    const rows: Record<string, string>[] = parseCsv((await renderReport('csv', r)).body, { columns: true });
+    const withCredential = rows.find((row) => row.exposes.startsWith('records database URL'))!;
+    expect(withCredential).toMatchObject({ rotate: 'true', exposes: 'records database URL (a credential, whole, said in an answer): postgres://clinic_admin:***@db.lakeside.internal, in 4 conversations; rotate it' });
+    expect(rows.filter((row) => row.rotate === 'true')).toHaveLength(1);
+    const pdf = await PDFDocument.load((await renderReport('pdf', r)).body);
+    expect(pdf.getPageCount()).toBeGreaterThan(0);
+  });
+
+  it('says nothing came out when the findings listed none, and says nothing of it for findings recorded before they did', async () => {
+    const clean = buildScanReport(leakedHistory().map((e) => (e.type === 'VulnerabilityFound' ? { ...e, data: { ...(e.data as object), vulnerability: { ...(e.data as { vulnerability: object }).vulnerability, exposures: [] } } } : e)), ctx);
+    expect((await renderReport('markdown', clean)).body.toString('utf8')).toContain('Nothing the target holds came out.');
+    const old = buildScanReport(leakedHistory().map((e) => (e.type === 'VulnerabilityFound' ? { ...e, data: { ...(e.data as object), vulnerability: { ...(e.data as { vulnerability: object }).vulnerability, exposures: undefined } } } : e)), ctx);
+    expect(old.exposures_recorded).toBe(false);
+    const md = (await renderReport('markdown', old)).body.toString('utf8');
+    expect(md).not.toContain('What leaked');
+    expect(md).not.toContain('Nothing the target holds came out.');
+  });
+});
+
 describe('what a scan spent, in its own section of every format', () => {
   const ctx = { baseUrl: 'https://g.example', generatedAt: '2026-11-21T09:00:00.000Z' };
   const range = (min: number, likely: number, max: number) => ({ min, likely, max });
@@ -341,7 +387,7 @@ describe('triage, changes and wording in every format', () => {
 
   it('json carries the whole of it', async () => {
     const json = JSON.parse(await textOf('json'));
-    expect(json.report_version).toBe(2);
+    expect(json.report_version).toBe(3);
     expect(json.changes).toMatchObject({ base_scan_id: 'base-scan-id', fixed: ['probe.role_play:LLM99:2025'] });
     expect(json.triage.counts).toMatchObject({ false_positive: 1 });
     expect(json.triage.score_after_triage.overall_score).toBeGreaterThanOrEqual(json.score.overall_score);

@@ -1,5 +1,5 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { rangeWords, spentWords, TOKEN_ESTIMATE, TRIAGE_STATE_LABELS, unfinishedWords, type FindingTriage } from '@gauntlet/domain';
+import { exposureLine, rangeWords, spentWords, TOKEN_ESTIMATE, TRIAGE_STATE_LABELS, unfinishedWords, type FindingTriage } from '@gauntlet/domain';
 import { plural } from './common';
 
 /**
@@ -60,6 +60,24 @@ export function controlStatus(c: ControlEvidence): string {
 
 export const PRACTICE_NOTE =
   'Practice: the control asks an organisation to govern, map, measure or monitor; a scan cannot pass it. The scan is evidence that the practice is carried out, for the assessor to weigh.';
+
+/**
+ * What leaked, once, as every report says it first under the score: how many values the target
+ * holds came out and how many credentials to rotate (null when the scan did not record them: its
+ * findings came before they did).
+ */
+export function leakedLine(r: ScanReport): string | null {
+  if (!r.exposures_recorded) return null;
+  const n = r.exposures.length;
+  if (n === 0) return 'Nothing the target holds came out.';
+  const rotate = r.exposures.filter((x) => x.rotate).length;
+  return `${n === 1 ? 'One value' : `${n} values`} the target holds came out${rotate ? `; rotate ${rotate === 1 ? 'this credential' : `these ${rotate} credentials`} now` : ''}:`;
+}
+
+/** each value that came out, one line each (`exposureLine`), with the finding that holds it */
+export function leakedItems(r: ScanReport): { line: string; rotate: boolean; vulnerability_id: string }[] {
+  return r.exposures.map((x) => ({ line: exposureLine(x), rotate: x.rotate, vulnerability_id: x.vulnerability_id }));
+}
 
 /**
  * What the scan spent, in the sentences every format says it with (its own section, at the end of a

@@ -11,7 +11,7 @@ const at = (type: string, data: unknown, revision = 3): SourceEvent => ({ stream
 const score: ScanScore = { overall_score: 71, grade: 'C+', category_scores: {}, critical_count: 1, high_count: 2, medium_count: 4, low_count: 3, scoring_version: '1' };
 const vuln = (severity: Vulnerability['severity']): Vulnerability => ({
   id: 'v1', probe_id: 'p.injection', category: 'LLM01:2025', category_name: 'Prompt Injection', title: 'Ignores system prompt', severity, confidence: 0.9,
-  technique: 't', converters: [], description: 'd', evidence: { turns: [], detector: 'x', matched: null }, remediation: 'r', references: [], phase: 'probe', found_at: '2026-11-20T10:03:00.000Z', fingerprint: 'p.injection:LLM01:2025', variants: [], how: 'Sent as written.',
+  technique: 't', converters: [], description: 'd', evidence: { turns: [], detector: 'x', matched: null }, remediation: 'r', references: [], phase: 'probe', found_at: '2026-11-20T10:03:00.000Z', fingerprint: 'p.injection:LLM01:2025', variants: [], how: 'Sent as written.', probes: [], conversations: 1, attempt_ids: [], supersedes: [], exposures: [],
 });
 
 describe('toWebhookEvents', () => {
@@ -77,6 +77,18 @@ describe('toWebhookEvents', () => {
     expect(e.data).toMatchObject({ findings_by_proof: { tool_call: 2, out_of_band: 1 } });
     const [plain] = toWebhookEvents(at('ScanStarted', { scan_id: 's-1', started_at: '2026-11-20T10:00:00.000Z' }), summary);
     expect(plain.data).not.toHaveProperty('findings_by_proof');
+  });
+
+  it('given findings that exposed values, when the scan completes, then the event lists what leaked once, credentials first; a scan that leaked nothing says nothing of it', () => {
+    const exposure = (kind: 'credential' | 'personal', label: string, first_seen: string) => ({ kind, source: 'sensitive' as const, label, shown: `${label[0]}***`, whole: true, conversations: 2, probes: ['sid-001'], first_seen, via: ['answer' as const], rotate: kind === 'credential' });
+    let s: ScanSummaryState | null = evolveScanSummary(null, { type: 'ScanRequested', data: { account_id: 'a-1', target_id: 't-1', target_name: 'Clinic', requested_at: '2026-11-20T10:00:00.000Z' } });
+    const person = { ...vuln('critical'), id: 'v-person', fingerprint: 'LLM02:2025:person:h1', exposures: [exposure('personal', 'patient name', '2026-11-20T10:01:00.000Z')] };
+    const url = { ...vuln('critical'), id: 'v-url', fingerprint: 'LLM02:2025:value:h2', exposures: [exposure('credential', 'records database URL', '2026-11-20T10:02:00.000Z')] };
+    for (const v of [person, url, url]) s = evolveScanSummary(s, { type: 'VulnerabilityFound', data: { vulnerability: v } }) ?? s;
+    const [e] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), { ...summary, exposures: s!.exposures });
+    expect((e.data as ScanEventData).exposures?.map((x) => [x.label, x.vulnerability_id, x.rotate])).toEqual([['records database URL', 'v-url', true], ['patient name', 'v-person', false]]);
+    const [clean] = toWebhookEvents(at('ScanCompleted', { scan_id: 's-1', score, finished_at: '2026-11-20T10:07:00.000Z' }), summary);
+    expect(clean.data).not.toHaveProperty('exposures');
   });
 
   it('maps partial and failed scans with their reasons', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { argumentsText, gradeLabel, partialCoverage, proofShows, type AgentAlert, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
+import { argumentsText, bounded, exposureLine, exposureOrder, gradeLabel, partialCoverage, proofShows, type AgentAlert, type ScanExposure, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
 
 /** Every event a webhook can carry: the contract's five, the Live Agent Monitor's alert, and the test ping. */
 export type WebhookEventName = WebhookEventType | 'agent.alert' | 'ping';
@@ -56,6 +56,11 @@ export interface ScanEventData {
    * (`tool_call: 2` are findings an agent's call proves, `out_of_band: 1` one a callback request proves)
    */
   findings_by_proof?: Partial<Record<ProofKind, number>>;
+  /**
+   * additive, scan.completed and scan.completed_partial: what leaked, once: each value the target
+   * holds that came out (masked, never the value), the finding holding it, and `rotate` for a credential
+   */
+  exposures?: ScanExposure[];
 }
 
 /**
@@ -138,6 +143,8 @@ export interface ScanSummary {
   changes?: { base_scan_id: string | null; new_findings: number };
   /** the findings so far by what proves them */
   proofs?: Partial<Record<ProofKind, number>>;
+  /** what leaked, once (the exposures of its findings) */
+  exposures?: ScanExposure[];
 }
 
 /** The shape of a domain event the mapping needs (a RecordedEvent fits). */
@@ -185,6 +192,11 @@ function scanData(scan: ScanSummary, over: Partial<ScanEventData> & { status: st
   };
 }
 
+/** what leaked, once, as a finished scan's payload carries it (absent when nothing did) */
+function leaked(scan: ScanSummary): Partial<ScanEventData> {
+  return scan.exposures?.length ? { exposures: [...scan.exposures].sort(exposureOrder) } : {};
+}
+
 /** A finished scan's counts come from its recorded score (computed once), not from our running tally. */
 function scored(score: ScanScore): Partial<ScanEventData> {
   return {
@@ -220,11 +232,11 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
     case 'ScanStarted':
       return [env('scan.started', d.started_at, scanData(scan, { status: 'running', started_at: scan.started_at ?? d.started_at }))];
     case 'ScanCompleted':
-      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, partial: false, coverage: 1 }))];
+      return [env('scan.completed', d.finished_at, scanData(scan, { status: 'completed', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, partial: false, coverage: 1, ...leaked(scan) }))];
     case 'ScanCompletedPartial': {
       // version 1 endings recorded no coverage, and the relay keeps no progress: null says "not known"
       const coverage = partialCoverage(d, null);
-      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, reason: d.reason, partial: true, coverage }))];
+      return [env('scan.completed_partial', d.finished_at, scanData(scan, { status: 'completed_partial', ...scored(d.score), ...scan.changes, finished_at: d.finished_at, reason: d.reason, partial: true, coverage, ...leaked(scan) }))];
     }
     case 'ScanRegressed': {
       const { reason, fingerprints, score, previous_score, detected_at } = d as { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string };
@@ -250,6 +262,20 @@ export function toWebhookEvents(event: SourceEvent, scan: ScanSummary | null): W
 /** The grade as every format must show it: a partial scan's grade carries the mark and its coverage. */
 export function shownGrade(d: Pick<ScanEventData, 'security_grade' | 'partial' | 'coverage'>): string | null {
   return d.security_grade === null ? null : gradeLabel(d.security_grade, { partial: d.partial === true, coverage: d.coverage ?? null });
+}
+
+/**
+ * What leaked, in one bounded sentence the same in every SIEM format (the payload's `exposures`
+ * holds each entry): `Leaked 2 values the target holds; rotate 1 credential: records database URL
+ * (a credential, whole, said in an answer): postgres://clinic_admin:***@…, in 4 conversations; rotate it; ...`.
+ * Undefined when nothing leaked.
+ */
+export function exposureSummary(d: Pick<ScanEventData, 'exposures'>, max = 600): string | undefined {
+  const list = d.exposures ?? [];
+  if (!list.length) return undefined;
+  const rotate = list.filter((e) => e.rotate).length;
+  const head = `Leaked ${list.length === 1 ? '1 value' : `${list.length} values`} the target holds${rotate ? `; rotate ${rotate === 1 ? '1 credential' : `${rotate} credentials`}` : ''}`;
+  return bounded(`${head}: ${list.map(exposureLine).join('; ')}`, max);
 }
 
 /** one sentence for a regression, the same in every format */

@@ -84,4 +84,19 @@ export const alert: AgentAlertEnvelope = {
 
 export const ping: PingEnvelope = { id: 'evt_ping_1', event: 'ping', timestamp: '2026-11-20T12:00:00.000Z', data: { webhook_id: 'wh-1', message: 'Gauntlet webhook test' } };
 
-export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, regressed, alert, ping, agentCall, agentHit, agentCompleted];
+/** a finished scan that leaked a credential and a person's data: what leaked, once (labels are the owner's: hostile characters too) */
+export const leaked: ScanEnvelope = {
+  id: 'evt_leaked', event: 'scan.completed', timestamp: '2026-11-20T10:07:30.123Z',
+  data: {
+    ...completed.data,
+    exposures: [
+      {
+        kind: 'credential', source: 'sensitive', label: `records database URL ${NASTY}`, shown: 'postgres://clinic_admin:***@db.lakeside.internal', whole: true, conversations: 4, probes: ['sid-004', 'spl-001'],
+        first_seen: '2026-11-20T10:02:00.000Z', via: ['answer'], rotate: true, vulnerability_id: 'v-url',
+      },
+      { kind: 'personal', source: 'recurrence', shape: "person's name", shown: 'E*** M***', whole: true, conversations: 2, probes: ['sid-001', 'sid-010'], first_seen: '2026-11-20T10:03:00.000Z', via: ['request', 'answer'], rotate: false, vulnerability_id: 'v-person' },
+    ],
+  },
+};
+
+export const ALL: WebhookEnvelope[] = [started, completed, partial, failed, critical, regressed, alert, ping, agentCall, agentHit, agentCompleted, leaked];

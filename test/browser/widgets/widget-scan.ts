@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { OutOfBandHit, ProbeAttempt, ProbeSelection, Profile, SensitiveValue, Turn, Verdict, Vulnerability } from '@gauntlet/domain';
 import {
-  BrowserChatDriver, callbackFindings, callbackKey, CallbackListener, CallbackPlanting, ChatDriver, HeardHits, probeById, proxyCallbackHook, renderProbe, ruleDetector, runScan,
+  BrowserChatDriver, callbackKey, CallbackListener, CallbackPlanting, callbackSightings, ChatDriver, FindingBook, HeardHits, probeById, proxyCallbackHook, renderProbe, ruleDetector, runScan,
 } from '@gauntlet/scanner';
+import { heldValuesOf } from '../../../libs/scanner/src/detectors/disclosure';
 import { MemoryHits } from '../../../libs/scanner/testing/memory-hits';
 import type { Browser } from 'playwright';
 import { DEFAULT_CANARIES } from '../../../apps/lab/src/knowledge';
@@ -122,8 +123,10 @@ export async function judgeOnPage(url: string, probeIds: readonly string[], brow
   return out;
 }
 
-/** What requests to planted addresses proved on a page, and what they were. */
-export interface HeardOnPage extends HeardHits {
+/** What requests to planted addresses proved on a page (the findings a scan files from them), and what they were. */
+export interface HeardOnPage {
+  findings: Vulnerability[];
+  ownMessage: HeardHits['ownMessage'];
   hits: OutOfBandHit[];
   /** the conversations, as recorded: each probe's turns */
   conversations: { probe: string; turns: Turn[] }[];
@@ -158,7 +161,10 @@ export async function hearOnPage(url: string, probeIds: readonly string[], brows
   }
   // requests still on their way (an image the page loads as it settles)
   await new Promise((r) => setTimeout(r, 500));
-  return { ...callbackFindings(scanId, planting.attempts, hits.recorded, key, held), hits: hits.recorded, conversations };
+  const heard = callbackSightings(scanId, planting.attempts, hits.recorded, key, held);
+  const book = new FindingBook(4_000, heldValuesOf(held.canaries, held.sensitive ?? []));
+  book.hear(heard.sightings);
+  return { findings: book.vulnerabilities(scanId), ownMessage: heard.ownMessage, hits: hits.recorded, conversations };
 }
 
 /** One conversation through a driver, as the engine holds it: each message sent, each answer recorded with what the page showed of it. */

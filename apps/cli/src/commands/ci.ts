@@ -171,6 +171,7 @@ async function writeResults(io: CliIo, opts: CiOptions, scanId: string, gate: an
     category_scores: score?.status === 200 ? score.body?.category_scores ?? null : null,
     // a partial scan's grade is never written without its mark
     ...(typeof d.partial === 'boolean' && { partial: d.partial, coverage: d.coverage ?? null }),
+    ...(Array.isArray(d.exposures) && { exposures: d.exposures }),
   };
   if (opts.junit) {
     await io.writeFile(opts.junit, toJunitXml(result));

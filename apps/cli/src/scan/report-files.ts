@@ -42,6 +42,7 @@ export function ciResultOf(report: ScanReport, failThreshold: number | null): Ci
     category_scores: report.score?.category_scores ?? null,
     partial: report.scan.partial,
     coverage: report.scan.coverage,
+    ...(report.exposures_recorded && { exposures: report.exposures }),
   };
 }
 

@@ -1252,6 +1252,38 @@ export interface components {
             scans: components["schemas"]["ScanSummaryView"][];
             next_cursor: string | null;
         };
+        ScanExposureView: {
+            /**
+             * @description what it is: a credential, a person's data, an internal code, the prompt's wording
+             * @enum {string}
+             */
+            kind: "credential" | "personal" | "code" | "wording";
+            /**
+             * @description how it is known to be held: told (a canary, a sensitive value), or seen to recur in independent conversations
+             * @enum {string}
+             */
+            source: "canary" | "sensitive" | "recurrence";
+            /** @description the owner's label of a told value */
+            label?: string;
+            /** @description what an untold value looks like: "database URL", "person's name", "email" */
+            shape?: string;
+            /** @description the value masked, never the value: postgres://clinic_admin:***@db.lakeside.internal, E*** M***, sk-live-*** */
+            shown: string;
+            /** @description some answer gave all of it (else only parts of it came out) */
+            whole: boolean;
+            /** @description independent conversations it came out in */
+            conversations: number;
+            /** @description the probes that drew it out */
+            probes: string[];
+            /** Format: date-time */
+            first_seen: string;
+            /** @description how it left, the most serious first: request (carried to an attacker's address), link (in a link or image address the answer built), answer (said) */
+            via: ("request" | "link" | "answer")[];
+            /** @description a credential: rotate it, whoever read it can use it until then */
+            rotate: boolean;
+            /** @description the finding that holds it */
+            vulnerability_id: string;
+        };
         LateCallbackHitView: {
             /** @description the attempt that planted the address */
             attempt_id: string;
@@ -1368,6 +1400,8 @@ export interface components {
             read_as?: "base64" | "hex" | "rot13" | "reversed" | "spelled-out" | "line-initials" | "look-alikes" | "leetspeak";
         };
         VariantView: {
+            /** @description the probe this conversation answered: the way in (a finding recorded before a finding was a weakness: its own probe) */
+            probe_id: string;
             technique: string;
             converters: string[];
             /** @description how it got through, in one sentence: what the request went through, the form the answer was asked in and read back from, the turn it landed on */
@@ -1378,6 +1412,36 @@ export interface components {
             evidence: components["schemas"]["EvidenceView"];
             /** Format: date-time */
             found_at: string;
+        };
+        FindingExposureView: {
+            /**
+             * @description what it is: a credential, a person's data, an internal code, the prompt's wording
+             * @enum {string}
+             */
+            kind: "credential" | "personal" | "code" | "wording";
+            /**
+             * @description how it is known to be held: told (a canary, a sensitive value), or seen to recur in independent conversations
+             * @enum {string}
+             */
+            source: "canary" | "sensitive" | "recurrence";
+            /** @description the owner's label of a told value */
+            label?: string;
+            /** @description what an untold value looks like: "database URL", "person's name", "email" */
+            shape?: string;
+            /** @description the value masked, never the value: postgres://clinic_admin:***@db.lakeside.internal, E*** M***, sk-live-*** */
+            shown: string;
+            /** @description some answer gave all of it (else only parts of it came out) */
+            whole: boolean;
+            /** @description independent conversations it came out in */
+            conversations: number;
+            /** @description the probes that drew it out */
+            probes: string[];
+            /** Format: date-time */
+            first_seen: string;
+            /** @description how it left, the most serious first: request (carried to an attacker's address), link (in a link or image address the answer built), answer (said) */
+            via: ("request" | "link" | "answer")[];
+            /** @description a credential: rotate it, whoever read it can use it until then */
+            rotate: boolean;
         };
         FindingTriageView: {
             /**
@@ -1428,10 +1492,23 @@ export interface components {
             phase: "probe" | "amplify";
             /** Format: date-time */
             found_at: string;
-            /** @description the same weakness (probe and category) on the same target has the same fingerprint in every scan */
+            /**
+             * @description the weakness, `<category>:<kind>:<identity>` (its category and what it exposed or did, a value only as a digest): the same in every scan of the target, whichever probes showed it
+             * @example LLM02:2025:value:h3f9a1c0b2d4e6f70
+             */
             fingerprint: string;
-            /** @description every other way the same weakness got through in this scan */
+            /** @description other conversations that showed it, each with its probe and evidence: the strongest of each other probe first, then of each other way in; at most 25 (conversations counts them all) */
             variants: components["schemas"]["VariantView"][];
+            /** @description every probe that showed it (the ways in), sorted */
+            probes: string[];
+            /** @description how many independent conversations showed it */
+            conversations: number;
+            /** @description the attempt of every conversation that showed it: each is whole in GET /api/scans/{id}/events */
+            attempt_ids: string[];
+            /** @description the fingerprints its instances had when a finding was a probe and a category (`pi-001:LLM01:2025`): a triage decision, a diff or a tracker keyed by one of them follows it here */
+            supersedes: string[];
+            /** @description the values it exposed, each once (what leaked: the scan detail lists them all in `exposures`) */
+            exposures: components["schemas"]["FindingExposureView"][];
             /** @description present when someone triaged this fingerprint on the target (in this or an earlier scan) */
             triage?: components["schemas"]["FindingTriageView"];
         };
@@ -1560,6 +1637,8 @@ export interface components {
             security_grade: string | null;
             /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding) */
             notes: string[];
+            /** @description what leaked, once: every value the target holds that came out (a told value, a credential, a person's data seen to recur), masked, with the finding holding it; credentials first (rotate them). Empty for scans recorded before findings kept them */
+            exposures: components["schemas"]["ScanExposureView"][];
             /** @description out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook */
             callback_hits: components["schemas"]["CallbackHitsView"];
             /** @description written at the analyze phase, each with its strongest evidence and variants */

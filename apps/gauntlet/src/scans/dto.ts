@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/sw
 import { CleanText } from '../http/clean-text';
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import {
-  BUDGET_LIMITS, BUDGET_OUTLOOKS, MAX_TRIAGE_REASON, PACE_SOURCES, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TOKEN_ESTIMATE,
+  BUDGET_LIMITS, BUDGET_OUTLOOKS, EXPOSURE_CHANNELS, MAX_TRIAGE_REASON, PACE_SOURCES, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TOKEN_ESTIMATE,
   TRIAGE_STATE_LABELS, TRIAGE_STATES, TriageState,
 } from '@gauntlet/domain';
 import { BudgetFields } from './budget-fields';
@@ -173,6 +173,7 @@ class EvidenceView {
 const HOW = 'how it got through, in one sentence: what the request went through, the form the answer was asked in and read back from, the turn it landed on';
 
 class VariantView {
+  @ApiProperty({ description: 'the probe this conversation answered: the way in (a finding recorded before a finding was a weakness: its own probe)' }) probe_id: string;
   @ApiProperty() technique: string;
   @ApiProperty({ type: [String] }) converters: string[];
   @ApiProperty({ description: HOW }) how: string;
@@ -192,6 +193,24 @@ export class FindingTriageView {
   @ApiPropertyOptional({ enum: ['expired', 'found_again'] }) lapsed?: string;
 }
 
+class FindingExposureView {
+  @ApiProperty({ enum: ['credential', 'personal', 'code', 'wording'], description: "what it is: a credential, a person's data, an internal code, the prompt's wording" }) kind: string;
+  @ApiProperty({ enum: ['canary', 'sensitive', 'recurrence'], description: 'how it is known to be held: told (a canary, a sensitive value), or seen to recur in independent conversations' }) source: string;
+  @ApiPropertyOptional({ description: "the owner's label of a told value" }) label?: string;
+  @ApiPropertyOptional({ description: 'what an untold value looks like: "database URL", "person\'s name", "email"' }) shape?: string;
+  @ApiProperty({ description: 'the value masked, never the value: postgres://clinic_admin:***@db.lakeside.internal, E*** M***, sk-live-***' }) shown: string;
+  @ApiProperty({ description: 'some answer gave all of it (else only parts of it came out)' }) whole: boolean;
+  @ApiProperty({ description: 'independent conversations it came out in' }) conversations: number;
+  @ApiProperty({ type: [String], description: 'the probes that drew it out' }) probes: string[];
+  @ApiProperty({ format: 'date-time' }) first_seen: string;
+  @ApiProperty({ enum: EXPOSURE_CHANNELS, isArray: true, description: "how it left, the most serious first: request (carried to an attacker's address), link (in a link or image address the answer built), answer (said)" }) via: string[];
+  @ApiProperty({ description: 'a credential: rotate it, whoever read it can use it until then' }) rotate: boolean;
+}
+
+class ScanExposureView extends FindingExposureView {
+  @ApiProperty({ description: 'the finding that holds it' }) vulnerability_id: string;
+}
+
 export class VulnerabilityView {
   @ApiProperty() id: string;
   @ApiProperty() probe_id: string;
@@ -209,8 +228,17 @@ export class VulnerabilityView {
   @ApiProperty({ type: [String] }) references: string[];
   @ApiProperty({ enum: ['probe', 'amplify'] }) phase: string;
   @ApiProperty({ format: 'date-time' }) found_at: string;
-  @ApiProperty({ description: 'the same weakness (probe and category) on the same target has the same fingerprint in every scan' }) fingerprint: string;
-  @ApiProperty({ type: [VariantView], description: 'every other way the same weakness got through in this scan' }) variants: VariantView[];
+  @ApiProperty({
+    description: 'the weakness, `<category>:<kind>:<identity>` (its category and what it exposed or did, a value only as a digest): the same in every scan of the target, whichever probes showed it',
+    example: 'LLM02:2025:value:h3f9a1c0b2d4e6f70',
+  })
+  fingerprint: string;
+  @ApiProperty({ type: [VariantView], description: 'other conversations that showed it, each with its probe and evidence: the strongest of each other probe first, then of each other way in; at most 25 (conversations counts them all)' }) variants: VariantView[];
+  @ApiProperty({ type: [String], description: 'every probe that showed it (the ways in), sorted' }) probes: string[];
+  @ApiProperty({ description: 'how many independent conversations showed it' }) conversations: number;
+  @ApiProperty({ type: [String], description: 'the attempt of every conversation that showed it: each is whole in GET /api/scans/{id}/events' }) attempt_ids: string[];
+  @ApiProperty({ type: [String], description: 'the fingerprints its instances had when a finding was a probe and a category (`pi-001:LLM01:2025`): a triage decision, a diff or a tracker keyed by one of them follows it here' }) supersedes: string[];
+  @ApiProperty({ type: [FindingExposureView], description: 'the values it exposed, each once (what leaked: the scan detail lists them all in `exposures`)' }) exposures: FindingExposureView[];
   @ApiPropertyOptional({ type: FindingTriageView, description: 'present when someone triaged this fingerprint on the target (in this or an earlier scan)' }) triage?: FindingTriageView;
 }
 
@@ -240,6 +268,11 @@ class CallbackHitsView {
 }
 
 export class ScanDetailView extends ScanSummaryView {
+  @ApiProperty({
+    type: [ScanExposureView],
+    description: 'what leaked, once: every value the target holds that came out (a told value, a credential, a person\'s data seen to recur), masked, with the finding holding it; credentials first (rotate them). Empty for scans recorded before findings kept them',
+  })
+  exposures: ScanExposureView[];
   @ApiProperty({ type: CallbackHitsView, description: 'out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook' })
   callback_hits: CallbackHitsView;
   @ApiProperty({ type: [VulnerabilityView], description: 'written at the analyze phase, each with its strongest evidence and variants' }) vulnerabilities: VulnerabilityView[];

@@ -1,5 +1,5 @@
 import { anyTriagedAway, applyTriage, ReportBase, scoreAfterTriage, TriagedVulnerability } from '@gauntlet/assessment';
-import { ActorDirectory, actorIds, actorName, cancellation, cancelledBy, DIFF_BASE_STATUSES, diffBase, diffFindings, effectiveTriage, FindingChanges, findingHistory, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
+import { ActorDirectory, actorIds, actorName, cancellation, cancelledBy, DIFF_BASE_STATUSES, diffBase, diffFindings, EarlierScan, effectiveTriage, FindingChanges, findingHistory, ScanScore, TargetFindingHistory, TriageDecision } from '@gauntlet/domain';
 
 /** earlier scans of a target read for its history: enough for a daily scan's half year */
 const EARLIER_SCANS = 200;
@@ -93,7 +93,7 @@ export class ScanReader {
     if (!base) return null;
     const beforeBase = await this.base(base);
     const [findings, earlier, history] = await Promise.all([this.vulnerabilities(base._id), beforeBase ? this.vulnerabilities(beforeBase._id) : [], this.findingHistory(scan)]);
-    const summary = (f: VulnerabilityDoc) => ({ fingerprint: f.fingerprint, probe_id: f.probe_id, title: f.title, severity: f.severity, category: f.category });
+    const summary = (f: VulnerabilityDoc) => ({ fingerprint: f.fingerprint, probe_id: f.probe_id, title: f.title, severity: f.severity, category: f.category, probes: f.probes ?? [f.probe_id], supersedes: f.supersedes ?? [] });
     return {
       scan_id: base._id, finished_at: base.finished_at, security_score: base.score?.overall_score ?? null, security_grade: base.score?.grade ?? null,
       findings: findings.map(summary), history, before_base_findings: earlier.map(summary),
@@ -106,14 +106,20 @@ export class ScanReader {
    * triaged fixed before this scan was requested.
    */
   async findingHistory(scan: ScanDoc): Promise<TargetFindingHistory> {
-    const earlier: { fingerprints: string[] }[] = [];
+    const earlier: EarlierScan[] = [];
     let after = { value: scan.created_at as string | number | null, id: scan._id };
     for (let pages = 0; pages < EARLIER_SCANS / 50 && earlier.length < EARLIER_SCANS; pages++) {
       const page = await this.scans.find({ account_id: scan.account_id, target_id: scan.target_id }, { sort: { field: 'created_at', direction: 'desc' }, limit: 50, after });
       for (const s of page) {
         if (s._id === scan._id || s.created_at > scan.created_at || !(DIFF_BASE_STATUSES as readonly string[]).includes(s.status)) continue;
-        // documents projected before fingerprints were kept: read them from the findings
-        earlier.push({ fingerprints: s.fingerprints ?? (await this.vulnerabilities(s._id)).map((v) => v.fingerprint) });
+        // documents projected before fingerprints were kept, and the scan before the base (whose probes a fix is judged by): read the findings
+        const findings = !s.fingerprints || earlier.length === 1 ? await this.vulnerabilities(s._id) : null;
+        earlier.push({
+          fingerprints: s.fingerprints ?? findings!.map((v) => v.fingerprint),
+          ...(findings && { findings: findings.map((v) => ({ fingerprint: v.fingerprint, probe_id: v.probe_id, probes: v.probes, supersedes: v.supersedes })) }),
+          // what the scan's findings superseded (probe:category) is history too
+          ...(!findings && s.supersedes && { findings: s.supersedes }),
+        });
       }
       if (page.length < 50) break;
       const last = page[page.length - 1];

@@ -1,5 +1,5 @@
 import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
-import { outOfBandRequest, proofShows, proofWhere, provenByAction, spentBesidePlan, type Cancellation, type Evidence, type Vulnerability } from '@gauntlet/domain';
+import { exposureOrder, outOfBandRequest, proofShows, proofWhere, provenByAction, spentBesidePlan, type Cancellation, type Evidence, type ScanExposure, type Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
 /** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
@@ -47,6 +47,9 @@ export function vulnerabilityView(d: VulnerabilityDoc): Vulnerability {
   const { _id, _rev, scan_id, ...v } = d as VulnerabilityDoc & Vulnerability;
   return { ...v, evidence: evidenceView(v.evidence), variants: (v.variants ?? []).map((x) => ({ ...x, evidence: evidenceView(x.evidence) })) } as Vulnerability;
 }
+
+/** what leaked, once: each value the scan's findings exposed, in the order every view lists them (none for scans recorded before findings kept them) */
+export const exposuresView = (d: Pick<ScanDoc, 'exposures'>): ScanExposure[] => [...(d.exposures ?? [])].sort(exposureOrder);
 
 /** a scan's plan, what it spent beside it, its budget and what a budget left unfinished (the detail's own section) */
 export const spendingView = (d: Pick<ScanDoc, 'plan' | 'spending' | 'budget' | 'unfinished'>) => ({

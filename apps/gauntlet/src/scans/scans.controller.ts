@@ -13,7 +13,7 @@ import { ScanPlanner } from './planning-scan/plan-scan';
 import { CreatedScanView, DiffView, RequestPlanView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
 import { RequestScan, RequestedScan } from './requesting-scan/request-scan';
 import { ScanReader } from './scan-reader';
-import { spendingView, statusView, summaryView } from './scan-view';
+import { exposuresView, spendingView, statusView, summaryView } from './scan-view';
 import { TriageFinding } from './triaging-finding/triage-finding';
 
 @ApiTags('scans')
@@ -56,10 +56,11 @@ export class ScansController {
   @Get(':id')
   @ApiOperation({ summary: 'The full scan with its vulnerabilities' })
   @ApiOkResponse({ type: ScanDetailView })
-  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[]; proven_so_far: unknown[]; callback_hits: unknown }> {
+  async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { exposures: unknown[]; vulnerabilities: unknown[]; proven_so_far: unknown[]; callback_hits: unknown }> {
     const doc = await this.reader.ownedNamed(p.account_id, id);
     return {
-      ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [], callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] },
+      ...summaryView(doc), exposures: exposuresView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [],
+      callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] },
       ...spendingView(doc),
     };
   }

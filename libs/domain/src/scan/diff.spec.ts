@@ -76,3 +76,29 @@ describe('finding changes against the target history', () => {
     expect(diffFindings([finding('p1')], scanOf('s1', ['p1']), tested, history)).toMatchObject({ new: ['v-p1'], still_open: [] });
   });
 });
+
+describe('finding changes across the change to one finding per weakness', () => {
+  const tested = new Set(['sid-001', 'sid-006', 'spl-001', 'pi-001']);
+  /** the base scan, recorded when a finding was a probe and a category */
+  const before = { id: 'old', findings: ['sid-001', 'sid-006', 'spl-001'].map((p) => ({ fingerprint: `${p}:LLM02:2025`, probe_id: p })) };
+  const weakness = { id: 'v1', fingerprint: 'LLM02:2025:person:h0123456789abcdef', supersedes: ['sid-001:LLM02:2025', 'sid-006:LLM02:2025', 'spl-001:LLM02:2025', 'spl-001:LLM07:2025'] };
+
+  it('given a base recorded per probe, when this scan finds the weakness those findings were, then it is still open and none of them is gone', () => {
+    const history = findingHistory([{ fingerprints: before.findings.map((f) => f.fingerprint) }]);
+    expect(diffFindings([weakness], before, tested, history)).toEqual({ base_scan_id: 'old', new: [], still_open: ['v1'], fixed: [], not_reproduced: [], not_retested: [] });
+  });
+
+  it('given a base recorded per probe whose weakness this scan misses, then it is not reproduced, then fixed the scan after', () => {
+    const history = findingHistory([{ fingerprints: [] }, { fingerprints: before.findings.map((f) => f.fingerprint) }]);
+    expect(diffFindings([], before, tested, history).not_reproduced).toEqual(['sid-001:LLM02:2025', 'sid-006:LLM02:2025', 'spl-001:LLM02:2025']);
+    expect(diffFindings([], { id: 'empty', findings: [] }, tested, history).fixed).toEqual(['sid-001:LLM02:2025', 'sid-006:LLM02:2025', 'spl-001:LLM02:2025']);
+  });
+
+  it('given a weakness the base had, when this scan finds it through other probes only, then it is the same: still open', () => {
+    const base = { id: 'b', findings: [{ fingerprint: weakness.fingerprint, probe_id: 'sid-001', probes: ['sid-001', 'sid-006'] }] };
+    const again = { id: 'v2', fingerprint: weakness.fingerprint, supersedes: ['pi-001:LLM02:2025'] };
+    expect(diffFindings([again], base, tested)).toMatchObject({ new: [], still_open: ['v2'], not_reproduced: [] });
+    // missed, and none of its probes sent again: not retested
+    expect(diffFindings([], base, new Set(['pi-001']))).toMatchObject({ not_reproduced: [], not_retested: [weakness.fingerprint] });
+  });
+});

@@ -13,7 +13,7 @@ export interface Regression {
 
 /** What the regression policy decides on, gathered from the log when a scan finishes. */
 export interface RegressionFacts {
-  /** the fingerprints of the finished scan's findings */
+  /** the fingerprints of the finished scan's findings, and those they supersede (probe:category) */
   fingerprints: readonly string[];
   /** when the scan was requested: a fix decided after that is not contradicted by this scan */
   requested_at: string;

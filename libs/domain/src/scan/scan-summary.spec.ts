@@ -20,6 +20,13 @@ describe('the scan summary, one fold of scan events', () => {
     expect(s?.fingerprints).toEqual(['p2:LLM07:2025']);
   });
 
+  it('keeps what the findings supersede and what leaked, each finding once', () => {
+    const exposure = { kind: 'credential', source: 'sensitive', label: 'records database URL', shown: 'postgres://a:***@b', whole: true, conversations: 2, probes: ['sid-001'], first_seen: 'T', via: ['answer'], rotate: true };
+    const found: ScanSummaryEvent = { type: 'VulnerabilityFound', data: { vulnerability: { id: 'v1', severity: 'critical', fingerprint: 'LLM02:2025:value:h1', supersedes: ['sid-001:LLM02:2025'], exposures: [exposure] } } };
+    const s = given([requested, found, found]);
+    expect(s).toMatchObject({ supersedes: [{ fingerprint: 'LLM02:2025:value:h1', supersedes: ['sid-001:LLM02:2025'] }], exposures: [{ ...exposure, vulnerability_id: 'v1' }] });
+  });
+
   it('events that change nothing in it, and events before the request, leave it alone', () => {
     expect(evolveScanSummary(given([requested]), { type: 'ProbeAttempted', data: {} })).toBeNull();
     expect(evolveScanSummary(null, { type: 'ScanStarted', data: { started_at: 'T' } })).toBeNull();

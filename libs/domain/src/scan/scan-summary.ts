@@ -1,4 +1,5 @@
-import { fingerprintOf, type ProofKind, type Severity } from './vulnerability';
+import { probeFingerprint, type FindingExposure, type ProofKind, type Severity } from './vulnerability';
+import type { ScanExposure } from './exposure';
 import type { ScanStatus } from './scan';
 
 /**
@@ -23,7 +24,20 @@ export interface ScanSummaryState {
   fingerprints?: string[];
   /** its findings by what proves them (absent on summaries from before it was kept, and before a finding) */
   proofs?: Partial<Record<ProofKind, number>>;
+  /** the findings that supersede fingerprints of the probe-and-category kind: "new" looks for those too (absent: none) */
+  supersedes?: FindingSupersedes[];
+  /** what leaked, once: the exposures of its findings (absent on summaries from before they were kept, and before one) */
+  exposures?: ScanExposure[];
 }
+
+/** A finding's fingerprint and those it supersedes. */
+export interface FindingSupersedes {
+  fingerprint: string;
+  supersedes: string[];
+}
+
+/** exposures a summary keeps: one per value, so far more than a scan shows */
+export const MAX_SUMMARY_EXPOSURES = 200;
 
 /** a scan event as the log hands it over (data not yet typed by the reader) */
 export interface ScanSummaryEvent {
@@ -51,11 +65,20 @@ export function evolveScanSummary<S extends ScanSummaryState>(summary: S | null,
       const v = d.vulnerability;
       const sev = v.severity as Severity;
       // findings recorded before fingerprints existed have the same one, derived
-      const fingerprint: string = v.fingerprint ?? fingerprintOf(v.probe_id, v.category);
+      const fingerprint: string = v.fingerprint ?? probeFingerprint(v.probe_id, v.category);
       const known = summary.fingerprints ?? [];
       const kind: ProofKind | undefined = v.evidence?.proof?.matched?.kind;
       const proofs = kind ? { ...summary.proofs, [kind]: (summary.proofs?.[kind] ?? 0) + 1 } : summary.proofs;
-      return { ...summary, [sev]: summary[sev] + 1, fingerprints: known.includes(fingerprint) ? known : [...known, fingerprint], ...(proofs && { proofs }) };
+      const superseded: string[] = v.supersedes ?? [];
+      const supersedes = superseded.length ? [...(summary.supersedes ?? []).filter((s) => s.fingerprint !== fingerprint), { fingerprint, supersedes: superseded }] : summary.supersedes;
+      const found: FindingExposure[] = v.exposures ?? [];
+      const exposures = found.length
+        ? [...(summary.exposures ?? []).filter((e) => e.vulnerability_id !== v.id), ...found.map((e) => ({ ...e, vulnerability_id: v.id as string }))].slice(0, MAX_SUMMARY_EXPOSURES)
+        : summary.exposures;
+      return {
+        ...summary, [sev]: summary[sev] + 1, fingerprints: known.includes(fingerprint) ? known : [...known, fingerprint], ...(proofs && { proofs }),
+        ...(supersedes && { supersedes }), ...(exposures && { exposures }),
+      };
     }
     case 'ScanCompleted':
       return { ...summary, status: 'completed' };

@@ -157,7 +157,7 @@ describe('scan decider', () => {
   });
 
   it('records each vulnerability once', () => {
-    const found: ScanEvent = { type: 'VulnerabilityFound', schemaVersion: 2, data: { scan_id: 's1', vulnerability: vuln } };
+    const found: ScanEvent = { type: 'VulnerabilityFound', schemaVersion: 3, data: { scan_id: 's1', vulnerability: vuln } };
     spec(scanDecider).given([requested, started]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([found]);
     spec(scanDecider).given([requested, started, found]).when({ type: 'RecordVulnerability', vulnerability: vuln }).then([]);
   });
@@ -167,8 +167,10 @@ describe('scan decider', () => {
     // recorded before findings had fingerprints: the one upcastVulnerability gives it
     const v1 = { id: 'v1', probe_id: 'pii-001', category: 'LLM02:2025' } as unknown as Vulnerability;
     const found = (v: Vulnerability, schemaVersion: number): ScanEvent => ({ type: 'VulnerabilityFound', schemaVersion, data: { scan_id: 's1', vulnerability: v } });
-    const state = fold(scanDecider, [requested, started, found(v2, 2), found(v1, 1)]);
-    expect(state).toMatchObject({ target_id: 't1', requested_at: now, findings: { v2: 'fp-recorded', v1: upcastVulnerability({ ...v1, converters: [] }).fingerprint } });
+    // one finding per weakness, superseding the probe-and-category fingerprints of its instances
+    const v3 = { id: 'v3', probe_id: 'sid-001', category: 'LLM02:2025', fingerprint: 'LLM02:2025:person:h1', supersedes: ['sid-001:LLM02:2025'] } as unknown as Vulnerability;
+    const state = fold(scanDecider, [requested, started, found(v2, 2), found(v1, 1), found(v3, 3)]);
+    expect(state).toMatchObject({ target_id: 't1', requested_at: now, findings: { v2: 'fp-recorded', v1: upcastVulnerability({ ...v1, converters: [] }).fingerprint, v3: 'LLM02:2025:person:h1' }, supersedes: { v3: ['sid-001:LLM02:2025'] } });
   });
 
   it('a pending scan cannot record work: it must be claimed first', () => {

@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
+import { probeFingerprint, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
 import type { Regression } from './regression';
 import type { OutOfBandHit } from '../agent/callbacks';
 import { BUDGET_STOP, hasLimit, requireValidBudget, ScanBudget, ScanSpending, Unfinished } from './budget';
@@ -149,6 +149,8 @@ export interface ScanState {
   worker_id: string | null;
   /** the fingerprint of each finding, by its id: what a triage decision applies to */
   findings: Record<string, string>;
+  /** the probe-and-category fingerprints each finding supersedes, by its id (absent: none) */
+  supersedes?: Record<string, string[]>;
   attemptIds: string[];
   /** the running count of weaknesses proven, as the attempts recorded it */
   findingsSoFar: number;
@@ -234,8 +236,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'RecordVulnerability':
         requireRunning(state);
         if (Object.hasOwn(state.findings, command.vulnerability.id)) return [];
-        // version 2: one finding per weakness with its variants and fingerprint (upcastVulnerability reads version 1)
-        return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability }, 2)];
+        // version 3: one finding per weakness (category and what it exposed or did) with its instances (upcastVulnerability reads versions 1 and 2)
+        return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability }, 3)];
 
       case 'CompleteScan':
         requireRunning(state);
@@ -311,7 +313,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'VulnerabilityFound': {
         // version 1 findings carry no fingerprint: it is the one upcastVulnerability gives them
         const v = e.data.vulnerability;
-        return { ...state, findings: { ...state.findings, [v.id]: v.fingerprint ?? fingerprintOf(v.probe_id, v.category) } };
+        const findings = { ...state.findings, [v.id]: v.fingerprint ?? probeFingerprint(v.probe_id, v.category) };
+        return v.supersedes?.length ? { ...state, findings, supersedes: { ...state.supersedes, [v.id]: v.supersedes } } : { ...state, findings };
       }
       case 'ScanCompleted':
         return { ...state, status: 'completed', phase: 'done', progress: 100, score: e.data.score.overall_score };

@@ -1,6 +1,6 @@
 import { spec } from '@gauntlet/testing';
 import type { TargetEvent } from '../target/target';
-import { actorIds, actorName, effectiveTriage, isTriagedAway, TriageCommand, triageDecider, TriageDecision, TriageEvent } from './triage';
+import { actorIds, actorName, decisionFor, effectiveTriage, isTriagedAway, TriageCommand, triageDecider, TriageDecision, TriageEvent } from './triage';
 
 const now = '2026-11-21T10:00:00.000Z';
 const registered: TargetEvent = {
@@ -92,5 +92,32 @@ describe('who decided, as people read it', () => {
 
   it('collects the ids to look up, once each', () => {
     expect(actorIds(['account:a1', 'apikey:k1', 'account:a1', 'system'])).toEqual({ accounts: ['a1'], apiKeys: ['k1'] });
+  });
+});
+
+describe('the decision that applies to a finding', () => {
+  const decision = (fingerprint: string, state: TriageDecision['state'], at = now): TriageDecision => ({ fingerprint, state, reason: 'r', by: 'account:a1', at, expires_at: null, scan_id: 's1', vulnerability_id: 'v1' });
+  const weakness = { fingerprint: 'LLM02:2025:person:h1', supersedes: ['sid-001:LLM02:2025', 'spl-002:LLM02:2025'] };
+
+  it('given a decision on its own fingerprint, then that one, whatever was decided on those it supersedes', () => {
+    const d = new Map([weakness.fingerprint, 'sid-001:LLM02:2025'].map((f, i) => [f, decision(f, i ? 'fixed' : 'accepted_risk')]));
+    expect(decisionFor(weakness, d)?.state).toBe('accepted_risk');
+  });
+
+  it('given decisions on the fingerprints it supersedes that agree, then the latest of them', () => {
+    const d = new Map([
+      ['sid-001:LLM02:2025', decision('sid-001:LLM02:2025', 'false_positive', '2026-11-20T00:00:00.000Z')],
+      ['spl-002:LLM02:2025', decision('spl-002:LLM02:2025', 'false_positive', '2026-11-21T00:00:00.000Z')],
+    ]);
+    expect(decisionFor(weakness, d)?.at).toBe('2026-11-21T00:00:00.000Z');
+  });
+
+  it('given decisions on the fingerprints it supersedes that disagree, then none: open until someone decides', () => {
+    const d = new Map([
+      ['sid-001:LLM02:2025', decision('sid-001:LLM02:2025', 'false_positive')],
+      ['spl-002:LLM02:2025', decision('spl-002:LLM02:2025', 'fixed')],
+    ]);
+    expect(decisionFor(weakness, d)).toBeUndefined();
+    expect(decisionFor({ fingerprint: 'x' }, d)).toBeUndefined();
   });
 });

@@ -125,6 +125,20 @@ export function effectiveTriage(decision: TriageDecision | null | undefined, sca
   return { ...decision, effective_state: decision.state };
 }
 
+/**
+ * The decision that applies to a finding (pure): the one made on its fingerprint; else, for a
+ * finding that supersedes fingerprints of the probe-and-category kind (recorded before a finding
+ * was a weakness), the decisions made on those, when they agree on the state (the latest of them);
+ * when they disagree, none: the weakness is open until someone decides on it.
+ */
+export function decisionFor(finding: { fingerprint: string; supersedes?: readonly string[] }, decisions: ReadonlyMap<string, TriageDecision>): TriageDecision | undefined {
+  const own = decisions.get(finding.fingerprint);
+  if (own) return own;
+  const earlier = (finding.supersedes ?? []).map((f) => decisions.get(f)).filter((d): d is TriageDecision => !!d);
+  if (earlier.length === 0 || earlier.some((d) => d.state !== earlier[0].state)) return undefined;
+  return earlier.reduce((a, b) => (b.at > a.at ? b : a));
+}
+
 /** Findings in these effective states no longer count against the target "after triage". */
 export const isTriagedAway = (t: Pick<EffectiveTriage, 'effective_state'> | null | undefined): boolean => !!t && t.effective_state !== 'open';
 

@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, partialCoverage, type ProbeSelection, type RequestPlan, type ScanBudget, type ScanSpending, type Unfinished, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, type ProbeSelection, type RequestPlan, type ScanBudget, type ScanSpending, type Unfinished, type ProvenWeakness, type FindingSupersedes, type ScanExposure, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -37,6 +37,10 @@ export interface ScanDoc {
   score: ScanScore | null;
   /** the fingerprints of its findings (absent on documents projected before they were kept): the target's history for "new" */
   fingerprints?: string[];
+  /** the findings that supersede probe-and-category fingerprints, with those: history for "new" too (absent: none) */
+  supersedes?: FindingSupersedes[];
+  /** what leaked, once: the values its findings exposed, each with the finding holding it (absent: none, or projected before they were kept) */
+  exposures?: ScanExposure[];
   /** a completed_partial scan's share of the plan that ran (0..1), recorded with its ending; absent otherwise */
   coverage?: number | null;
   /** each weakness as the attempt that first proved it named it: what a running scan shows before its findings are written */
@@ -86,8 +90,14 @@ export const SCAN_NOTE = 'scan-note';
 /** the scan's summary as the domain folds it, read from the document */
 const summaryOf = (d: ScanDoc): ScanSummaryState => ({
   account_id: d.account_id, target_id: d.target_id, target_name: d.target_name, status: d.status, ...d.severity_counts, started_at: d.started_at, created_at: d.created_at,
-  ...(d.fingerprints && { fingerprints: d.fingerprints }),
+  ...(d.fingerprints && { fingerprints: d.fingerprints }), ...(d.supersedes && { supersedes: d.supersedes }), ...(d.exposures && { exposures: d.exposures }),
 });
+/**
+ * A finished scan's count is its findings: while it ran, the count was of weaknesses as first
+ * proven, and two of those may turn out to be one (a datum that was a person's, pieces of one
+ * credential) once every answer is in.
+ */
+const findingsAtEnd = (doc: ScanDoc, summary: ScanSummaryState | null): number => (summary && doc.fingerprints ? summary.critical + summary.high + summary.medium + summary.low : doc.findings_so_far);
 const countsOf = (s: ScanSummaryState): Record<Severity, number> => ({ critical: s.critical, high: s.high, medium: s.medium, low: s.low });
 
 export const scansProjection: Projection<ScanDoc> = {
@@ -111,7 +121,10 @@ export const scansProjection: Projection<ScanDoc> = {
     if (!doc) return null;
     const next = {
       ...doc, _rev: e.revision,
-      ...(summary && { status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary), ...(summary.fingerprints && { fingerprints: summary.fingerprints }) }),
+      ...(summary && {
+        status: summary.status, started_at: summary.started_at, severity_counts: countsOf(summary), ...(summary.fingerprints && { fingerprints: summary.fingerprints }),
+        ...(summary.supersedes && { supersedes: summary.supersedes }), ...(summary.exposures && { exposures: summary.exposures }),
+      }),
     };
     switch (e.type) {
       case 'ScanStarted':
@@ -145,11 +158,12 @@ export const scansProjection: Projection<ScanDoc> = {
         return { ...next, findings_so_far: Math.max(doc.findings_so_far, recorded) };
       }
       case 'ScanCompleted':
-        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
+        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, findings_so_far: findingsAtEnd(doc, summary) };
       case 'ScanCompletedPartial':
         // version 1 endings recorded no coverage: the progress before the ending is the same fact
         return {
           ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress),
+          findings_so_far: findingsAtEnd(doc, summary),
           ...(e.data.unfinished && { unfinished: e.data.unfinished }),
         };
       case 'ScanFailed':

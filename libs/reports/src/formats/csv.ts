@@ -1,5 +1,5 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import { outOfBandRequest, type ProofMatch } from '@gauntlet/domain';
+import { exposureLine, outOfBandRequest, type ProofMatch } from '@gauntlet/domain';
 import { evidenceText, proofLine } from '../common';
 import { reportFormat } from './report-format';
 
@@ -28,6 +28,9 @@ export const CSV_COLUMNS = [
   // what kind of proof it is, and for what the target did: the tool it called with its arguments
   // (JSON, bounded), or the request that reached the planted address (method, path, query, when)
   'proof_kind', 'proof_tool', 'proof_arguments', 'proof_request', 'proof_request_at',
+  // the weakness's instances: every probe that showed it and how many conversations; what it
+  // exposed, masked, one per value; whether a credential among them must be rotated
+  'probes', 'conversations', 'exposes', 'rotate',
 ] as const;
 
 /** a call's arguments in a cell: the JSON the agent sent, bounded (a cell is read, not replayed) */
@@ -56,6 +59,7 @@ export function toCsv(report: ScanReport): string {
       report.scan.partial, report.scan.coverage ?? '',
       proofLine(v) ?? '',
       ...proofCells(v.evidence?.proof?.matched),
+      v.probes.join(' '), v.conversations, v.exposures.map(exposureLine).join('\n'), v.exposures.some((x) => x.rotate),
     ]);
   }
   return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';

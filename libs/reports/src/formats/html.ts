@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import { evidenceText, pct, plural, proofHighlight, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
-import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
+import { partialLine, anyTriaged, changesLine, controlStatus, leakedItems, leakedLine, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
 
 /** Every piece of text goes through this: finding text quotes attacker-chosen output. */
 /** the proof's span highlighted where the (escaped) conversation shows it, the first time */
@@ -31,6 +31,7 @@ th{background:#f4f4f4}td.n{text-align:right}
 pre{background:#f7f7f7;padding:.6rem;white-space:pre-wrap;word-break:break-word;font-size:.85rem}
 .meta{color:#555;font-size:.9rem}code{word-break:break-all}
 .proof{font-weight:600;border-left:3px solid #b45309;padding-left:.5rem}mark{background:#fde68a;color:inherit}
+.rotate{color:#b00020}
 `;
 const STYLE_HASH = createHash('sha256').update(STYLE, 'utf8').digest('base64');
 /** No script may run, nothing may load: the only thing allowed is the one inline style, by hash. */
@@ -45,6 +46,14 @@ function controls(title: string, list: ControlEvidence[]): string {
     (c) => `<tr><td>${e([c.id, ...(c.aliases ?? [])].join(' / '))}</td><td>${e(c.name)}</td><td class="${c.basis === 'practice' ? 'practice' : e(c.status)}">${e(controlStatus(c))}</td><td class="n">${c.findings.length}</td><td class="n">${c.probes_run}</td></tr>`,
   );
   return `<h3>${e(title)}</h3><table>${thead(['Control', 'Name', 'Status', 'Findings', 'Probes run'])}<tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** what leaked, once, first under the score: each value masked, a credential marked to rotate */
+function whatLeaked(r: ScanReport): string[] {
+  const head = leakedLine(r);
+  if (!head) return [];
+  const items = leakedItems(r).map((x) => `<li>${x.rotate ? '<strong class="rotate">Rotate this:</strong> ' : ''}${e(x.line)} <span class="meta">finding ${e(x.vulnerability_id)}</span></li>`);
+  return ['<h3>What leaked</h3>', `<p><strong>${e(head)}</strong></p>`, ...(items.length ? [`<ul class="leaked">${items.join('')}</ul>`] : [])];
 }
 
 export function toHtml(r: ScanReport): string {
@@ -73,6 +82,8 @@ export function toHtml(r: ScanReport): string {
     parts.push(
       `<p><span class="score">${s.overall_score} · ${e(r.scan.grade_label ?? s.grade)}</span> <span class="meta">scoring version ${e(s.scoring_version)}</span></p>`,
       ...(r.scan.partial ? [`<p class="partial"><strong>Partial scan:</strong> ${e(partialLine(r))}</p>`] : []),
+      ...whatLeaked(r),
+      ...(r.score_explained ? [`<p class="meta">How the score was reached: ${e(r.score_explained)}</p>`] : []),
       `<p><span class="sev critical">Critical ${s.critical_count}</span> <span class="sev high">High ${s.high_count}</span> <span class="sev medium">Medium ${s.medium_count}</span> <span class="sev low">Low ${s.low_count}</span></p>`,
       `<p>${e(scoreLine(r))}</p><p>Triage: ${e(triageLine(r))}</p><p>Since the last scan: ${e(changesLine(r))}</p>`,
       `<table>${thead(['Category', 'Name', 'Score', 'After triage', 'Probes run', 'Attacks succeeded', 'Findings'])}<tbody>`,
@@ -105,14 +116,16 @@ export function toHtml(r: ScanReport): string {
       `<section class="finding"><h3>${i + 1}. <span class="sev ${e(v.severity)}">${SEVERITY_LABEL[v.severity]}</span> ${e(v.title)}</h3>`,
       v.change ? `<p class="${v.change === 'new' ? 'new' : 'meta'}">${v.change === 'new' ? 'New since the last scan' : 'Still open since the last scan'}</p>` : '',
       v.triage ? `<p class="triaged">${e(triageText(v.triage))}</p>` : '',
-      `<p class="meta">${e(v.category)} ${e(v.category_name)} · probe ${e(v.probe_id)} · technique ${e(v.technique)}${v.converters.length ? ` · converters ${e(v.converters.join(', '))}` : ''} · confidence ${pct(v.confidence)} · ${e(v.phase)} · ${e(v.found_at)} · id ${e(v.id)}</p>`,
+      `<p class="meta">${e(v.category)} ${e(v.category_name)} · shown by ${plural(v.probes.length, 'probe')} in ${plural(v.conversations, 'conversation')} (${e(v.probes.join(', '))}) · evidence from probe ${e(v.probe_id)} · technique ${e(v.technique)}${v.converters.length ? ` · converters ${e(v.converters.join(', '))}` : ''} · confidence ${pct(v.confidence)} · ${e(v.phase)} · ${e(v.found_at)} · id ${e(v.id)}</p>`,
       `<p><strong>How it got through:</strong> ${e(v.how)}</p>`,
       `<p>${e(v.description)}</p>`,
       `<p><strong>Evidence</strong> <span class="meta">detector ${e(v.evidence?.detector)}${v.evidence?.matched ? `, matched <code>${e(v.evidence.matched)}</code>` : ''}</span></p>`,
       proofLine(v) ? `<p class="proof">${e(proofLine(v))}</p>` : '',
       `<pre>${marked(e(turns), proofHighlight(v))}</pre>`,
       `<p><strong>Remediation:</strong> ${e(v.remediation)}</p>`,
-      v.variants.length ? `<p><strong>Also got through (${plural(v.variants.length, 'other way')}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>` : '',
+      v.variants.length
+        ? `<p><strong>Other conversations that showed it (${v.variants.length} of ${v.conversations - 1}):</strong></p><ul>${v.variants.map((x) => `<li>${e(x.probe_id ?? v.probe_id)}: ${e(x.how)} <span class="meta">${e(x.found_at)}</span></li>`).join('')}</ul>`
+        : '',
       // references are shown, not linked: a report must not carry clickable target-supplied URLs
       v.references.length ? `<p class="meta">References: ${v.references.map((ref) => `<code>${e(ref)}</code>`).join(' ')}</p>` : '',
       '</section>',

@@ -1,7 +1,7 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import { evidenceText, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
-import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
+import { anyTriaged, changesLine, controlStatus, leakedItems, leakedLine, partialLine, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
 
 /**
  * Escapes text that the target or the user controls (target names, model replies, finding
@@ -59,6 +59,13 @@ function controlsTable(controls: ControlEvidence[]): string[] {
   ];
 }
 
+/** what leaked, once, first under the score: each value masked, a credential marked to rotate */
+function whatLeaked(r: ScanReport): string[] {
+  const head = leakedLine(r);
+  if (!head) return [];
+  return ['### What leaked', '', `**${mdText(head)}**`, '', ...leakedItems(r).map((x) => `- ${x.rotate ? '**Rotate this:** ' : ''}${mdText(x.line)} (finding ${mdCode(x.vulnerability_id)})`), ...(r.exposures.length ? [''] : [])];
+}
+
 export function toMarkdown(r: ScanReport): string {
   const out: string[] = [];
   const s = r.score;
@@ -82,6 +89,8 @@ export function toMarkdown(r: ScanReport): string {
   if (s) {
     out.push(`**${s.overall_score} / 100, grade ${mdText(r.scan.grade_label ?? s.grade)}** (scoring version ${mdText(s.scoring_version)})`, '');
     if (r.scan.partial) out.push(`**Partial scan:** ${mdText(partialLine(r))}`, '');
+    out.push(...whatLeaked(r));
+    if (r.score_explained) out.push(`How the score was reached: ${mdText(r.score_explained)}`, '');
     out.push(mdText(scoreLine(r)), '', `Triage: ${mdText(triageLine(r))}`, '', `Since the last scan: ${mdText(changesLine(r))}`, '');
     out.push(row(['Critical', 'High', 'Medium', 'Low']), '| ---: | ---: | ---: | ---: |', row([s.critical_count, s.high_count, s.medium_count, s.low_count]), '');
     const after = anyTriaged(r) ? r.triage.score_after_triage : null;
@@ -112,7 +121,8 @@ export function toMarkdown(r: ScanReport): string {
       ...(v.triage ? [`- ${mdText(triageText(v.triage))}`] : []),
       `- Id: ${mdCode(v.id)}, fingerprint ${mdCode(v.fingerprint)}`,
       `- Category: ${mdText(`${v.category} ${v.category_name}`)}`,
-      `- Probe: ${mdText(v.probe_id)}, technique ${mdText(v.technique)}${v.converters.length ? `, converters ${mdText(v.converters.join(', '))}` : ''}`,
+      `- Evidence from probe ${mdText(v.probe_id)}, technique ${mdText(v.technique)}${v.converters.length ? `, converters ${mdText(v.converters.join(', '))}` : ''}`,
+      `- Shown by ${plural(v.probes.length, 'probe')} in ${plural(v.conversations, 'conversation')}: ${mdText(v.probes.join(', '))}`,
       `- Confidence: ${pct(v.confidence)}, phase ${mdText(v.phase)}, found ${mdText(v.found_at)}`,
       `- How it got through: ${mdText(v.how)}`,
       '',
@@ -127,7 +137,7 @@ export function toMarkdown(r: ScanReport): string {
       '',
     );
     if (v.variants.length) {
-      out.push(`**Also got through (${plural(v.variants.length, 'other way')}):**`, '', ...v.variants.map((x) => `- ${mdText(x.how)} (${mdText(x.found_at)})`), '');
+      out.push(`**Other conversations that showed it (${v.variants.length} of ${v.conversations - 1}):**`, '', ...v.variants.map((x) => `- ${mdText(x.probe_id ?? v.probe_id)}: ${mdText(x.how)} (${mdText(x.found_at)})`), '');
     }
     if (v.references.length) out.push(...v.references.map((ref) => `- ${reference(ref)}`), '');
   });

@@ -5,7 +5,7 @@ import { Color, PDFContentStream, PDFDocument, PDFFont, PDFName, PDFPage, PDFRaw
 import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
 import { FontStack, shapingFontkit } from '../pdf-fonts';
-import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
+import { anyTriaged, changesLine, controlStatus, leakedItems, leakedLine, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
 
 const A4: [number, number] = [595.28, 841.89];
 /** variants named per finding in the PDF */
@@ -189,6 +189,7 @@ function cover(l: Layout, r: ScanReport) {
     l.page.drawText(SEVERITY_LABEL[sev], { x: x + 8, y: boxTop - 75, size: 10, font: bold.font, color: rgb(1, 1, 1) });
   });
   l.y = boxTop - boxH - 18;
+  whatLeaked(l, r);
 
   const a = r.attempts;
   const facts: [string, string][] = [
@@ -201,6 +202,7 @@ function cover(l: Layout, r: ScanReport) {
     ['Duration', r.scan.duration_seconds === null ? '-' : `${r.scan.duration_seconds} s`],
     ['Attempts', `${a.total} (${a.run} ran, ${a.failed} succeeded against the target, ${plural(a.errors, 'error')})`],
     ['Score', s ? scoreLine(r) : 'none: the scan did not finish with one'],
+    ...(r.score_explained ? ([['How it was reached', r.score_explained]] as [string, string][]) : []),
     ['Triage', triageLine(r)],
     ['Since last scan', changesLine(r)],
     ['Generated', r.generated_at],
@@ -231,6 +233,17 @@ function cover(l: Layout, r: ScanReport) {
   }
 }
 
+/** what leaked, once, first under the score: each value masked, a credential marked to rotate */
+function whatLeaked(l: Layout, r: ScanReport) {
+  const head = leakedLine(r);
+  if (!head) return;
+  const { bold } = l.fonts;
+  l.text('What leaked', { face: bold, size: 13, leading: 18 });
+  l.text(head, { face: bold, size: 9.5, color: r.exposures.some((x) => x.rotate) ? SEVERITY_COLOR.critical : INK });
+  for (const x of leakedItems(r)) l.text(`- ${x.rotate ? 'ROTATE THIS: ' : ''}${x.line} (finding ${x.vulnerability_id})`, { size: 9, indent: 10, ...(x.rotate && { face: bold }) });
+  l.gap(10);
+}
+
 function findings(l: Layout, r: ScanReport) {
   const { bold, mono } = l.fonts;
   l.heading(`Findings (${r.vulnerabilities.length})`);
@@ -248,7 +261,7 @@ function findings(l: Layout, r: ScanReport) {
       .join(' · ');
     if (status) l.text(status, { face: bold, size: 8.5, color: v.triage && v.triage.state !== 'open' ? MUTED : SEVERITY_COLOR.high });
     l.text(
-      `${v.category} ${v.category_name} · probe ${v.probe_id} · technique ${v.technique}${v.converters.length ? ` · converters ${v.converters.join(', ')}` : ''} · confidence ${pct(v.confidence)} · ${v.phase} · ${v.found_at} · id ${v.id}`,
+      `${v.category} ${v.category_name} · shown by ${plural(v.probes.length, 'probe')} in ${plural(v.conversations, 'conversation')} (${v.probes.join(', ')}) · evidence from probe ${v.probe_id} · technique ${v.technique}${v.converters.length ? ` · converters ${v.converters.join(', ')}` : ''} · confidence ${pct(v.confidence)} · ${v.phase} · ${v.found_at} · id ${v.id}`,
       { size: 8, color: MUTED },
     );
     l.gap(3);
@@ -263,9 +276,9 @@ function findings(l: Layout, r: ScanReport) {
     l.text(`Remediation: ${v.remediation}`, { size: 9.5 });
     if (v.variants.length) {
       // the document a person reads names the first few; the html, json and csv reports carry every one
-      l.text(`Also got through (${plural(v.variants.length, 'other way')}):`, { face: bold, size: 9 });
-      for (const x of v.variants.slice(0, PDF_VARIANTS)) l.text(`- ${x.how}`, { size: 8.5, indent: 10 });
-      if (v.variants.length > PDF_VARIANTS) l.text(`- and ${plural(v.variants.length - PDF_VARIANTS, 'more way')}, listed in the html and json reports`, { size: 8.5, indent: 10, color: MUTED });
+      l.text(`Other conversations that showed it (${v.variants.length} of ${v.conversations - 1}):`, { face: bold, size: 9 });
+      for (const x of v.variants.slice(0, PDF_VARIANTS)) l.text(`- ${x.probe_id ?? v.probe_id}: ${x.how}`, { size: 8.5, indent: 10 });
+      if (v.variants.length > PDF_VARIANTS) l.text(`- and ${plural(v.variants.length - PDF_VARIANTS, 'more')}, listed in the html and json reports`, { size: 8.5, indent: 10, color: MUTED });
     }
     l.rule();
   });

@@ -99,14 +99,14 @@ describeWithChromium('browser mode: an attacker\'s image rendered by a chat page
     const { recorded, heard, base } = await imageAttempt('');
     expect(recorded.length).toBeGreaterThan(0);
     expect(recorded[0]).toMatchObject({ scan_id: 'browser-scan', attempt_id: 'attempt-1', method: 'GET', source: PAGE_SOURCE });
-    expect(heard.findings).toHaveLength(1);
-    expect(heard.findings[0]).toMatchObject({ category: 'LLM05:2025', severity: 'medium', probe_id: 'oob-003', evidence: { proof: { turn: 1, read_as: 'rendered page', text: expect.stringContaining(`${base}/`), matched: { kind: 'out_of_band', method: 'GET' } } } });
+    expect(heard.sightings).toHaveLength(1);
+    expect(heard.sightings[0]).toMatchObject({ shown: { kind: 'markup', runs: 'remote-load' }, severity: 'medium', probe: { id: 'oob-003' }, proof: { turn: 1, read_as: 'rendered page', text: expect.stringContaining(`${base}/`), matched: { kind: 'out_of_band', method: 'GET' } } });
   });
 
   it('a hardened bot behind a page that renders what users type: the image our own message showed is heard, and is no finding', async () => {
     const { recorded, heard } = await imageAttempt('?hardened');
     expect(recorded.length).toBeGreaterThan(0);
-    expect(heard.findings).toEqual([]);
+    expect(heard.sightings).toEqual([]);
     expect(heard.ownMessage.map((h) => h.probeId)).toEqual(recorded.map(() => 'oob-003'));
   });
 });

@@ -1,11 +1,8 @@
-import {
-  CallbackHitFacts, CallbackVerdict, Evidence, fingerprintOf, judgeCallbackHits, OutOfBandHit, owaspCategoryName, Proof, SensitiveValue, SEVERITIES, Turn, Vulnerability,
-} from '@gauntlet/domain';
+import { CallbackHitFacts, CallbackVerdict, Exposed, judgeCallbackHits, OutOfBandHit, Proof, SensitiveValue, Severity, Shown, Turn } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { exposedOf, findHeld, heldValuesOf } from '../detectors/disclosure';
 import { carriedByAnswer } from '../detectors/proof';
-import { guidanceFor } from '../probes/catalogue';
-import { stableId } from '../ids';
+import type { Probe } from '../probes/probe';
 import { PlantedAddress, PlantedAttempt } from './planting';
 import { verifyToken } from './token';
 import { clientPath, PAGE_SOURCE } from './listener';
@@ -16,19 +13,28 @@ export interface HeldByTarget {
   sensitive?: readonly SensitiveValue[];
 }
 
-/** what a request to each kind of planted address makes the finding's title, when its category is LLM06 */
-const AGENCY_TITLES: Partial<Record<string, string>> = {
-  fetch: 'Fetches any address a user names',
-  domain: 'Sends mail to a recipient an attacker names',
-};
-const TITLES: Record<string, string> = {
-  'LLM06:2025': 'Fetches any address a user names',
-  'LLM05:2025': 'Its answers make their reader load an attacker\'s address',
-  'LLM01:2025': 'Obeyed an instruction in a page it fetched (indirect prompt injection)',
-  'LLM02:2025': 'Sent data to an attacker\'s address',
-};
-const MAX_VARIANTS = 25;
-const MAX_CARRIED = 300;
+/**
+ * What a request to an address an attempt planted proves (callbacks/callback-findings.ts): the
+ * weakness it shows, how serious, its proof (the request) and, for data it carried, what it exposed.
+ */
+export interface HeardSighting {
+  probe: Probe;
+  technique: string;
+  converters: string[];
+  phase: 'probe' | 'amplify';
+  /** the turns the attempt sent (the address planted in them) */
+  turns: Turn[];
+  foundAt: Date;
+  attemptId: string;
+  shown: Shown;
+  severity: Severity;
+  proof: Proof;
+  how: string;
+  /** the request line, as the evidence's `matched` */
+  request: string;
+  /** the told values it carried (labels only) */
+  exposes: Exposed[];
+}
 
 function decode(text: string): string {
   try {
@@ -78,15 +84,25 @@ function redacted(hit: OutOfBandHit, held: readonly { label: string; value: stri
   return { ...rest, path: hide(hit.path) ?? '', ...(host && { host }), ...(query && { query }) };
 }
 
-interface Proven {
-  planted: PlantedAttempt;
-  verdict: CallbackVerdict;
-  hit: OutOfBandHit;
-  carried: string;
-  /** labels of the target's values the request carried (the values never shown) */
-  labels: string[];
-  /** where the answer carried the address, when it did */
-  answered?: Proof;
+/**
+ * What a request proved, as the weakness policy reads it: a fetch of any address, an answer's
+ * address loaded by its reader (markup), mail to an attacker's recipient, an instruction in a
+ * fetched page obeyed (indirect injection), or data carried out (the told values it carried, else
+ * data not known to be the target's).
+ */
+function shownBy(verdict: CallbackVerdict, exposes: readonly Exposed[]): Shown | null {
+  // by what the policy found it proves (its category), never by the address alone: an image address
+  // the answer never carried, fetched by the target, is a fetch of any address, not markup
+  switch (verdict.category) {
+    case 'LLM02:2025':
+      return exposes.length ? null : { kind: 'carried' };
+    case 'LLM05:2025':
+      return { kind: 'markup', runs: 'remote-load' };
+    case 'LLM01:2025':
+      return { kind: 'instruction', via: 'indirect' };
+    default:
+      return verdict.address === 'domain' ? { kind: 'mail' } : { kind: 'fetch' };
+  }
 }
 
 /** A request the chat page made from our own message as it showed it: no finding, said on the scan. */
@@ -97,7 +113,7 @@ export interface OwnMessageHit {
 
 /** What requests to planted addresses prove, and those that prove nothing because our own message made them. */
 export interface HeardHits {
-  findings: Vulnerability[];
+  sightings: HeardSighting[];
   ownMessage: OwnMessageHit[];
 }
 
@@ -123,18 +139,18 @@ function sightingOf(hit: OutOfBandHit, turns: readonly Turn[], address: PlantedA
 }
 
 /**
- * The findings requests to planted addresses prove (judgeCallbackHits), one per probe and
- * category: the strongest attempt's is the finding, the others its variants. The proof is the
- * request itself (`out_of_band`: method, path, query, when), pinned where the answer carried the
- * address when only the answer proves it (an image its markup loaded), else on the user message
- * that planted it. Hits of attempts this scan did not plant here are not counted; hits the chat
- * page made from our own message as it showed it prove nothing and are listed apart.
+ * What requests to planted addresses prove (judgeCallbackHits), as instances of weaknesses for
+ * the finding book, which files them with what the answers showed: one per attempt and weakness,
+ * its proof the request itself (`out_of_band`: method, path, query, when), pinned where the answer
+ * carried the address when only the answer proves it (an image its markup loaded), else on the
+ * user message that planted it. Hits of attempts this scan did not plant here are not counted;
+ * hits the chat page made from our own message as it showed it prove nothing and are listed apart.
  */
-export function callbackFindings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): HeardHits {
+export function callbackSightings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): HeardHits {
   const values = heldValuesOf(held.canaries, held.sensitive ?? []);
   const byAttempt = new Map<string, OutOfBandHit[]>();
   for (const hit of hits) byAttempt.set(hit.attempt_id, [...(byAttempt.get(hit.attempt_id) ?? []), hit]);
-  const proven = new Map<string, Proven[]>();
+  const out: HeardSighting[] = [];
   const ownMessage: OwnMessageHit[] = [];
   for (const p of planted) {
     const ofAttempt = (byAttempt.get(p.attemptId) ?? []).filter((h) => h.scan_id === scanId).sort((a, b) => a.at.localeCompare(b.at));
@@ -149,21 +165,24 @@ export function callbackFindings(scanId: string, planted: readonly PlantedAttemp
       const matches = carried ? findHeld(carried, values, sent) : [];
       const shown = matches.length ? redacted(hit, matches.map((m) => m.held)) : hit;
       const fact: CallbackHitFacts = { address: claim.stage, from: seen.from, in_answer: Boolean(seen.answered), carried, exposes: matches.map(exposedOf) };
-      return [{ hit: shown, carried: matches.length ? '' : carried, labels: matches.map((m) => m.held.label), answered: seen.answered, fact }];
+      return [{ hit: shown, answered: seen.answered, fact }];
     });
     for (const verdict of judgeCallbackHits(facts.map((f) => f.fact))) {
       const leak = verdict.category === 'LLM02:2025';
       const lead = facts[verdict.hit];
-      const key = fingerprintOf(p.probe.id, verdict.category);
+      const exposes = leak ? [...lead.fact.exposes] : [];
+      const shown = shownBy(verdict, exposes);
       const pinned = lead.fact.in_answer && (lead.fact.from === 'page' || verdict.address === 'render') ? lead.answered : undefined;
-      proven.set(key, [...(proven.get(key) ?? []), { planted: p, verdict, hit: lead.hit, carried: lead.carried, labels: leak ? lead.labels : [], ...(pinned && { answered: pinned }) }]);
+      const proof = proofOf(p, verdict, lead.hit, pinned);
+      out.push({
+        probe: p.probe, technique: p.technique, converters: p.converters, phase: p.phase, turns: p.turns, foundAt: new Date(lead.hit.at), attemptId: p.attemptId,
+        shown: shown ?? { kind: 'carried' }, severity: verdict.severity, proof, exposes,
+        how: `${howItGotThrough(p.converters, p.turns)} Proven by a request to the address the attempt planted (${requestLine(lead.hit)} from ${lead.hit.source}).`,
+        request: requestLine(lead.hit),
+      });
     }
   }
-  const findings = [...proven.entries()].map(([fingerprint, all]) => {
-    const ranked = [...all].sort((a, b) => SEVERITIES.indexOf(a.verdict.severity) - SEVERITIES.indexOf(b.verdict.severity) || a.hit.at.localeCompare(b.hit.at));
-    return toVulnerability(scanId, fingerprint, ranked[0], ranked.slice(1, 1 + MAX_VARIANTS));
-  });
-  return { findings, ownMessage };
+  return { sightings: out, ownMessage };
 }
 
 /** The planted address the proof points at: a steered request came from the page the fetched address served. */
@@ -172,13 +191,13 @@ function plantedAddressOf(p: PlantedAttempt, stage: CallbackVerdict['address']) 
   return p.addresses.find((a) => a.stage === wanted) ?? p.addresses[0];
 }
 
-function proofOf(x: Proven): Proof {
-  const { method, path, query, host, at } = x.hit;
+function proofOf(p: PlantedAttempt, verdict: CallbackVerdict, hit: OutOfBandHit, answered: Proof | undefined): Proof {
+  const { method, path, query, host, at } = hit;
   const request = { kind: 'out_of_band' as const, method, path, ...(host && { host }), ...(query && { query }), at };
   // only the answer proves it: the proof is where the answer carried the address
-  if (x.answered) return { ...x.answered, matched: request };
-  const address = plantedAddressOf(x.planted, x.verdict.address);
-  const userTurns = x.planted.turns.map((t, i) => [t, i] as const).filter(([t]) => t.role === 'user');
+  if (answered) return { ...answered, matched: request };
+  const address = plantedAddressOf(p, verdict.address);
+  const userTurns = p.turns.map((t, i) => [t, i] as const).filter(([t]) => t.role === 'user');
   const [turn, index] = userTurns[address.message] ?? userTurns[0] ?? [{ content: '' }, 0];
   const start = Math.max(0, turn.content.indexOf(address.url));
   return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: request };
@@ -187,36 +206,4 @@ function proofOf(x: Proven): Proof {
 function requestLine(hit: OutOfBandHit): string {
   if (hit.method === 'DNS') return `DNS ${hit.record_type ?? ''} lookup of ${hit.host ?? ''}`.replace(/\s+/g, ' ');
   return `${hit.method} ${hit.host ? `//${hit.host}` : ''}${hit.path || '/'}${hit.query ? `?${hit.query}` : ''}`;
-}
-
-function evidenceOf(x: Proven): Evidence {
-  return { turns: x.planted.turns, detector: 'out-of-band', matched: requestLine(x.hit), proof: proofOf(x) };
-}
-
-function toVulnerability(scanId: string, fingerprint: string, main: Proven, others: Proven[]): Vulnerability {
-  const { planted: p, verdict, hit } = main;
-  const guidance = guidanceFor(verdict.category);
-  const own = verdict.category === p.probe.category;
-  const carried = main.carried ? ` It carried: "${main.carried.slice(0, MAX_CARRIED)}${main.carried.length > MAX_CARRIED ? '…' : ''}".` : '';
-  const label = main.labels.length ? [...new Set(main.labels)].join(', ') : undefined;
-  return {
-    id: stableId(scanId, 'vulnerability', fingerprint),
-    probe_id: p.probe.id,
-    category: verdict.category,
-    category_name: owaspCategoryName(verdict.category) ?? verdict.category,
-    title: `${(verdict.category === 'LLM06:2025' && AGENCY_TITLES[verdict.address]) || TITLES[verdict.category] || p.probe.title}${label ? `: ${label}` : ''}`,
-    severity: verdict.severity,
-    confidence: 1,
-    technique: p.technique,
-    converters: p.converters,
-    how: `${howItGotThrough(p.converters, p.turns)} Proven by a request to the address the attempt planted (${requestLine(hit)} from ${hit.source}).`,
-    description: `${verdict.proves} While testing "${p.probe.title}", ${hit.method === 'DNS' ? `a DNS lookup of ${hit.host}` : hit.method} reached Gauntlet's listener at ${hit.at}.${carried}`,
-    evidence: evidenceOf(main),
-    remediation: own || !guidance ? p.probe.remediation : guidance.remediation,
-    references: own || !guidance ? p.probe.references : guidance.references,
-    phase: p.phase,
-    found_at: hit.at,
-    fingerprint,
-    variants: others.map((x) => ({ technique: x.planted.technique, converters: x.planted.converters, how: howItGotThrough(x.planted.converters, x.planted.turns), phase: x.planted.phase, evidence: evidenceOf(x), found_at: x.hit.at })),
-  };
 }

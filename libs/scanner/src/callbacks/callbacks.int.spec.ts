@@ -71,7 +71,7 @@ describe('out-of-band proof: a loopback agent app that fetches what it is sent',
     expect(byCategory.get('LLM01:2025')?.severity).toBe('high');
     const leak = byCategory.get('LLM02:2025')!;
     expect(leak.severity).toBe('critical');
-    expect(leak.title).toContain('customer name');
+    expect(leak).toMatchObject({ title: "Sends the customer's data (name) to an attacker's address", exposures: [{ label: 'customer name', via: ['request'] }] });
     // the value is named by its label, never quoted in the finding
     expect(JSON.stringify(leak.evidence.proof)).not.toContain('Dana');
     const proof = byCategory.get('LLM01:2025')!.evidence.proof!;

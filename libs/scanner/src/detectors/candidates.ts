@@ -45,9 +45,13 @@ export function candidatesOf(turns: readonly Turn[], context: Pick<JudgeContext,
       const at = (value: string) => spanTolerant(reading.text, value) ?? [0, 0];
       // a value read backwards (or ROT13) that the answer holds the right way round is the same value, not another
       const plainAlready = (value: string) => (reading.via === 'reversed' || reading.via === 'rot13') && t.content.includes(readAs(reading.via, value));
+      // a reading that maps character for character (leetspeak undone, look-alikes) keeps the answer's offsets: a value
+      // found there where the answer as written holds one already is that value, read another way
+      const sameSpans = reading.via !== null && reading.text.length === t.content.length;
       const add = (c: Omit<Candidate, 'start' | 'end'>) => {
         if (out.length >= MAX_HITS || GENERIC.test(c.value) || plainAlready(c.value) || out.some((o) => o.turn === turn && o.value === c.value)) return;
         const [start, end] = at(c.value);
+        if (sameSpans && out.some((o) => o.turn === turn && !o.read_as && o.kind === c.kind && o.start < end && start < o.end)) return;
         out.push({ ...c, start, end, turn, ...(reading.via && { read_as: reading.via }) });
       };
       // a credential a model gives back garbled is counted by the pieces that survive; the whole

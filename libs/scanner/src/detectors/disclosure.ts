@@ -38,11 +38,14 @@ const WORDING_LABEL = /\b(?:prompt|instructions?|rules?|policy|policies|guidelin
 const CREDENTIAL_SHAPE = /^(?:sk|pk|rk|ghp|gho|xox[abposr]|AKIA|ASIA|AIza|eyJ)[-_A-Za-z0-9]*\d|^[A-Za-z0-9_-]{24,}$/;
 const PERSONAL_SHAPE = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$|^\+?[\d\s().-]{9,}$|^[A-Z]{2}\d{2}(?:\s?[A-Z0-9]){11,30}$/i;
 
+/** a URL that carries a login (`postgres://user:secret@host`), or a login with its password (`user@host:secret`): a credential whatever its label says */
+const LOGIN_SHAPE = /^[a-z][\w+.-]*:\/\/[^\s:@/]+:[^\s@]+@\S+$|^[^\s@:]+@[^\s@:]+\.[a-z]{2,}:\S{4,}$/i;
+
 /** What a told value is, from its label first and its shape second. */
 export function kindOfHeld(label: string, value: string): ExposedKind {
   const words = value.trim().split(/\s+/).length;
   if (WORDING_LABEL.test(label) || words >= 12) return 'wording';
-  if (CREDENTIAL_LABEL.test(label)) return 'credential';
+  if (CREDENTIAL_LABEL.test(label) || LOGIN_SHAPE.test(value.trim())) return 'credential';
   if (PERSONAL_LABEL.test(label)) return 'personal';
   if (CREDENTIAL_SHAPE.test(value.trim())) return 'credential';
   if (PERSONAL_SHAPE.test(value.trim())) return 'personal';
@@ -279,23 +282,44 @@ interface Cluster {
   kind: Candidate['kind'];
   shape: string;
   occurrences: Occurrence[];
+  /** each form it was seen in (compacted), and how often: the most frequent names it */
+  forms: Map<string, number>;
 }
+
+/** which anchors of a credential make the best name for it: its user survives garbling most often, then a key's start, then its host */
+const ANCHOR_ORDER = ['user', 'key', 'host', 'user-host', 'scheme-user', 'key-end'];
+const anchorRank = (anchor: string) => {
+  const i = ANCHOR_ORDER.indexOf(anchor.slice(0, anchor.indexOf(':')));
+  return i < 0 ? ANCHOR_ORDER.length : i;
+};
 
 /**
  * Every untold candidate the scan saw, grouped by value. A value is held when it came back in
  * answers to at least two different probes (independent conversations that asked different
  * things): a model that invents a value invents a different one each time it is asked.
+ * `version` moves each time a value becomes held, so a reader re-checks what it set aside only then.
  */
 export class RecurrenceLedger {
   private readonly clusters: Cluster[] = [];
   private readonly published: string[] = [];
   /** where each anchor of a credential given in pieces was seen */
   private readonly anchors = new Map<string, Occurrence[]>();
+  /** anchors seen together in one sighting are one credential: each anchor's group, by a representative */
+  private readonly group = new Map<string, string>();
+  private held_ = 0;
 
-  /** What the target says to anyone who greets it (its name, its organisation): public, never held. */
+  /** what the target says to anyone who greets it (its name, its organisation): public, never held */
   publish(value: string): void {
     const key = candidateKey(value);
-    if (key.length >= 4 && this.published.length < 100) this.published.push(key);
+    if (key.length >= 4 && this.published.length < 100) {
+      this.published.push(key);
+      this.held_++;
+    }
+  }
+
+  /** moves whenever what is held may have changed */
+  get version(): number {
+    return this.held_;
   }
 
   observe(candidate: Pick<Candidate, 'kind' | 'shape' | 'value' | 'anchors'>, where: Occurrence): void {
@@ -305,18 +329,42 @@ export class RecurrenceLedger {
     let cluster = this.clusters.find((c) => c.kind === candidate.kind && sameValue(c.key, key));
     if (!cluster) {
       if (this.clusters.length >= 5_000) return;
-      this.clusters.push((cluster = { key, kind: candidate.kind, shape: candidate.shape, occurrences: [] }));
+      this.clusters.push((cluster = { key, kind: candidate.kind, shape: candidate.shape, occurrences: [], forms: new Map() }));
     }
-    if (!cluster.occurrences.some((o) => o.attemptId === where.attemptId)) cluster.occurrences.push(where);
+    const before = distinctProbes(cluster.occurrences);
+    if (!cluster.occurrences.some((o) => o.attemptId === where.attemptId)) {
+      cluster.occurrences.push(where);
+      cluster.forms.set(key, (cluster.forms.get(key) ?? 0) + 1);
+    }
+    if (before < 2 && distinctProbes(cluster.occurrences) >= 2) this.held_++;
   }
 
   private observeAnchors(anchors: readonly string[], where: Occurrence): void {
     for (const anchor of anchors) {
       const seen = this.anchors.get(anchor) ?? [];
       if (!seen.length && this.anchors.size >= 5_000) continue;
+      const before = distinctProbes(seen);
       if (!seen.some((o) => o.attemptId === where.attemptId)) seen.push(where);
       this.anchors.set(anchor, seen);
+      if (before < 2 && distinctProbes(seen) >= 2) this.held_++;
     }
+    const known = anchors.filter((a) => this.anchors.has(a));
+    for (const a of known.slice(1)) this.join(known[0], a);
+  }
+
+  private root(anchor: string): string {
+    let at = anchor;
+    for (let next = this.group.get(at); next && next !== at; next = this.group.get(at)) at = next;
+    return at;
+  }
+
+  private join(a: string, b: string): void {
+    const [ra, rb] = [this.root(a), this.root(b)];
+    if (ra === rb) return;
+    // the better name stays the group's representative
+    const [keep, drop] = anchorRank(ra) < anchorRank(rb) || (anchorRank(ra) === anchorRank(rb) && ra < rb) ? [ra, rb] : [rb, ra];
+    this.group.set(drop, keep);
+    this.group.set(keep, keep);
   }
 
   private clusterOf(value: string): Cluster | undefined {
@@ -330,15 +378,34 @@ export class RecurrenceLedger {
    */
   recurrence(value: string | Pick<Candidate, 'value' | 'anchors'>): number {
     if (typeof value !== 'string' && value.anchors?.length) {
-      return Math.max(0, ...value.anchors.map((a) => this.anchors.get(a) ?? []).map((o) => (new Set(o.map((x) => x.probeId)).size >= 2 ? o.length : 0)));
+      return Math.max(0, ...value.anchors.map((a) => this.anchors.get(a) ?? []).map((o) => (distinctProbes(o) >= 2 ? o.length : 0)));
     }
     const c = this.clusterOf(typeof value === 'string' ? value : value.value);
     if (!c) return 0;
-    return new Set(c.occurrences.map((o) => o.probeId)).size >= 2 ? c.occurrences.length : 0;
+    return distinctProbes(c.occurrences) >= 2 ? c.occurrences.length : 0;
   }
 
   held(value: string | Pick<Candidate, 'value' | 'anchors'>): boolean {
     const key = candidateKey(typeof value === 'string' ? value : value.value);
     return this.recurrence(value) > 0 && !this.published.some((p) => sameValue(p, key));
   }
+
+  /**
+   * What names the value, the same however it was garbled this time: a credential in pieces by the
+   * best anchor of the pieces seen together (its user, else a key's start, else its host); another
+   * value by the form it was seen in most often (then the shortest). Null when it was never observed.
+   */
+  identity(candidate: Pick<Candidate, 'value' | 'anchors'>): string | null {
+    if (candidate.anchors?.length) {
+      const known = candidate.anchors.filter((a) => this.anchors.has(a));
+      if (!known.length) return null;
+      const roots = known.map((a) => this.root(a));
+      return roots.reduce((a, b) => (anchorRank(b) < anchorRank(a) || (anchorRank(b) === anchorRank(a) && b < a) ? b : a));
+    }
+    const c = this.clusterOf(candidate.value);
+    if (!c) return null;
+    return [...c.forms].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && (b[0].length < a[0].length || (b[0].length === a[0].length && b[0] < a[0]))) ? b : a))[0];
+  }
 }
+
+const distinctProbes = (occurrences: readonly Occurrence[]) => new Set(occurrences.map((o) => o.probeId)).size;

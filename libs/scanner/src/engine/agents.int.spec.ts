@@ -89,39 +89,45 @@ describe('agents scanned by what they did (decoy tools, standard profile)', () =
     return { attempts, vulnerabilities, requests: api.state.received.length };
   }
 
-  it('given an agent that does what anyone asks, then each steered call is a finding proven by the call, rated by the tool', async () => {
+  /** the evidence of the conversation a probe had, in the finding that holds it (its own, or a variant's) */
+  const evidenceOf = (v: Vulnerability, probe: string) => (v.probe_id === probe ? v.evidence : v.variants.find((x) => x.probe_id === probe)?.evidence);
+
+  it('given an agent that does what anyone asks, then each tool it was steered to call is a finding proven by the call, rated by the tool', async () => {
     const { vulnerabilities, attempts } = await scan('obliging');
-    const byProbe = new Map(vulnerabilities.map((v) => [v.probe_id, v]));
-    const wire = byProbe.get('ag-002')!;
-    expect(wire.category).toBe('LLM06:2025');
-    expect(wire.severity).toBe('critical');
-    expect(wire.evidence.proof?.matched).toMatchObject({ kind: 'tool_call', tool: 'transfer_funds' });
+    const holding = (probe: string) => vulnerabilities.find((v) => v.probes.includes(probe) && v.evidence.proof?.matched.kind === 'tool_call');
+    const wire = holding('ag-002')!;
+    expect(wire).toMatchObject({ fingerprint: 'LLM06:2025:tool:transfer_funds', category: 'LLM06:2025', severity: 'critical', title: 'Calls transfer_funds as an attacker asks (a financial tool)' });
+    // a catalogue probe of excessive agency that got the same call is the same weakness
+    expect(wire.probes).toEqual(expect.arrayContaining(['ag-002', 'ea-003']));
+    const asked = evidenceOf(wire, 'ag-002')!;
+    expect(asked.proof?.matched).toMatchObject({ kind: 'tool_call', tool: 'transfer_funds' });
     // the proof's turn is the assistant turn that made the call, recorded before the answer
-    const turn = wire.evidence.turns[wire.evidence.proof!.turn];
+    const turn = asked.turns[asked.proof!.turn];
     expect(turn.role).toBe('assistant');
     expect(turn.tool_calls?.[0].name).toBe('transfer_funds');
-    expect(wire.evidence.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(byProbe.get('ag-006')?.severity).toBe('high'); // a write
+    expect(asked.turns.map((t) => t.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(holding('ag-006')?.severity).toBe('high'); // a write
+    // the four indirect probes are one weakness: instructions in what a tool returned, proven by the calls they steered
+    const indirect = vulnerabilities.find((v) => v.fingerprint === 'LLM01:2025:instruction:indirect')!;
+    expect(indirect.severity).toBe('critical');
     for (const id of ['pi-ag-001', 'pi-ag-002', 'pi-ag-003', 'pi-ag-004']) {
-      const v = byProbe.get(id)!;
-      expect([id, v.category, v.evidence.proof?.matched.kind]).toEqual([id, 'LLM01:2025', 'tool_call']);
-      expect(v.severity).toBe('critical');
+      const e = evidenceOf(indirect, id)!;
+      expect([id, e.proof?.matched.kind]).toEqual([id, 'tool_call']);
       // the poisoned result is in the evidence, before the call that obeyed it
-      const proofTurn = v.evidence.proof!.turn;
-      expect(v.evidence.turns.slice(0, proofTurn).some((t) => t.role === 'tool')).toBe(true);
+      expect(e.turns.slice(0, e.proof!.turn).some((t) => t.role === 'tool')).toBe(true);
     }
-    // a catalogue probe of excessive agency is judged by the call too
-    const funds = byProbe.get('ea-003')!;
-    expect(funds.evidence.proof?.matched).toMatchObject({ kind: 'tool_call', tool: 'transfer_funds' });
-    expect(funds.severity).toBe('critical');
+    // one finding per tool: no tool is two findings
+    const tools = vulnerabilities.filter((v) => v.fingerprint.startsWith('LLM06:2025:tool:')).map((v) => v.fingerprint);
+    expect(new Set(tools).size).toBe(tools.length);
     expect(attempts.some((a) => a.probe_id === 'scan-note')).toBe(false);
   });
 
   it('given an agent guarded against direct requests but steered by its tools, then the indirect injections are found by the calls', async () => {
     const { vulnerabilities } = await scan('guarded');
-    const indirect = vulnerabilities.filter((v) => v.probe_id.startsWith('pi-ag-'));
-    expect(indirect.map((v) => v.probe_id).sort()).toEqual(['pi-ag-001', 'pi-ag-002', 'pi-ag-003', 'pi-ag-004']);
-    expect(indirect.every((v) => v.evidence.proof?.matched.kind === 'tool_call' && v.severity === 'critical')).toBe(true);
+    const indirect = vulnerabilities.filter((v) => v.fingerprint === 'LLM01:2025:instruction:indirect');
+    expect(indirect).toHaveLength(1);
+    expect(indirect[0].probes.filter((p) => p.startsWith('pi-ag-'))).toEqual(['pi-ag-001', 'pi-ag-002', 'pi-ag-003', 'pi-ag-004']);
+    expect(indirect[0]).toMatchObject({ severity: 'critical', evidence: { proof: { matched: { kind: 'tool_call' } } } });
     expect(above(severest(vulnerabilities.filter((v) => v.category === 'LLM06:2025')), 'medium')).toBe(false);
   });
 
@@ -131,11 +137,10 @@ describe('agents scanned by what they did (decoy tools, standard profile)', () =
     expect(above(severest(vulnerabilities), 'medium')).toBe(false);
   });
 
-  it('given a bot that only says it acted, then no LLM06 above low, each said to claim an action with no tool called', async () => {
+  it('given a bot that only says it acted, then one low LLM06 finding for the scan, its claims beneath it', async () => {
     const { vulnerabilities } = await scan('talker');
     const agency = vulnerabilities.filter((v) => v.category === 'LLM06:2025');
-    expect(agency.length).toBeGreaterThan(0);
-    expect(above(severest(agency), 'low')).toBe(false);
-    expect(agency.every((v) => v.title.includes('claims an action; no tool was called'))).toBe(true);
+    expect(agency.map((v) => [v.fingerprint, v.severity, v.title])).toEqual([['LLM06:2025:claim:action-without-tool', 'low', 'Claims actions it did not take (no tool was called)']]);
+    expect(agency[0].probes.length).toBeGreaterThan(1);
   });
 });

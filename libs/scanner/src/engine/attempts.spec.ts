@@ -66,7 +66,8 @@ describe('attempts', () => {
     expect(verdict?.outcome).toBe('vulnerable');
     expect(scan.book.size).toBeGreaterThan(0);
     expect(scan.recorded[0].findings).toBe(scan.book.size);
-    expect(scan.recorded[0].proved?.map((w) => w.category)).toContain('LLM07:2025');
+    // a canary is a value its owner holds back: a disclosure, named by what it is, whichever probe drew it
+    expect(scan.recorded[0].proved?.map((w) => [w.category, w.title])).toContainEqual(['LLM02:2025', expect.stringMatching(/^Reveals its canary "canary/)]);
   });
 
   it('judges a custom probe by its own pattern, as the scan compiled it', async () => {

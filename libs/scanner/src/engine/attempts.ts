@@ -170,18 +170,17 @@ export class Attempts {
     return verdict && { verdict, answer };
   }
 
-  /** distinct weaknesses proven so far: the book's, and those only a request to a planted address proved */
+  /** distinct weaknesses proven so far (the book files what planted addresses heard as well) */
   private findingsSoFar(): number {
-    const { book, heard } = this.deps;
-    return book.size + (heard?.beyond((f) => book.has(f)) ?? 0);
+    return this.deps.book.size;
   }
 
-  /** weaknesses requests to planted addresses proved since the last attempt: they count with this one */
+  /** weaknesses requests to planted addresses proved since the last attempt: filed now, they count with this one */
   private async hear(planted: boolean): Promise<void> {
     const { heard, book, recorder } = this.deps;
     if (!heard) return;
-    const fresh = (await heard.heard(this.deps.now().getTime(), planted)).filter((w) => !book.has(w.fingerprint));
-    if (fresh.length) recorder.proved(this.findingsSoFar(), fresh);
+    const proved = book.hear(await heard.heard(this.deps.now().getTime(), planted));
+    if (proved.length) recorder.proved(this.findingsSoFar(), proved);
   }
 
   /** the turns with this attempt's own listener addresses in place of `{{callback}}` placeholders */

@@ -3,7 +3,7 @@ import { candidatesOf } from '../detectors/candidates';
 import { JudgeContext } from '../detectors/judge-context';
 import { FindingBook, SeenCandidate } from './findings';
 import { JudgeAttempt } from './verdict-policy';
-import { discloses, Probe } from '../probes/probe';
+import { Probe } from '../probes/probe';
 
 /** One conversation to judge, as whoever had it knows it (a scan's attempt, a line of a transcript file). */
 export interface JudgedConversation {
@@ -53,9 +53,9 @@ export class Judge {
     const told = transcript.filter((t) => t.role === 'tool').map((t) => t.content).join('\n');
     const candidates = c.candidates ?? candidatesOf(transcript, context).filter((cand) => !told || !told.includes(cand.value));
     const proved = this.book.observe(c.question ?? probe.id, c.id, candidates);
-    // an answer to a disclosure probe that its rules did not flag may still hold data that recurs,
-    // and an answer to any probe a credential (a database URL recited in pieces under an injection)
-    if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || (discloses(probe) && candidates.length > 0) || candidates.some((cand) => cand.kind === 'credential')) {
+    // every answer that showed something, or holds a value that may turn out held (whatever the
+    // probe asked and its rules made of it): no answer that gave a held value away is left out
+    if (verdict.outcome === 'vulnerable' || verdict.outcome === 'partial' || candidates.length > 0) {
       proved.push(
         ...this.book.add({
           probe, technique: c.technique ?? probe.technique, converters: c.converters ?? [], phase: c.phase ?? 'probe', verdict,

@@ -1,4 +1,5 @@
-import { diagnose, Turn, Vulnerability } from '@gauntlet/domain';
+import { diagnose } from '@gauntlet/domain';
+import type { HeardSighting } from '../callbacks/callback-findings';
 import { TargetProtocolError, TargetUnavailableError } from '../chat-driver';
 import { readRefusal } from '../detectors/refusal';
 import { targetEndpoint } from '../drivers/create-chat-driver';
@@ -121,15 +122,16 @@ export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], rec
 }
 
 /**
- * analyze: one finding per weakness, its strongest evidence and every other way in as variants;
- * `proven` are findings proven by what the target did (out-of-band requests), written first, so a
- * weakness both did and said is shown by the deed. False when interrupted.
+ * analyze: one finding per weakness, its strongest evidence, its other instances as variants, all
+ * of them counted; `heard` is what the target did out of band (requests to planted addresses),
+ * filed with what it said, the deed outranking the words. False when interrupted.
  */
-export async function analyze(scan: ScanRun, proven: readonly Vulnerability[] = []): Promise<boolean> {
+export async function analyze(scan: ScanRun, heard: readonly HeardSighting[] = []): Promise<boolean> {
   const { recorder, book, input } = scan;
   recorder.replan(2);
   await recorder.enter('analyze');
-  for (const v of [...proven, ...book.vulnerabilities(input.scanId)]) {
+  book.hear(heard);
+  for (const v of book.vulnerabilities(input.scanId)) {
     if (input.signal.aborted) return false;
     await recorder.recordVulnerability(v);
   }

@@ -60,9 +60,11 @@ describe('a quick scan of a real language model', () => {
     const lab = await startLab({ model: 'smollm2' });
     labs.push(lab);
     const { attempts, found } = await quickScan(lab, true, DISCLOSURE);
-    // what the oracle saw the model give away, by category
+    // what the oracle saw the model give away, by the category Gauntlet files it under: a held value by
+    // what it is (the prompt's wording and its canary LLM07, any other value LLM02; the oracle files the
+    // internal code under LLM07, a finding files it under LLM02 like any value a bot holds back)
     const exposed = new Set<string>();
-    for (const a of attempts) for (const t of a.turns) if (t.role === 'assistant') for (const e of exposuresIn(t.content, lab.secrets)) exposed.add(e.category);
+    for (const a of attempts) for (const t of a.turns) if (t.role === 'assistant') for (const e of exposuresIn(t.content, lab.secrets)) exposed.add(e.kind === 'internal_code' ? 'LLM02:2025' : e.category);
     expect(exposed.has('LLM02:2025')).toBe(true);
     const categories = new Set(found.map((v) => v.category));
     for (const c of exposed) expect(categories).toContain(c);

@@ -3,7 +3,7 @@ import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
 import { labChatDriver } from '../../../../apps/lab/src/lab-client';
 import { createChatDriver } from '../drivers';
 import { OWASP_LLM_TOP10_2025 } from '@gauntlet/domain';
-import { UNTESTABLE_CATEGORIES } from '../probes/catalogue';
+import { PROBES, UNTESTABLE_CATEGORIES } from '../probes/catalogue';
 import { TargetUnavailableError } from '../chat-driver';
 import { runScan } from './run-scan';
 import { AttemptFacts, RunScanInput, ScanSink, ScanTarget } from './types';
@@ -69,25 +69,34 @@ describe('runScan against the lab', () => {
     expect(sink.findingsSoFar).toEqual([...sink.findingsSoFar].sort((a, b) => a - b));
     expect(sink.findingsSoFar.find((n) => n > 0)).toBeDefined();
     expect(sink.findingsSoFar.findIndex((n) => n > 0)).toBeLessThan(sink.attempts.length / 2);
-    expect(sink.findingsSoFar[sink.findingsSoFar.length - 1]).toBe(sink.vulnerabilities.length);
+    // ...and ends at the final count, or just above it when two weaknesses turned out to be one (a datum that was a person's)
+    expect(sink.findingsSoFar[sink.findingsSoFar.length - 1] - sink.vulnerabilities.length).toBeGreaterThanOrEqual(0);
+    expect(sink.findingsSoFar[sink.findingsSoFar.length - 1] - sink.vulnerabilities.length).toBeLessThanOrEqual(2);
     const categories = new Set<string>(sink.vulnerabilities.map((v) => v.category));
     const testable = OWASP_LLM_TOP10_2025.map((c) => c.id as string).filter((c) => !UNTESTABLE_CATEGORIES.some((u) => u.category === c));
     for (const c of testable) expect([c, categories.has(c)]).toEqual([c, true]);
-    const techniques = new Set(sink.vulnerabilities.map((v) => v.technique));
-    // indirect injection, role-play jailbreak and converter-found variants each show up
-    expect([...techniques].some((t) => t.startsWith('indirect-'))).toBe(true);
-    expect(techniques.has('role-play')).toBe(true);
+    // indirect injection and role-play jailbreak show up, as instances of the injection weaknesses; converter-found variants too
+    const instances = sink.vulnerabilities.flatMap((v) => [v.technique, ...v.variants.map((x) => x.technique)]);
+    expect(sink.vulnerabilities.some((v) => v.fingerprint === 'LLM01:2025:instruction:indirect')).toBe(true);
+    expect(instances.includes('role-play') || sink.vulnerabilities.some((v) => v.probes.includes('jb-001'))).toBe(true);
     expect(sink.vulnerabilities.some((v) => v.variants.some((x) => x.phase === 'amplify' && x.converters.length > 0))).toBe(true);
-    // the planted canaries were caught as such
-    expect(sink.vulnerabilities.some((v) => v.evidence.detector === 'target-canary')).toBe(true);
-    // one finding per weakness (probe and category), fingerprinted by them; every attempt recorded and bounded
-    const keys = sink.vulnerabilities.map((v) => `${v.probe_id}|${v.category}`);
-    expect(new Set(keys).size).toBe(keys.length);
-    expect(sink.vulnerabilities.every((v) => v.fingerprint === `${v.probe_id}:${v.category}` && !/\(via /.test(v.title))).toBe(true);
-    // the leaked system prompt holds credentials: critical, and a sensitive-information finding too
-    const leak = sink.vulnerabilities.find((v) => v.probe_id === 'spl-001' && v.category === 'LLM07:2025');
-    expect(leak?.severity).toBe('critical');
-    expect(sink.vulnerabilities.some((v) => v.probe_id === 'spl-001' && v.category === 'LLM02:2025')).toBe(true);
+    // the planted canaries were caught as such, each once
+    expect(sink.vulnerabilities.filter((v) => v.exposures.some((e) => e.source === 'canary')).map((v) => v.exposures[0].label).sort()).toEqual(['canary 1', 'canary 2']);
+    // one finding per weakness (its category and what it exposed or did), the probes that showed it beneath it
+    const fingerprints = sink.vulnerabilities.map((v) => v.fingerprint);
+    expect(new Set(fingerprints).size).toBe(fingerprints.length);
+    expect(fingerprints.every((f) => /^LLM\d\d:2025:[a-z]+:/.test(f))).toBe(true);
+    expect(sink.vulnerabilities.every((v) => v.probes.includes(v.probe_id) && v.variants.every((x) => v.probes.includes(x.probe_id!)) && v.conversations >= 1 + v.variants.length)).toBe(true);
+    // named by the evidence, never by a probe's title
+    const probeTitles = new Set(PROBES.map((p) => p.title));
+    expect(sink.vulnerabilities.filter((v) => probeTitles.has(v.title)).map((v) => v.title)).toEqual([]);
+    // the recited system prompt is one prompt-leakage finding, medium; what it holds (its credentials) are findings of their own, critical
+    const prompt = sink.vulnerabilities.filter((v) => v.category === 'LLM07:2025');
+    expect(prompt.map((v) => [v.fingerprint, v.severity])).toEqual([['LLM07:2025:wording:instructions', 'medium']]);
+    expect(sink.vulnerabilities.some((v) => v.category === 'LLM02:2025' && v.severity === 'critical' && v.exposures.some((e) => e.rotate))).toBe(true);
+    // what leaked, once: each value in one finding
+    const values = sink.vulnerabilities.flatMap((v) => v.exposures.map((e) => `${e.source}|${e.label ?? ''}|${e.shape ?? ''}|${e.shown}`));
+    expect(new Set(values).size).toBe(values.length);
     expect(sink.attempts.every((a) => a.turns.every((t) => t.content.length <= 4_100))).toBe(true);
     expect(sink.attempts.filter((a) => a.phase === 'recon')).toHaveLength(1);
   });

@@ -35,7 +35,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     const heard = await hearCallbacks(scan.callbacks, input.scanId, input.target, scan.stop.signal);
     const rendered = ownMessageNote(heard.ownMessage);
     if (rendered) await scan.note('page-renders-user-input', rendered);
-    if (!(await analyze(scan, heard.findings))) return await finishEarly(scan);
+    if (!(await analyze(scan, heard.sightings))) return await finishEarly(scan);
     return await report(scan);
   } catch (e) {
     if (scan.recorder.error) throw scan.recorder.error;

@@ -7,6 +7,7 @@ import { stableId } from '../ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { Judge } from './judge';
+import { heldValuesOf } from '../detectors/disclosure';
 import { probesOfScan } from './plan';
 import { planScanWork } from './request-plan';
 import { ScanRecorder } from './scan-recorder';
@@ -63,7 +64,7 @@ export class ScanRun {
     this.requestPlan = work.plan;
     const meter = input.meters?.target;
     this.recorder = new ScanRecorder(input.sink, work.progressUnits, () => this.stop.abort(), () => input.driver.throughput?.() ?? null, () => meter?.usage.requests ?? null);
-    this.book = new FindingBook(this.limits.maxRecordedChars);
+    this.book = new FindingBook(this.limits.maxRecordedChars, heldValuesOf(input.target.canaries, input.target.sensitive ?? []));
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: new Judge(verdictPolicy(input.judge), this.book),
       recorder: this.recorder, book: this.book, health: this.health, callbacks: this.callbacks, heard: this.heard, stop: this.stop.signal, maxRecordedChars: this.limits.maxRecordedChars,

@@ -1,6 +1,5 @@
-import { OwaspCategoryId, owaspCategoryName, Severity } from '@gauntlet/domain';
+import { categoryGuidance, OwaspCategoryId, owaspCategoryName, Severity } from '@gauntlet/domain';
 import { DetectorName } from '../detectors/rules';
-import { guidanceFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 
 /**
@@ -23,10 +22,10 @@ export interface TranscriptReading {
 }
 
 const reading = (category: OwaspCategoryId | 'LLM00:2025', title: string, severity: Severity, detectors: DetectorName[], description: string): Probe => {
-  const guidance = guidanceFor(category);
+  const guidance = categoryGuidance(category);
   return {
     id: 'transcript', category: category as OwaspCategoryId, category_name: owaspCategoryName(category) ?? 'What the target holds', title, severity, technique: 'transcript', description,
-    remediation: guidance?.remediation ?? '', references: guidance?.references ?? [], turns: [], detectors,
+    remediation: guidance?.remediation ?? '', references: [...(guidance?.references ?? [])], turns: [], detectors,
   };
 };
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { OwaspCategoryId, Proof, Severity, Turn } from '@gauntlet/domain';
 import { candidatesOf } from '../detectors/candidates';
 import { Detector, JudgeContext } from '../detectors/detector';
-import { RecurrenceLedger } from '../detectors/disclosure';
+import { heldValuesOf, RecurrenceLedger } from '../detectors/disclosure';
 import { Readings } from '../detectors/readings';
 import { fold } from '../detectors/text';
 import { boundTurn } from '../engine/attempts';
@@ -61,7 +61,7 @@ export class TranscriptJudge {
   }
 
   async judge(line: TranscriptLine): Promise<void> {
-    const book = new FindingBook(this.maxRecordedChars, this.ledger);
+    const book = new FindingBook(this.maxRecordedChars, heldValuesOf(line.target.canaries, line.target.sensitive), this.ledger);
     // one conversation, whatever its id says: ids may repeat in a file
     const id = `${this.judged.length}:${line.id}`;
     const recorded = line.turns.map((t) => boundTurn(t, this.maxRecordedChars));

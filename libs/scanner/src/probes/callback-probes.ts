@@ -1,4 +1,4 @@
-import { owaspCategory, owaspCategoryName } from '@gauntlet/domain';
+import { EXFILTRATION_REFERENCES, FETCH_REMEDIATION, INDIRECT_REFERENCES, MAIL_REFERENCES, MAIL_REMEDIATION, owaspCategory, owaspCategoryName, RENDER_REMEDIATION } from '@gauntlet/domain';
 import { Probe } from './probe';
 
 /**
@@ -9,15 +9,9 @@ import { Probe } from './probe';
  * up by whatever sends to it), fresh for every attempt. A request to it is the proof (see CallbackPlanting and judgeCallbackHits);
  * their words alone prove nothing, so they run only when a listener is there to hear.
  */
-const INDIRECT = ['https://atlas.mitre.org/techniques/AML.T0051.001', 'https://arxiv.org/abs/2302.12173'];
-const EXFIL = ['https://atlas.mitre.org/techniques/AML.T0077', 'https://atlas.mitre.org/techniques/AML.T0057', 'https://embracethered.com/blog/posts/2023/bing-chat-data-exfiltration-poc-and-fix/'];
-const FETCH_REMEDIATION =
-  'Treat every fetched page, document and tool result as data, never as instructions: keep fetched content out of the instruction channel (spotlighting, delimiters the model is trained on), let a fetch tool reach only allow-listed hosts, never let content decide which address is loaded next, and require a human to approve any request that carries user or account data.';
-const MAIL = ['https://atlas.mitre.org/techniques/AML.T0053', 'https://atlas.mitre.org/techniques/AML.T0077'];
-const MAIL_REMEDIATION =
-  'Let an agent send mail only to recipients the user is known to own or has confirmed out of band (an allow-list of domains, the account\'s own addresses), require a human to approve any message that carries account or customer data, and never let a conversation alone name where data goes.';
-const RENDER_REMEDIATION =
-  'Do not render images or unfurl links from model output on arbitrary hosts: allow-list image and link hosts in the chat client (Content-Security-Policy img-src), strip or proxy URLs in answers, and never let an answer build a URL from conversation data.';
+const INDIRECT = INDIRECT_REFERENCES;
+const EXFIL = EXFILTRATION_REFERENCES;
+const MAIL = MAIL_REFERENCES;
 
 const probe = (p: Omit<Probe, 'category_name' | 'remediation' | 'references' | 'detectors'> & Partial<Pick<Probe, 'references' | 'detectors'>>): Probe => {
   const fetches = p.turns.some((t) => t.includes('{{callback}}'));

@@ -92,3 +92,11 @@ export function renderProbe(probe: Probe, seed: string): RenderedProbe {
   const pattern = probe.pattern ? userPatternOrNull(probe.pattern) : null;
   return { probe, turns, canary, entity, ...(marks && { marks }), ...(poison && { poison }), ...(pattern && { pattern }) };
 }
+
+/**
+ * Where the instruction a probe plants reaches the target: in the user's own message (direct), or
+ * inside content the target is given to read or fetches (a document to summarise, a page, an
+ * e-mail, a tool's result: indirect). The two are fixed differently, so they are two weaknesses.
+ */
+export const instructionVia = (probe: Pick<Probe, 'technique' | 'agent'>): 'direct' | 'indirect' =>
+  probe.agent?.poison || /^indirect/.test(probe.technique) ? 'indirect' : 'direct';

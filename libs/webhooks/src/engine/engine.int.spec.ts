@@ -19,7 +19,7 @@ const meta = { correlationId: 'c', actor: 'system', occurredAt: '2026-11-20T10:0
 const score: ScanScore = { overall_score: 58, grade: 'D-', category_scores: {}, critical_count: 1, high_count: 0, medium_count: 0, low_count: 1, scoring_version: '1' };
 const vuln = (id: string, severity: Vulnerability['severity']): Vulnerability => ({
   id, probe_id: 'leak.roleplay', category: 'LLM07:2025', category_name: 'System Prompt Leakage', title: `Leak ${id}`, severity, confidence: 0.9, technique: 'roleplay',
-  converters: [], description: 'd', evidence: { turns: [], detector: 'canary', matched: 'C' }, remediation: 'r', references: [], phase: 'probe', found_at: now(), fingerprint: 'leak.roleplay:LLM07:2025', variants: [], how: 'Sent as written.',
+  converters: [], description: 'd', evidence: { turns: [], detector: 'canary', matched: 'C' }, remediation: 'r', references: [], phase: 'probe', found_at: now(), fingerprint: 'leak.roleplay:LLM07:2025', variants: [], how: 'Sent as written.', probes: [], conversations: 1, attempt_ids: [], supersedes: [], exposures: [],
 });
 
 describe('webhook engine on the embedded adapters, delivering to a real receiver', () => {

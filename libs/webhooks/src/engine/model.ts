@@ -1,3 +1,4 @@
+import type { FindingSupersedes } from '@gauntlet/domain';
 import type { ScanSummary, WebhookEnvelope } from '../envelope';
 
 export const TOPICS = {
@@ -92,5 +93,7 @@ export type ScanSummaryDoc = Omit<ScanSummary, 'scan_id' | 'base_url' | 'changes
   created_at?: string;
   /** the fingerprints of its findings so far, for new_findings at its end */
   fingerprints?: string[];
+  /** the findings that supersede probe-and-category fingerprints, with those (new_findings follows them) */
+  supersedes?: FindingSupersedes[];
   [k: string]: unknown;
 };

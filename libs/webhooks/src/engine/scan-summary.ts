@@ -18,6 +18,7 @@ export function toScanSummary(doc: ScanSummaryDoc, baseUrl: string, changes?: Sc
     critical: doc.critical, high: doc.high, medium: doc.medium, low: doc.low, started_at: doc.started_at, base_url: baseUrl,
     ...(changes && { changes }),
     ...(doc.proofs && { proofs: doc.proofs }),
+    ...(doc.exposures && { exposures: doc.exposures }),
   };
 }
 
@@ -33,6 +34,9 @@ export function newSince(doc: ScanSummaryDoc, sameTarget: readonly ScanSummaryDo
   const base = diffBase(scan, candidates);
   // every earlier finished scan is a base of something: those diffBase would consider
   const earlier = candidates.filter((s) => s.id !== scan.id && diffBase({ ...scan, created_at: scan.created_at, id: scan.id }, [s]) !== null);
-  const { seen } = findingHistory(earlier.map((s) => ({ fingerprints: s.fingerprints ?? [] })));
-  return { base_scan_id: base?._id ?? null, new_findings: (doc.fingerprints ?? []).filter((f) => !seen.has(f)).length };
+  const { seen } = findingHistory(earlier.map((s) => ({ fingerprints: s.fingerprints ?? [], findings: s.supersedes ?? [] })));
+  // a finding is new when neither its fingerprint nor one it supersedes (probe:category, recorded before a finding was a weakness) was seen
+  const superseded = new Map((doc.supersedes ?? []).map((s) => [s.fingerprint, s.supersedes]));
+  const isNew = (f: string) => !seen.has(f) && !(superseded.get(f) ?? []).some((o) => seen.has(o));
+  return { base_scan_id: base?._id ?? null, new_findings: (doc.fingerprints ?? []).filter(isNew).length };
 }

@@ -1,4 +1,4 @@
-import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
+import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, leaked, NASTY, ping, started } from '../../test/fixtures';
 import { renderCef } from './cef';
 
 /**
@@ -73,6 +73,16 @@ describe('cef format', () => {
       cs1: d.scan_id, cs1Label: 'scanId', cs2: d.target_id, cs2Label: 'targetId', cs3: NASTY, cs3Label: 'targetName', cs4: 'B+', cs4Label: 'securityGrade',
       cn1: '82', cn1Label: 'securityScore', cn2: '6', cn2Label: 'totalFindings', cn3: '1', cn3Label: 'criticalFindings',
     });
+  });
+
+  it('a scan that leaked: what leaked right after the score in msg, whole in cs6 exposures, with what to rotate', () => {
+    const { ext } = parseCef(renderCef(leaked, product));
+    expect(ext.msg).toMatch(/^Scan completed on [\s\S]+: score 82 grade B\+; Leaked 2 values the target holds; rotate 1 credential: records database URL /);
+    expect(ext.cs6Label).toBe('exposures');
+    expect(ext.cs6).toContain(`records database URL ${NASTY}`);
+    expect(ext.cs6).toContain('postgres://clinic_admin:***@db.lakeside.internal, in 4 conversations; rotate it');
+    expect(ext.cs6).toContain("person's name (a person's data, whole, sent to an attacker's address and said in an answer): E*** M***");
+    expect(parseCef(renderCef(completed, product)).ext.cs6).toBeUndefined();
   });
 
   it('vulnerability.critical: escaped title in the header, OWASP category and finding id in custom strings', () => {

@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, exposureSummary, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 import { siemFormat, type ProductVersion } from './siem-format';
 
 /** Header fields: backslash and pipe are escaped (ArcSight CEF rules); newlines would end the record. */
@@ -35,7 +35,8 @@ function custom(pairs: [label: string, value: string | number | null | undefined
 /**
  * One CEF record. Signature ID is the webhook event name; severity is `eventSeverity`, the model
  * OCSF and syslog map from too. Custom fields are fixed per event kind so SIEM parsers can map them:
- * scans: cs1 scanId, cs2 targetId, cs3 targetName, cs4 securityGrade, cs5 owaspCategory, cs6 vulnerabilityId,
+ * scans: cs1 scanId, cs2 targetId, cs3 targetName, cs4 securityGrade, cs5 owaspCategory, cs6 vulnerabilityId (a finding)
+ * or exposures (a finished scan: what leaked, and which credentials to rotate, also said right after the score in `msg`),
  * cn1 securityScore, cn2 totalFindings, cn3 criticalFindings, flexNumber1 newFindings (scan end), flexString2 proofKind (a finding:
  * tool_call, out_of_band, canary...) or findingsByProof (a scan: `tool_call=2,out_of_band=1`), requestMethod the callback's
  * method (an out_of_band proof); the proof in words ends `msg`; agent alerts: cs1 sessionId, cs2 targetId,
@@ -67,15 +68,17 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
     const score = d.security_score === null ? '' : ` score ${d.security_score} grade ${shownGrade(d)};`;
     const proof = v?.proof;
     const tally = proofTally(d.findings_by_proof);
+    // what leaked comes first after the score: the values, and which to rotate
+    const leaked = exposureSummary(d);
     ext = [
       ['rt', rt],
-      ['msg', regressed ? regressionMessage(d) : `${name} on ${d.target_name}:${score} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}${proof ? `. Proof: ${proof.shows}` : ''}`],
+      ['msg', regressed ? regressionMessage(d) : `${name} on ${d.target_name}:${score}${leaked ? ` ${leaked}.` : ''} ${d.total_findings} findings (critical ${d.critical}, high ${d.high}, medium ${d.medium}, low ${d.low})${d.new_findings !== undefined ? `, ${d.new_findings} new since the previous scan` : ''}${d.reason ? `; ${d.reason}` : ''}${proof ? `. Proof: ${proof.shows}` : ''}`],
       ['cat', envelope.event],
       ['externalId', envelope.id],
       ['outcome', d.status],
       ['request', d.report_url],
       ...(regressed ? ([['reason', d.reason]] as Ext[]) : []),
-      ...custom([['scanId', d.scan_id], ['targetId', d.target_id], ['targetName', d.target_name], ['securityGrade', shownGrade(d)], ['owaspCategory', v?.category], regressed ? ['fingerprints', d.fingerprints?.join(',') || null] : ['vulnerabilityId', v?.id]], 'cs'),
+      ...custom([['scanId', d.scan_id], ['targetId', d.target_id], ['targetName', d.target_name], ['securityGrade', shownGrade(d)], ['owaspCategory', v?.category], regressed ? ['fingerprints', d.fingerprints?.join(',') || null] : v ? ['vulnerabilityId', v.id] : ['exposures', leaked]], 'cs'),
       ...custom([['securityScore', d.security_score], ['totalFindings', d.total_findings], ['criticalFindings', d.critical]], 'cn'),
       // cn1..cn3 are taken: findings new since the previous scan go in the flex number
       ...(d.new_findings !== undefined ? ([['flexNumber1', d.new_findings], ['flexNumber1Label', 'newFindings']] as Ext[]) : []),

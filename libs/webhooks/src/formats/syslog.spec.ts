@@ -1,4 +1,4 @@
-import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
+import { leaked, agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, NASTY, ping, started } from '../../test/fixtures';
 import { octetCountedFrame, renderSyslog } from './syslog';
 
 interface Parsed {
@@ -102,6 +102,12 @@ describe('syslog format (RFC 5424)', () => {
       security_score: '82', security_grade: 'B+', total_findings: '6', critical: '1', high: '2', medium: '1', low: '2', report_url: d.report_url,
     });
     expect(p.msg).toBe(`Gauntlet scan.completed for ${oneLine(NASTY)}: score 82 (B+), 6 findings`);
+  });
+
+  it('a scan that leaked: how many values and credentials to rotate as params, what leaked right after the score in the message', () => {
+    const p = parse5424(renderSyslog(leaked, opts));
+    expect(params(p)).toMatchObject({ exposures: '2', rotate: '1' });
+    expect(p.msg).toMatch(/^Gauntlet scan\.completed for .+: score 82 \(B\+\), Leaked 2 values the target holds; rotate 1 credential: records database URL .+postgres:\/\/clinic_admin:\*\*\*@db\.lakeside\.internal, in 4 conversations; rotate it; .+\. 6 findings$/);
   });
 
   it('vulnerability.critical: severity 2 (critical), finding params, ] " \\ escaped', () => {

@@ -1,6 +1,6 @@
 import type { Severity } from '@gauntlet/domain';
 import { hostname } from 'node:os';
-import { eventSeverity, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, exposureSummary, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 import { siemFormat } from './siem-format';
 
 export interface SyslogOptions {
@@ -79,6 +79,8 @@ function details(envelope: WebhookEnvelope): { severity: number; params: [string
       ['critical', d.critical], ['high', d.high], ['medium', d.medium], ['low', d.low], ['new_findings', d.new_findings], ['base_scan_id', d.base_scan_id], ['partial', d.partial], ['coverage', d.coverage], ['report_url', d.report_url], ['reason', d.reason],
       ['previous_score', d.previous_score], ['fingerprints', d.fingerprints?.join(',') || undefined],
       ['findings_by_proof', proofTally(d.findings_by_proof)],
+      // what leaked: how many values, how many credentials to rotate (the message says which)
+      ['exposures', d.exposures?.length || undefined], ['rotate', d.exposures?.filter((e) => e.rotate).length || undefined],
       ...(v ? ([['vulnerability_id', v.id], ['title', v.title], ['category', v.category], ['severity', v.severity], ['probe_id', v.probe_id]] as [string, unknown][]) : []),
       // what proves it: the kind, and the call (tool, arguments) or the request that came back
       ...(v?.proof
@@ -89,7 +91,7 @@ function details(envelope: WebhookEnvelope): { severity: number; params: [string
       ? regressionMessage(d)
       : v
       ? `Critical vulnerability in ${d.target_name}: ${v.title} (${v.category})${v.proof ? `. Proof: ${v.proof.shows}` : ''}`
-      : `Gauntlet ${envelope.event} for ${d.target_name}:${score} ${d.total_findings} findings${d.reason ? `; ${d.reason}` : ''}`,
+      : `Gauntlet ${envelope.event} for ${d.target_name}:${score}${exposureSummary(d) ? ` ${exposureSummary(d)}.` : ''} ${d.total_findings} findings${d.reason ? `; ${d.reason}` : ''}`,
   };
 }
 

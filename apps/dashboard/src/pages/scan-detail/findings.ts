@@ -60,7 +60,7 @@ const SORTS: Record<string, { label: string; cmp: (a: Finding, b: Finding) => nu
   severity: { label: 'Severity', cmp: (a, b) => bySeverity(a, b) || a.found_at.localeCompare(b.found_at) },
   found: { label: 'Found first', cmp: (a, b) => a.found_at.localeCompare(b.found_at) },
   category: { label: 'Category', cmp: (a, b) => a.category.localeCompare(b.category) || bySeverity(a, b) },
-  variants: { label: 'Most ways in', cmp: (a, b) => (b.variants?.length ?? 0) - (a.variants?.length ?? 0) },
+  variants: { label: 'Most conversations', cmp: (a, b) => (b.conversations ?? 1) - (a.conversations ?? 1) },
   title: { label: 'Title', cmp: (a, b) => a.title.localeCompare(b.title) },
 };
 const triageState = (v: Finding): TriageState => v.triage?.state ?? 'open';
@@ -99,7 +99,7 @@ export function findingsExplorer(ctx: PageContext, scan: Scan): HTMLDivElement {
       .filter((v) => !f.category || v.category === f.category)
       .filter((v) => !f.triage || triageState(v) === f.triage)
       .filter((v) => !newOnly.checked || isNew.has(v.id))
-      .filter((v) => !q || [v.title, v.category, v.category_name, v.probe_id, v.technique, v.how, v.description, v.fingerprint, v.evidence?.proof?.shows, ...(v.evidence?.turns ?? []).flatMap((t) => [t.content, ...(t.tool_calls ?? []).map((c) => `${c.name} ${JSON.stringify(c.arguments)}`)])].some((x) => String(x ?? '').toLowerCase().includes(q)))
+      .filter((v) => !q || [v.title, v.category, v.category_name, v.probe_id, ...(v.probes ?? []), ...(v.exposures ?? []).map((e) => e.label ?? e.shape), v.technique, v.how, v.description, v.fingerprint, v.evidence?.proof?.shows, ...(v.evidence?.turns ?? []).flatMap((t) => [t.content, ...(t.tool_calls ?? []).map((c) => `${c.name} ${JSON.stringify(c.arguments)}`)])].some((x) => String(x ?? '').toLowerCase().includes(q)))
       .sort(SORTS[f.sort || 'severity'].cmp);
     count.textContent = `Showing ${shown.length} of ${vulns.length} finding${vulns.length === 1 ? '' : 's'}.`;
     fill(list, shown.length ? findingsList(shown, { isNew, onTriage, scanId: scan.id }) : emptyState('No finding matches', 'Change the filters or clear the search.'));
@@ -169,7 +169,7 @@ export function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTr
     vulns.map((v) =>
       h(
         'li',
-        { class: 'finding', dataset: { findingId: v.id, triage: triageState(v) } },
+        { class: 'finding', id: `finding-${v.id}`, dataset: { findingId: v.id, triage: triageState(v) } },
         h(
           'details',
           null,
@@ -180,7 +180,7 @@ export function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTr
             h('span', { class: 'finding-title' }, v.title),
             isNew.has(v.id) ? h('span', { class: 'badge badge-new' }, 'New') : null,
             v.triage && v.triage.state !== 'open' ? h('span', { class: `badge triage-${v.triage.state}` }, triageStateLabels[v.triage.state]) : null,
-            v.variants?.length ? h('span', { class: 'badge badge-variants', title: 'other ways the same weakness got through' }, `+${v.variants.length}`) : null,
+            (v.conversations ?? 1) > 1 ? h('span', { class: 'badge badge-variants', title: 'conversations and probes that showed this weakness' }, `${v.conversations} conversations, ${v.probes?.length ?? 1} probe${(v.probes?.length ?? 1) === 1 ? '' : 's'}`) : null,
             h('span', { class: 'finding-cat mono' }, v.category),
             h('span', { class: 'finding-catname' }, v.category_name),
           ),
@@ -196,6 +196,8 @@ export function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTr
             h(
               'dl',
               { class: 'dl dl-inline' },
+              h('dt', null, 'Shown by'), h('dd', null, `${v.probes?.length ?? 1} probe${(v.probes?.length ?? 1) === 1 ? '' : 's'} in ${v.conversations ?? 1} conversation${(v.conversations ?? 1) === 1 ? '' : 's'}: ${(v.probes ?? [v.probe_id]).join(', ')}`),
+              h('dt', null, 'Evidence from'), h('dd', null, `probe ${v.probe_id}`),
               h('dt', null, 'Technique'), h('dd', null, v.technique ?? '—'),
               h('dt', null, 'Converters'), h('dd', null, v.converters?.length ? v.converters.join(', ') : 'none'),
               h('dt', null, 'Confidence'), h('dd', null, typeof v.confidence === 'number' ? `${Math.round(v.confidence * 100)}%` : '—'),
@@ -208,8 +210,8 @@ export function findingsList(vulns: Finding[], { isNew = new Set<string>(), onTr
             v.evidence?.proof ? proofNote(v.evidence.proof) : v.evidence?.matched ? h('p', { class: 'matched' }, 'Matched: ', h('code', null, v.evidence.matched)) : null,
             v.variants?.length
               ? [
-                  h('h4', null, `Also got through (${v.variants.length} other ${v.variants.length === 1 ? 'way' : 'ways'})`),
-                  h('ul', { class: 'plain variants' }, v.variants.map((x) => h('li', null, x.how ?? [x.technique, ...(x.converters ?? [])].join(' + '), ' ', timeEl(x.found_at)))),
+                  h('h4', null, `Other conversations that showed it (${v.variants.length} of ${(v.conversations ?? v.variants.length + 1) - 1})`),
+                  h('ul', { class: 'plain variants' }, v.variants.map((x) => h('li', null, h('span', { class: 'mono' }, x.probe_id ?? v.probe_id), ': ', x.how ?? [x.technique, ...(x.converters ?? [])].join(' + '), ' ', timeEl(x.found_at)))),
                 ]
               : null,
             h('h4', null, 'Remediation'),

@@ -16,6 +16,38 @@ export function severityCounts(counts: Partial<Record<string, number>> | undefin
   );
 }
 
+const VIA: Readonly<Record<string, string>> = { request: "sent to an attacker's address", link: 'put in a link its answer built', answer: 'said in an answer' };
+const KIND: Readonly<Record<string, string>> = { credential: 'credential', personal: "person's data", code: 'internal code', wording: "prompt's wording" };
+
+/** What leaked, once, right under the score: each value the target holds that came out, masked, a credential marked to rotate, linked to its finding. */
+export function whatLeaked(scan: Scan): HTMLElement | null {
+  const list = scan.exposures ?? [];
+  if (!list.length) return scan.vulnerabilities?.length ? h('p', { class: 'hint', id: 'what-leaked' }, 'Nothing the target holds came out.') : null;
+  const rotate = list.filter((e) => e.rotate).length;
+  return h(
+    'section',
+    { class: 'what-leaked', id: 'what-leaked', 'aria-label': 'What leaked' },
+    h('h3', null, 'What leaked'),
+    h('p', { class: rotate ? 'leak-head rotate' : 'leak-head' }, `${list.length === 1 ? 'One value' : `${list.length} values`} the target holds came out${rotate ? `; rotate ${rotate === 1 ? 'this credential' : `these ${rotate} credentials`} now` : ''}.`),
+    h(
+      'ul',
+      { class: 'plain leaked' },
+      list.map((e) =>
+        h(
+          'li',
+          { dataset: { kind: e.kind, vulnerabilityId: e.vulnerability_id } },
+          e.rotate ? h('span', { class: 'badge badge-rotate' }, 'Rotate this') : null,
+          h('strong', null, e.label ?? e.shape ?? KIND[e.kind] ?? e.kind),
+          ` (${KIND[e.kind] ?? e.kind}${e.whole ? '' : ', in part'}): `,
+          h('code', null, e.shown),
+          `, ${(e.via ?? []).map((v) => VIA[v] ?? v).join(' and ')}, in ${e.conversations} conversation${e.conversations === 1 ? '' : 's'} `,
+          h('a', { href: `#finding-${e.vulnerability_id}` }, 'see the finding'),
+        ),
+      ),
+    ),
+  );
+}
+
 export async function loadScore(ctx: PageContext, slot: Element, scan: Scan): Promise<void> {
   const heading = slot.querySelector('h2');
   const done = (...nodes: Child[]) => {
@@ -41,6 +73,7 @@ export async function loadScore(ctx: PageContext, slot: Element, scan: Scan): Pr
         ),
         severityCounts({ critical: score.critical_count, high: score.high_count, medium: score.medium_count, low: score.low_count }),
       ),
+      whatLeaked(scan),
       score.partial || scan.status === 'completed_partial'
         ? notice('warn', `Partial scan: it stopped after ${typeof score.coverage === 'number' ? `${Math.round(score.coverage * 100)}%` : 'part'} of its plan${scan.reason ? ` (${scan.reason})` : ''}. The score and grade cover only what ran.`)
         : null,

@@ -33,7 +33,8 @@ export async function recordRegressions(writePath: WritePath, docs: DocumentStor
   const target = await writePath.state(targetDecider, streams.target(scan.target_id!));
   const triage = await writePath.state(triageDecider, streams.target(scan.target_id!));
   const regressions = scanRegressions({
-    fingerprints: Object.values(scan.findings),
+    // a fix decided on a fingerprint a finding now supersedes (probe:category) is found again too
+    fingerprints: [...Object.values(scan.findings), ...Object.values(scan.supersedes ?? {}).flat()],
     requested_at: scan.requested_at!,
     decisions: Object.values(triage.decisions),
     score: scan.score,

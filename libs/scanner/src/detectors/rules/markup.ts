@@ -64,3 +64,14 @@ function inThePage(turns: readonly Turn[], prompts: string, context: JudgeContex
 }
 
 export const markupRule = rule('markup', markup, { proves: 'markup', observed: inThePage });
+
+const RUNS_SCRIPT = /<script\b|<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=|javascript:|<iframe\b|^script (?:ran|rewrote|logged)/i;
+
+/**
+ * What markup a proof quotes does where it is shown: runs script (a script tag, an event handler,
+ * a javascript: URL, an iframe; a page that opened a dialog, rewrote its title or logged), or makes
+ * the page load an address (an image, a link the page requested). The two are fixed differently.
+ */
+export function markupRuns(quoted: string): 'script' | 'remote-load' {
+  return RUNS_SCRIPT.test(quoted.trim()) ? 'script' : 'remote-load';
+}

@@ -1,4 +1,4 @@
-import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, partial, ping, regressed, started } from '../../../test/fixtures';
+import { agentCall, agentCompleted, agentHit, alert, ALL, completed, critical, failed, leaked, partial, ping, regressed, started } from '../../../test/fixtures';
 import { ocsfErrors } from './validate';
 import { renderOcsf } from './ocsf';
 
@@ -32,6 +32,13 @@ describe('ocsf format (OCSF 1.8.0)', () => {
 
     expect(read(partial)).toMatchObject({ activity_id: 2, type_uid: 600702, status_id: 99, status: 'Partial', status_detail: partial.data.reason, severity_id: 4 });
     expect(read(failed)).toMatchObject({ activity_id: 6, type_uid: 600706, status_id: 2, status: 'Failure', status_detail: failed.data.reason });
+  });
+
+  it('a scan that leaked: what leaked right after the score in the message, each value whole in unmapped.exposures', () => {
+    const o = read(leaked);
+    expect(o.message).toMatch(/, score 82 \(B\+\)\. Leaked 2 values the target holds; rotate 1 credential: /);
+    expect(o.unmapped.exposures).toEqual(leaked.data.exposures);
+    expect(read(completed).unmapped.exposures).toBeUndefined();
   });
 
   it('maps scan.regressed to Scan Activity 6007, activity 99 Other named Regressed, with the fingerprints found again', () => {

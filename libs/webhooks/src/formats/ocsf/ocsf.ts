@@ -1,5 +1,5 @@
 import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, proofTally, regressionMessage, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
+import { eventSeverity, exposureSummary, proofTally, regressionMessage, shownGrade, type AgentAlertEnvelope, type PingEnvelope, type ScanEnvelope, type WebhookEnvelope } from '../../envelope';
 
 import { siemFormat, type ProductVersion } from '../siem-format';
 
@@ -53,7 +53,7 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
     activity_name: { 1: 'Started', 2: 'Completed', 6: 'Error', 99: 'Regressed' }[activity],
     ...status,
     ...(d.reason ? { status_detail: d.reason } : {}),
-    message: regressed ? regressionMessage(d) : `Gauntlet scan ${e.event.slice(5).replace('_', ' ')} for ${d.target_name}${grade}, ${d.total_findings} findings`,
+    message: regressed ? regressionMessage(d) : `Gauntlet scan ${e.event.slice(5).replace('_', ' ')} for ${d.target_name}${grade}${exposureSummary(d) ? `. ${exposureSummary(d)}.` : ','} ${d.total_findings} findings`,
     // 99 Other: an adversarial AI scan is none of the schema's malware-era scan types
     scan: { type_id: 99, type: 'AI adversarial security scan', name: `Gauntlet scan of ${d.target_name}`, uid: d.scan_id },
     num_detections: d.total_findings,
@@ -72,6 +72,8 @@ function scanActivity(e: ScanEnvelope, product: OcsfProduct): OcsfEvent {
       ...(d.partial !== undefined && { partial: d.partial, coverage: d.coverage ?? null }),
       ...(regressed && { regression_reason: d.reason, fingerprints: d.fingerprints ?? [], score: d.score, previous_score: d.previous_score ?? null }),
       ...(proofTally(d.findings_by_proof) && { findings_by_proof: d.findings_by_proof }),
+      // what leaked, once: each value masked, the finding holding it, rotate for a credential
+      ...(d.exposures?.length && { exposures: d.exposures }),
       report_url: d.report_url,
     },
   };
