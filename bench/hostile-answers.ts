@@ -4,8 +4,13 @@
  * candidates, refusal, the monitor, custom patterns, topics, the answer readers of the API formats)
  * on answers of 4 MiB built for their patterns' classes (runs of one class, classes alternating,
  * prefixes that nearly match, repeated). Prints, per reader, the worst CPU time per MiB and the shape
- * that caused it. A reader that takes seconds on a smaller answer is not run at 4 MiB: its figure is
- * extrapolated from the growth it showed (marked ~), which is how a quadratic pattern shows.
+ * that caused it.
+ *
+ * A reader is tried on each shape from 1 KiB up, by steps of 16 (or 4), each step only if the reader,
+ * growing as it has so far, would stay within a few seconds; else its figure is carried to 4 MiB from
+ * that growth (marked ~): that is how a quadratic pattern shows. Each reader runs in a worker thread
+ * with a watchdog, so one that never ends on a small answer (a cubic pattern) is stopped, reported as
+ * at least the time it was given, and the rest of its shapes go on in a new worker.
  *
  *   npm run build && node dist/bench/hostile-answers.js [reader name filter] [--write]
  *
@@ -14,17 +19,24 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { HOSTILE_READERS, HOSTILE_SHAPES, hostileAnswer, HostileShape } from '../libs/scanner/testing/hostile-answers';
 
 const MiB = 1024 * 1024;
 const FULL = 4 * MiB;
-const FIRST = 16 * 1024;
-/** no run is tried that a quadratic reader would take longer than this on: it is extrapolated instead */
+const FIRST = 1024;
+/** no size is tried that the reader, growing as it has, would take longer than this on: extrapolated instead */
 const BUDGET_MS = 2000;
+/** a single read taking longer than this is stopped (its worker ended) */
+const WATCHDOG_MS = 30_000;
 
-const args = process.argv.slice(2);
-const write = args.includes('--write');
-const filter = args.find((a) => !a.startsWith('--'))?.toLowerCase();
+interface Figure {
+  msPerMiB: number;
+  shape: string;
+  extrapolated: boolean;
+}
+
+type FromWorker = { kind: 'trying'; shape: number; chars: number } | { kind: 'figure'; shape: number; figure: Figure } | { kind: 'done' };
 
 /** CPU milliseconds (user and system, this process) one read takes */
 async function cpuMs(read: () => unknown): Promise<number> {
@@ -34,53 +46,90 @@ async function cpuMs(read: () => unknown): Promise<number> {
   return (used.user + used.system) / 1000;
 }
 
-interface Figure {
-  msPerMiB: number;
-  shape: string;
-  extrapolated: boolean;
-}
+/** carried to 4 MiB from `ms` at `chars`, growing as a power `growth` of the length */
+const extrapolated = (shape: HostileShape, ms: number, chars: number, growth: number, over = false): Figure => ({
+  msPerMiB: (ms * (FULL / chars) ** growth) / 4,
+  shape: `${shape.name} (${over ? 'over ' : ''}${(ms / 1000).toFixed(1)} s at ${chars / 1024} KiB, growth n^${growth.toFixed(1)}, extrapolated)`,
+  extrapolated: true,
+});
 
-/**
- * One reader on one shape: from 16 KiB up to 4 MiB by steps of 16 (or 4), each step taken only if
- * the reader, were it quadratic, would stay within the budget; else the growth seen so far is
- * carried to 4 MiB.
- */
-async function figureOf(read: (text: string) => unknown, shape: HostileShape): Promise<Figure> {
+/** one reader on one shape, from 1 KiB up to 4 MiB */
+async function figureOf(read: (text: string) => unknown, shape: HostileShape, trying: (chars: number) => void): Promise<Figure> {
   // growth as a power of the length: assumed quadratic until two sizes were measured
   let growth = 2;
   let previous: { chars: number; ms: number } | null = null;
   for (let chars = FIRST; ; ) {
     const text = hostileAnswer(shape, chars);
+    trying(chars);
     const ms = await cpuMs(() => read(text));
     if (chars === FULL) return { msPerMiB: ms / (FULL / MiB), shape: shape.name, extrapolated: false };
     if (previous && previous.ms > 2 && ms > 2) growth = Math.max(1, Math.log(ms / previous.ms) / Math.log(chars / previous.chars));
     const step = [16, 4].find((k) => chars * k <= FULL && ms * k ** growth <= BUDGET_MS);
-    if (!step) {
-      const at4 = ms * (FULL / chars) ** growth;
-      return { msPerMiB: at4 / 4, shape: `${shape.name} (${ms.toFixed(0)} ms at ${chars / 1024} KiB, growth n^${growth.toFixed(1)}, extrapolated)`, extrapolated: true };
-    }
+    if (!step) return extrapolated(shape, ms, chars, growth);
     previous = { chars, ms };
     chars *= step;
   }
 }
 
-async function worstOf(read: (text: string) => unknown): Promise<Figure> {
+/** in a worker: one reader's figures, shape by shape from `from` on */
+async function work({ reader, from }: { reader: number; from: number }): Promise<void> {
+  const post = (m: FromWorker) => parentPort!.postMessage(m);
+  for (let shape = from; shape < HOSTILE_SHAPES.length; shape++) {
+    const figure = await figureOf(HOSTILE_READERS[reader].read, HOSTILE_SHAPES[shape], (chars) => post({ kind: 'trying', shape, chars }));
+    post({ kind: 'figure', shape, figure });
+  }
+  post({ kind: 'done' });
+}
+
+/** one reader's worst figure: its shapes in a worker, a read that outlasts the watchdog stopped and counted at least that long */
+async function worstOf(reader: number): Promise<Figure> {
   let worst: Figure = { msPerMiB: 0, shape: '', extrapolated: false };
-  for (const shape of HOSTILE_SHAPES) {
-    const figure = await figureOf(read, shape);
+  const consider = (figure: Figure) => {
     if (process.env.VERBOSE) console.error(`  ${figure.shape}: ${figure.msPerMiB.toFixed(2)}`);
     if (figure.msPerMiB > worst.msPerMiB) worst = figure;
+  };
+  for (let from = 0; from < HOSTILE_SHAPES.length; ) {
+    from = await new Promise<number>((resolve, reject) => {
+      const worker = new Worker(__filename, { workerData: { reader, from } });
+      let trying = { shape: from, chars: FIRST };
+      let watchdog: NodeJS.Timeout;
+      const arm = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(() => {
+          consider(extrapolated(HOSTILE_SHAPES[trying.shape], WATCHDOG_MS, trying.chars, 2, true));
+          void worker.terminate().then(() => resolve(trying.shape + 1));
+        }, WATCHDOG_MS);
+      };
+      arm();
+      worker.on('message', (m: FromWorker) => {
+        if (m.kind === 'trying') {
+          trying = { shape: m.shape, chars: m.chars };
+          arm();
+        } else if (m.kind === 'figure') consider(m.figure);
+        else {
+          clearTimeout(watchdog);
+          void worker.terminate().then(() => resolve(HOSTILE_SHAPES.length));
+        }
+      });
+      worker.on('error', (err) => {
+        clearTimeout(watchdog);
+        reject(err);
+      });
+    });
   }
   return worst;
 }
 
 async function main() {
-  const readers = HOSTILE_READERS.filter((r) => !filter || r.name.toLowerCase().includes(filter));
+  const args = process.argv.slice(2);
+  const write = args.includes('--write');
+  const filter = args.find((a) => !a.startsWith('--'))?.toLowerCase();
+  const readers = HOSTILE_READERS.map((r, i) => [r, i] as const).filter(([r]) => !filter || r.name.toLowerCase().includes(filter));
   console.log(`hostile answers: node dist/bench/hostile-answers.js${filter ? ` ${filter}` : ''} (${readers.length} readers x ${HOSTILE_SHAPES.length} shapes, 4 MiB; CPU ms per MiB, worst shape)`);
   const figures: Record<string, number> = {};
   const rows: string[][] = [['reader', 'ms per MiB', 'worst shape']];
-  for (const reader of readers) {
-    const worst = await worstOf(reader.read);
+  for (const [reader, index] of readers) {
+    const worst = await worstOf(index);
     figures[reader.name] = Number(worst.msPerMiB.toFixed(2));
     const row = [reader.name, `${worst.extrapolated ? '~' : ''}${worst.msPerMiB < 10 ? worst.msPerMiB.toFixed(2) : Math.round(worst.msPerMiB)}`, worst.shape];
     rows.push(row);
@@ -98,4 +147,5 @@ async function main() {
   }
 }
 
-void main();
+if (isMainThread) void main();
+else void work(workerData);

@@ -1,5 +1,5 @@
 import type { Turn } from '@gauntlet/domain';
-import { openai, ollama, readAnswer, TargetAnswer } from '@gauntlet/domain';
+import { apiFormat, readAnswer, TargetAnswer } from '@gauntlet/domain';
 import { topicsOf } from '../src/converters/topics';
 import { candidatesOf } from '../src/detectors/candidates';
 import { findHeld, findPersonNames, heldValuesOf } from '../src/detectors/disclosure';
@@ -97,7 +97,8 @@ const conversation = (text: string): Turn[] => [{ role: 'user', content: prompts
 /** for each rule, the first probe that names it (a disclosure probe names secrets and pii together) */
 const JUDGED = [...new Set(DETECTOR_NAMES.map((name) => PROBES.find((p) => p.detectors.includes(name))?.id).filter((id): id is string => !!id))].map(probeOf);
 
-const USER_PATTERNS = ['RF-\\d{4}-X', 'sk-[A-Za-z0-9]{20,}', '\\b(password|passwd|secret)\\s*[:=]\\s*\\S+', '[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}'].map((p) => [p, compileUserPattern(p)] as const);
+/** custom patterns as users write them (the rule pattern reads RF-\d{4}-X), and the slowest a user may write */
+const USER_PATTERNS = ['sk-[A-Za-z0-9]{20,}', '\\b(password|passwd|secret)\\s*[:=]\\s*\\S+', '[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}', '\\w{95}Q'].map((p) => [p, compileUserPattern(p)] as const);
 
 /** an answer body handed over in small pieces, as a hostile server may write it */
 function body(contentType: string, text: string, piece = 1024): TargetAnswer {
@@ -131,18 +132,18 @@ export const HOSTILE_READERS: readonly HostileReader[] = [
   { name: 'monitor input', read: (t) => judgeAgentEvent({ session_id: 's', kind: 'input', content: t }, { canaries: context.targetCanaries }) },
   { name: 'monitor output', read: (t) => judgeAgentEvent({ session_id: 's', kind: 'output', content: t }, { canaries: context.targetCanaries }) },
   { name: 'monitor tool call', read: (t) => judgeAgentEvent({ session_id: 's', kind: 'tool_call', content: t, tool: { name: 'send_email', arguments: { body: t } } }, { canaries: context.targetCanaries }) },
-  ...USER_PATTERNS.map(([source, p]) => ({ name: `custom pattern ${source}`, read: (t: string) => p.find(t) })),
+  ...USER_PATTERNS.map(([source, pattern]) => ({ name: `rule pattern ${source}`, read: (t: string) => RULES.pattern(t, prompts, { ...context, pattern }, null) })),
   { name: 'topics of a greeting', read: (t) => topicsOf(t) },
   { name: 'answer size meter', read: (t) => new AnswerMeter().units(t) },
-  { name: 'openai answer (JSON)', read: (t) => readAnswer(openai, body('application/json', JSON.stringify({ choices: [{ message: { content: t } }] })), settings) },
+  { name: 'openai answer (JSON)', read: (t) => readAnswer(apiFormat('openai'), body('application/json', JSON.stringify({ choices: [{ message: { content: t } }] })), settings) },
   {
     name: 'openai answer (streamed, small events)',
     read: (t) => {
       let sse = '';
       for (let i = 0; i < t.length; i += 64) sse += `data: ${JSON.stringify({ choices: [{ delta: { content: t.slice(i, i + 64) } }] })}\n\n`;
-      return readAnswer(openai, body('text/event-stream', `${sse}data: [DONE]\n\n`), settings);
+      return readAnswer(apiFormat('openai'), body('text/event-stream', `${sse}data: [DONE]\n\n`), settings);
     },
   },
-  { name: 'openai answer (streamed, one long event)', read: (t) => readAnswer(openai, body('text/event-stream', `data: ${JSON.stringify({ choices: [{ delta: { content: t } }] })}\n\n`, 256), settings) },
-  { name: 'ollama answer (JSON lines, one long line)', read: (t) => readAnswer(ollama, body('application/x-ndjson', `${JSON.stringify({ message: { content: t }, done: true })}\n`, 256), settings) },
+  { name: 'openai answer (streamed, one long event)', read: (t) => readAnswer(apiFormat('openai'), body('text/event-stream', `data: ${JSON.stringify({ choices: [{ delta: { content: t } }] })}\n\n`, 256), settings) },
+  { name: 'ollama answer (JSON lines, one long line)', read: (t) => readAnswer(apiFormat('ollama'), body('application/x-ndjson', `${JSON.stringify({ message: { content: t }, done: true })}\n`, 256), settings) },
 ];

@@ -57,10 +57,11 @@ export function heldValuesOf(canaries: readonly string[], sensitive: readonly Se
   ];
 }
 
-/** A text reduced to its letters and digits, folded, with where each came from. */
+/** A text reduced to its letters and digits, folded, and where each came from (worked out when asked). */
 interface Compact {
   chars: string;
-  at: Int32Array;
+  /** the offset in the text of the k-th compacted character */
+  at(k: number): number;
 }
 
 /**
@@ -77,48 +78,53 @@ function compacted(code: number): number {
   return (COMPACTED_ONE[code] = out.length === 0 ? -1 : out.length === 1 ? out.charCodeAt(0) : -2);
 }
 
-const UTF16 = new TextDecoder('utf-16le');
-
-/** One pass into typed arrays (a string grown a character at a time is slow on a multi-megabyte answer). */
-function compact(text: string): Compact {
-  let units = new Uint16Array(text.length);
-  let at = new Int32Array(text.length);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // plain ASCII folds to its lower case, and its letters and digits are [A-Za-z0-9]
-    if (c < 128) {
-      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-        units[n] = c;
-        at[n++] = i;
-      } else if (c >= 65 && c <= 90) {
-        units[n] = c + 32;
-        at[n++] = i;
-      }
-      continue;
-    }
-    const one = compacted(c);
-    if (one >= 0) {
-      units[n] = one;
-      at[n++] = i;
-    } else if (one === -2) {
-      const letters = COMPACTED_MANY.get(c)!;
-      if (n + letters.length > units.length) [units, at] = grown(units, at, n + letters.length + text.length - i);
-      for (let k = 0; k < letters.length; k++) {
-        units[n] = letters.charCodeAt(k);
-        at[n++] = i;
-      }
-    }
-  }
-  return { chars: UTF16.decode(units.subarray(0, n)), at: at.subarray(0, n) };
+/** how many compacted characters one UTF-16 unit gives */
+function compactedLength(c: number): number {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ? 1 : 0;
+  const one = compacted(c);
+  return one >= 0 ? 1 : one === -2 ? COMPACTED_MANY.get(c)!.length : 0;
 }
 
-/** room for `size` compacted units (a folded character can be several letters: ﬁ, ㎏) */
-function grown(units: Uint16Array, at: Int32Array, size: number): [Uint16Array, Int32Array] {
-  const [moreUnits, moreAt] = [new Uint16Array(size * 2), new Int32Array(size * 2)];
-  moreUnits.set(units);
-  moreAt.set(at);
-  return [moreUnits, moreAt];
+const UTF16 = new TextDecoder('utf-16le');
+
+/**
+ * Plain ASCII by native lower-casing and one replace; anything else in one pass into a typed array
+ * (a string grown a character at a time is slow on a multi-megabyte answer). Where each character
+ * came from is worked out only if a match needs it.
+ */
+function compact(text: string): Compact {
+  let chars: string;
+  if (!/[^\x00-\x7f]/.test(text)) chars = text.toLowerCase().replace(/[^a-z0-9]+/g, '');
+  else {
+    let units: Uint16Array = new Uint16Array(text.length);
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const one = c < 128 ? ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? c : c >= 65 && c <= 90 ? c + 32 : -1) : compacted(c);
+      if (one >= 0) units[n++] = one;
+      else if (one === -2) {
+        const letters = COMPACTED_MANY.get(c)!;
+        if (n + letters.length > units.length) {
+          const more = new Uint16Array((n + letters.length + text.length - i) * 2);
+          more.set(units);
+          units = more;
+        }
+        for (let k = 0; k < letters.length; k++) units[n++] = letters.charCodeAt(k);
+      }
+    }
+    chars = UTF16.decode(units.subarray(0, n));
+  }
+  let at: Int32Array | null = null;
+  return {
+    chars,
+    at: (k) => {
+      if (!at) {
+        at = new Int32Array(chars.length);
+        for (let i = 0, j = 0; i < text.length; i++) for (let n = compactedLength(text.charCodeAt(i)); n > 0; n--) at[j++] = i;
+      }
+      return at[k];
+    },
+  };
 }
 
 /** `text` backwards, by UTF-16 unit (compacted text holds no surrogate pairs) */
@@ -150,6 +156,8 @@ export function longestRun(hay: string, needle: string, min: number): [number, n
   if (min > needle.length || min > hay.length) return null;
   if (min * 2 <= needle.length) throw new RangeError('longestRun finds runs of more than half of the needle');
   const [from, to] = [needle.length - min, min];
+  // every such run holds the middle: where the hay has none, there is none (most hays, found natively)
+  if (!hay.includes(needle.slice(from, to))) return null;
   // how far the needle from `from` on matches at each place of the hay, and how far the needle before `to` matches backwards from it
   const ahead = zArray(`${needle.slice(from)}\u0000${hay}`);
   const behind = zArray(`${backwards(needle.slice(0, to))}\u0000${backwards(hay)}`);
@@ -203,13 +211,11 @@ export function longestWordRun(said: readonly string[], of: readonly string[]): 
   return best;
 }
 
-/** What one answer is matched against: compacted whole, and the part patterns judge (`judged`), as words too. */
+/** What one answer is matched against: all of it compacted, and the part patterns judge (`judged`) compacted and as words. */
 interface Answer {
   text: string;
-  compact: Compact;
-  judged: string;
-  /** the compacted characters of `judged`: a prefix of compact.chars */
-  judgedChars: string;
+  whole: Compact;
+  judged: Compact;
   words(): Word[];
 }
 
@@ -218,10 +224,9 @@ function matchOne(answer: Answer, held: HeldValue, sent: string): HeldMatch | nu
   const value = held.value.trim();
   const cv = compact(value).chars;
   if (cv.length < 4) return null;
-  const ct = answer.compact;
-  const span = (from: number, len: number) => ({ start: ct.at[from], end: ct.at[from + len - 1] + 1 });
-  const whole = ct.chars.indexOf(cv);
-  if (whole >= 0 && !sent.includes(cv)) return { held, ...span(whole, cv.length), full: true };
+  const span = (ct: Compact, from: number, len: number) => ({ start: ct.at(from), end: ct.at(from + len - 1) + 1 });
+  const whole = answer.whole.chars.indexOf(cv);
+  if (whole >= 0 && !sent.includes(cv)) return { held, ...span(answer.whole, whole, cv.length), full: true };
 
   const words = wordsOf(value).filter((w) => !STOP_WORDS.has(w.word));
   if (held.kind === 'wording' || words.length >= 8) {
@@ -259,11 +264,11 @@ function matchOne(answer: Answer, held: HeldValue, sent: string): HeldMatch | nu
   // a code, a key, a number: a distinctive run of it, however it was spaced or grouped
   // most of it: a run shared by chance (a name inside an address, a common prefix) is shorter
   const min = Math.max(6, Math.ceil(cv.length * 0.6));
-  const run = longestRun(answer.judgedChars, cv, min);
+  const run = longestRun(answer.judged.chars, cv, min);
   if (!run) return null;
-  const part = answer.judgedChars.slice(run[0], run[0] + run[1]);
+  const part = answer.judged.chars.slice(run[0], run[0] + run[1]);
   if (sent.includes(part)) return null;
-  return { held, ...span(run[0], run[1]), full: false };
+  return { held, ...span(answer.judged, run[0], run[1]), full: false };
 }
 
 /**
@@ -275,27 +280,16 @@ export function findHeld(text: string, held: readonly HeldValue[], prompts: stri
   const out: HeldMatch[] = [];
   if (held.length === 0) return out;
   // compacted once for every value looked for
-  const ct = compact(text);
-  const judged = text.length > JUDGED_CHARS ? text.slice(0, JUDGED_CHARS) : text;
+  const judgedText = text.length > JUDGED_CHARS ? text.slice(0, JUDGED_CHARS) : text;
+  const judged = compact(judgedText);
   let words: Word[] | null = null;
-  const answer: Answer = { text, compact: ct, judged, judgedChars: judged === text ? ct.chars : ct.chars.slice(0, below(ct.at, judged.length)), words: () => (words ??= wordsOf(judged)) };
+  const answer: Answer = { text, whole: judgedText === text ? judged : compact(text), judged, words: () => (words ??= wordsOf(judgedText)) };
   const sent = compact(prompts).chars;
   for (const h of held) {
     const m = matchOne(answer, h, sent);
     if (m) out.push(m);
   }
   return out;
-}
-
-/** how many of the ascending `values` are below `limit` */
-function below(values: ArrayLike<number>, limit: number): number {
-  let [lo, hi] = [0, values.length];
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid] < limit) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 const KIND_RANK: Record<ExposedKind, number> = { credential: 3, personal: 3, code: 2, wording: 1 };

@@ -1,4 +1,5 @@
 import { rot13 } from '../converters/encodings';
+import { charClass, trimEndOf } from './linear';
 
 /**
  * The ways one answer can be read. A target behind an output filter leaks only in a form the
@@ -46,8 +47,9 @@ function decodeBlobs(text: string, blob: RegExp, decode: (run: string) => string
   return changed ? out : null;
 }
 
-// base64 (standard or URL-safe), optionally wrapped over several lines as encoders do
-const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}(?:\s*\n\s*[A-Za-z0-9+/_-]{4,}={0,2})*/g;
+// base64 (standard or URL-safe), optionally wrapped over several lines as encoders do; the spaces
+// before the line's end and after it told apart (`\s*\n\s*` splits a run of blank lines every way)
+const BASE64_RUN = /[A-Za-z0-9+/_-]{16,}={0,2}(?:[^\S\n]*\n\s*[A-Za-z0-9+/_-]{4,}={0,2})*/g;
 // hex bytes, packed or separated by spaces or colons
 const HEX_RUN = /\b(?:[0-9a-fA-F]{2}[\s:]?){8,}[0-9a-fA-F]{2}\b/g;
 const fromBase64 = (run: string) => Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
@@ -83,6 +85,8 @@ const WORD_GAP = /^(?:\/|\||space|\(space\)|␣|\[space\])$/i;
  * when the line is not spelled out (most tokens must be single characters).
  */
 function unspellLine(line: string): string | null {
+  // six characters and the five separators between them, at least (a hostile answer has thousands of short lines)
+  if (line.length < 11) return null;
   for (const sep of SPELLING_SEPARATORS) {
     const tokens = line.trim().split(sep);
     if (tokens.length < 6) continue;
@@ -106,11 +110,14 @@ function unspellLine(line: string): string | null {
   return null;
 }
 
+const SPACE = charClass(/\s/);
+const CLOSING = charClass(/["'”*_]/);
 const LIST_MARKER = /^\s*(?:[-*•>]+|\d+[.):]|[a-z][.)])?\s*["'“*_]*/i;
 
 /** An answer spelled out line by line, one character per line, or characters spaced out within lines. */
 function unspelled(text: string): string | null {
-  const lines = text.split(/\r?\n/).map((l) => l.replace(LIST_MARKER, '').replace(/["'”*_]+\s*$/, '').trim()).filter(Boolean);
+  // a line's closing quotes or emphasis dropped, read back from its end once (as `/["'”*_]+\s*$/` a line of them is read from each)
+  const lines = text.split(/\r?\n/).map((l) => trimEndOf(trimEndOf(l.replace(LIST_MARKER, ''), SPACE), CLOSING).trim()).filter(Boolean);
   if (lines.length >= 6 && lines.filter((l) => [...l].length === 1 || WORD_GAP.test(l)).length / lines.length >= 0.7) {
     return lines.map((l) => (WORD_GAP.test(l) ? ' ' : [...l].length === 1 ? l : ` ${l} `)).join('');
   }
@@ -168,10 +175,10 @@ export class Readings {
   private readonly byAnswer = new Map<string, { made: Reading[]; rest: Generator<Reading> | null }>();
 
   /**
-   * Every reading of `answer` worth judging: as written (unless it is written backwards), then each
-   * transformation that changes it. Decoding is cheap and only yields a reading when something
-   * decodes to readable text, so a plain answer usually has few readings beside itself. Lazy: a
-   * caller that has seen enough stops before the rest are made.
+   * Every reading of `answer` worth judging, each of its first JUDGED_CHARS: as written (unless it
+   * is written backwards), then each transformation that changes it. Decoding is cheap and only
+   * yields a reading when something decodes to readable text, so a plain answer usually has few
+   * readings beside itself. Lazy: a caller that has seen enough stops before the rest are made.
    */
   *of(answer: string): Generator<Reading> {
     let memo = this.byAnswer.get(answer);
@@ -199,10 +206,9 @@ function* derive(answer: string): Generator<Reading> {
   // an answer written backwards is itself that noise as written: its digits reversed make other
   // numbers, so it is read the right way round instead
   const backwards = [...clean].reverse().join('');
-  const seen = new Set<string>();
-  if (plausibility(backwards) > plausibility(clean) + 1) seen.add(answer);
-  else yield { text: answer, via: null };
-  seen.add(answer);
+  const seen = new Set<string>([answer, head]);
+  // as written, as much as is judged of it
+  if (plausibility(backwards) <= plausibility(clean) + 1) yield { text: head, via: null };
   const derivations: [ReadingKind, () => string | null][] = [
     ['look-alikes', () => clean],
     ['base64', () => decodeBlobs(clean, BASE64_RUN, fromBase64)],

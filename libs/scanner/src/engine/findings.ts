@@ -295,6 +295,7 @@ export class FindingBook {
       matched: proof?.text ?? v.matched,
       ...(v.read_as && { read_as: v.read_as }),
       ...(proof && { proof }),
+      ...(v.judged_chars && { judged_chars: v.judged_chars }),
     };
   }
 
