@@ -3,7 +3,7 @@
  * A backtracking pattern such as `[a-z]+@` tries every start in a run of letters and reads the
  * rest of the run from each (quadratic); the finders instead start from what is rare (an `@`, a
  * `://`) and walk the runs around it, or skip past a stretch once one start in it has failed.
- * hostile-answers.spec.ts holds every reader of answers to this.
+ * bench/hostile-answers.ts times every reader of answers on text built to break this.
  */
 
 /** A class of characters as a test on a char code: a table for ASCII, the expression for the rest. */
@@ -31,10 +31,10 @@ export function runEnd(text: string, at: number, run: RegExp): number {
  * overlapping, as `text.matchAll` of the pattern gives them, for a pattern whose failure at one
  * start proves that every start before `resume(at)` fails too (its first part reads a run to its
  * end whatever the start in it). Each stretch of text is then read once, where a backtracking
- * engine reads the rest of a run from every start in it.
+ * engine reads the rest of a run from every start in it. From `from` on (0 unless said).
  */
-export function* stickyMatches(text: string, starts: RegExp, pattern: RegExp, resume: (at: number) => number): Generator<RegExpExecArray> {
-  starts.lastIndex = 0;
+export function* stickyMatches(text: string, starts: RegExp, pattern: RegExp, resume: (at: number) => number, from = 0): Generator<RegExpExecArray> {
+  starts.lastIndex = from;
   for (let start = starts.exec(text); start; start = starts.exec(text)) {
     pattern.lastIndex = start.index;
     const m = pattern.exec(text);

@@ -43,18 +43,38 @@ export function* markupIn(text: string): Generator<{ kind: string; value: string
 }
 
 /**
- * Markdown or HTML images and the URL each loads, in order: `![text](url)` (its text read up to
- * the next `]`, so a start that fails skips to it) and `<img ... src=url>` (read up to the next `>`).
+ * Markdown or HTML images and the URL each loads, in order: `![text](url)` and `<img ... src=url>`
+ * (read up to the next `>`, so a start that fails skips to it). Every `![` whose text ends at the
+ * same `]` fares alike, so a start that fails skips to that `]`; and when its URL ran to a boundary
+ * that failed the image's end, every `![` whose text ends before that boundary fails on the same
+ * one, so it skips to the last `]` before it (else `![a](http://a![a](http://a…` reads the rest of
+ * the run from each `![`).
  */
 export function* imageUrls(text: string): Generator<string> {
   const next = (char: string, from: number) => {
     const at = text.indexOf(char, from);
     return at < 0 ? Infinity : at;
   };
-  const found: [number, string][] = [];
-  for (const m of stickyMatches(text, /!\[/g, /!\[[^\]]*\]\(\s*<?(https?:\/\/[^)\s>]+)>?\s*\)/y, (at) => next(']', at))) found.push([m.index, m[1]]);
-  for (const m of stickyMatches(text, /<img\b/gi, /<img\b[^>]*\bsrc\s*=\s*["']?(https?:\/\/[^"'\s>]+)/iy, (at) => next('>', at))) found.push([m.index, m[1]]);
-  for (const [, url] of found.sort((a, b) => a[0] - b[0])) yield url;
+  const head = /!\[[^\]]*\]\(\s*<?https?:\/\/[^)\s>]+/y;
+  const failedImage = (at: number) => {
+    head.lastIndex = at;
+    return head.test(text) ? text.lastIndexOf(']', head.lastIndex - 1) + 1 : next(']', at);
+  };
+  const kinds: [RegExp, RegExp, (at: number) => number][] = [
+    [/!\[/g, /!\[[^\]]*\]\(\s*<?(https?:\/\/[^)\s>]+)>?\s*\)/y, failedImage],
+    [/<img\b/gi, /<img\b[^>]*\bsrc\s*=\s*["']?(https?:\/\/[^"'\s>]+)/iy, (at) => next('>', at)],
+  ];
+  const firstFrom = ([starts, pattern, resume]: (typeof kinds)[number], from: number) => stickyMatches(text, starts, pattern, resume, from).next().value ?? null;
+  // the leftmost of either kind, then the leftmost after it ends: the two as one pattern's alternatives
+  // find them (an <img> inside a Markdown image's URL is part of it, not another image)
+  let ahead = kinds.map((kind) => firstFrom(kind, 0));
+  for (;;) {
+    const m = ahead.reduce((first, a) => (a && (!first || a.index < first.index) ? a : first), null as RegExpExecArray | null);
+    if (!m) return;
+    yield m[1];
+    const end = m.index + m[0].length;
+    ahead = ahead.map((a, k) => (a === null || a.index >= end ? a : firstFrom(kinds[k], end)));
+  }
 }
 
 /** Markdown or HTML images whose URL carries data in its query string: a zero-click exfiltration channel. */
