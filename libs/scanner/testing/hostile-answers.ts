@@ -24,7 +24,7 @@ import { renderProbe } from '../src/probes/probe';
  * what a target wrote: the finders, the rules, the readings (the decoders), the disclosure
  * matcher, the candidates, the refusal reader, the Live Agent Monitor, custom patterns, topics,
  * and the API formats' answer readers. `bench/hostile-answers.ts` times each reader on each shape
- * at 4 MiB; `hostile-answers.spec.ts` holds every reader to its recorded figure.
+ * at 4 MiB.
  *
  * A shape is a unit repeated to the answer's length, built from the character classes the
  * patterns read: long runs of one class, classes alternating, and prefixes that nearly match,
