@@ -29,7 +29,7 @@ async function main() {
   try {
     // per widget, its vulnerable and hardened pages at once in one browser; a line as soon as both are done
     for (const widget of widgets) {
-      const [vuln, hard] = await pooled([vulnerable, hardened].map((server) => () => scanPage(`${server.base}/${WIDGETS[widget].page}`, profile, browser, 'browser-precision')), parallel);
+      const [vuln, hard] = await pooled([vulnerable, hardened].map((server) => () => scanPage(`${server.base}/${WIDGETS[widget].page}`, profile, browser, { seed: 'browser-precision' })), parallel);
       const categories = new Set<string>(vuln.vulnerabilities.map((v) => v.category));
       const hit = REACHABLE_CATEGORIES.filter((c) => categories.has(c));
       const missed = REACHABLE_CATEGORIES.filter((c) => !categories.has(c));

@@ -32,15 +32,9 @@ import { startLab } from '../apps/lab/src/lab';
 import { exposuresIn } from '../apps/lab/src/model/exposure';
 import type { LabSecret } from '../apps/lab/src/secrets';
 import { closeSharedSmolLm2, sharedSmolLm2 } from '../apps/lab/src/model/smollm2';
+import { LAB_GUARDS } from './lab-guards';
 
-const GUARDS: Record<string, { defenses: string; hardened?: boolean }> = {
-  none: { defenses: '' },
-  input_keywords: { defenses: 'input_keywords' },
-  output_secrets: { defenses: 'output_secrets' },
-  'crescendo:3': { defenses: 'crescendo:3' },
-  all: { defenses: 'input_normalised,output_secrets,crescendo:3' },
-  hardened: { defenses: '', hardened: true },
-};
+const GUARDS = LAB_GUARDS;
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--persona');

@@ -2,7 +2,8 @@
 // Compiles apps/, libs/, bench/ and test/support/ to dist/ with swc (seconds, where tsc takes minutes on 2 cores),
 // rewriting the @gauntlet/* path aliases to relative requires so plain `node` runs the output.
 // The dashboard's browser code (apps/dashboard/src) is bundled by esbuild instead, into
-// dist/apps/dashboard/assets/js/main.js beside the page and styles copied from apps/dashboard.
+// dist/apps/dashboard/assets/js/main.js beside the page and styles copied from apps/dashboard,
+// and so is the browser driver's page script (libs/scanner/src/drivers/browser/page).
 // Type checking is `npm run typecheck` (tsc --noEmit, both tsconfigs), run by the test command.
 const fs = require('fs');
 const path = require('path');
@@ -67,6 +68,27 @@ async function main() {
   }
   jobs.push(bundleDashboard());
   await Promise.all(jobs);
+  await bundlePageScript();
+}
+
+/**
+ * The page script the browser driver runs in every frame of a scanned page: page/ bundled as
+ * page-script.ts says (PAGE_BUNDLE: one IIFE, plain ES2020), written beside the compiled
+ * page-script.js as a module whose export is the script (so the built service never needs
+ * esbuild, and the package's bundle inlines it like any module).
+ */
+async function bundlePageScript() {
+  const dir = path.join(out, 'libs/scanner/src/drivers/browser');
+  const { PAGE_BUNDLE } = require(path.join(dir, 'page-script.js'));
+  const { outputFiles } = await esbuild.build({
+    entryPoints: [path.join(root, 'libs/scanner/src/drivers/browser', PAGE_BUNDLE.entry)],
+    bundle: true,
+    format: PAGE_BUNDLE.format,
+    target: PAGE_BUNDLE.target,
+    write: false,
+    logLevel: 'warning',
+  });
+  fs.writeFileSync(path.join(dir, PAGE_BUNDLE.out), `// the browser driver's page script, bundled from page/ at build\nmodule.exports = ${JSON.stringify(outputFiles[0].text)};\n`);
 }
 
 /**

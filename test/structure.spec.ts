@@ -136,6 +136,17 @@ describe('the structure of the code', () => {
     expect(up).toEqual([]);
   });
 
+  it('lets one app into another through its front door only: the CLI and the code generator take the service from apps/gauntlet/src/embedded', () => {
+    const appOf = (f: string) => /^apps\/([^/]+)\//.exec(rel(f))?.[1] ?? null;
+    const FRONT_DOOR = 'apps/gauntlet/src/embedded/index.ts';
+    const through = FILES.flatMap((f) =>
+      (GRAPH.get(f) ?? [])
+        .filter((t) => appOf(f) && appOf(t) && appOf(f) !== appOf(t) && rel(t) !== FRONT_DOOR)
+        .map((t) => `${rel(f)} -> ${rel(t)}`),
+    );
+    expect(through).toEqual([]);
+  });
+
   it('keeps each library to the libraries the architecture drawing gives it', () => {
     const allowed: Record<string, string[]> = {
       domain: [],

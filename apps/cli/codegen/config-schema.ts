@@ -1,10 +1,12 @@
 // The editors' JSON Schema of gauntlet.yaml (schemas/gauntlet.schema.json) takes its value lists from
-// the registries: the API formats (names and labels), the scan profiles and the severities. The rest
+// the registries: the API formats (names and labels), the scan profiles and the severities; and a
+// scan's budget fields (max_requests, max_tokens, max_cost, price_in, price_out) from their owner in
+// the domain, at the top of the file and on each target. The rest
 // of the file is written by hand; `npm run dashboard:api` rewrites the lists in it (this file, run
 // from dist/), and the spec beside it fails until the committed file matches the registries again.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { API_FORMAT_SPECS, PROFILES, SEVERITIES } from '@gauntlet/domain';
+import { API_FORMAT_SPECS, BUDGET_FIELD_NAMES, budgetFieldSchema, PROFILES, SEVERITIES } from '@gauntlet/domain';
 
 export const REGENERATE = 'npm run dashboard:api';
 const ROOT = resolve(__dirname, __dirname.split(sep).includes('dist') ? '../../../..' : '../../..');
@@ -20,6 +22,11 @@ export function renderConfigSchema(schemaText: string, formats = API_FORMAT_SPEC
   };
   definitions.profile.enum = [...PROFILES];
   definitions.customProbe.properties.severity.enum = [...SEVERITIES];
+  for (const field of BUDGET_FIELD_NAMES) {
+    const { description, ...rules } = budgetFieldSchema(field);
+    schema.properties[field] = { ...rules, description: `${description}; every target's unless it says its own` };
+    definitions.target.properties[field] = { ...rules, description: `${description}; this target's (before the file's own)` };
+  }
   return `${json(schema, '')}\n`;
 }
 

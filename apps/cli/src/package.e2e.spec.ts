@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { RunningLab, startLab } from '../../lab/src/lab';
 
@@ -35,9 +35,54 @@ function installed(dir: string): { name: string; scripts: string[] }[] {
 }
 
 /**
+ * The app's lock file: the package from its tarball, and the dependencies it pulls in at the
+ * versions and places the checkout's own lock gives them (found as node finds a module: the
+ * nearest node_modules up the tree), each with the registry address and integrity a lock holds.
+ */
+function appLock(tarball: string, registry: string, manifest: { version: string; dependencies: Record<string, string>; bin?: unknown; engines?: unknown }): object {
+  const { dependencies } = manifest;
+  const root = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')).packages as Record<string, LockEntry>;
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'my-app', version: '1.0.0', dependencies: { gauntlet: `file:${tarball}` } },
+    'node_modules/gauntlet': { version: manifest.version, resolved: `file:${tarball}`, dependencies, bin: manifest.bin, engines: manifest.engines },
+  };
+  const place = (from: string, name: string): string => {
+    for (let dir = from; ; dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/node_modules/')))) {
+      const at = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+      if (root[at]) return at;
+      if (!dir) throw new Error(`the checkout's lock has no ${name} for ${from}`);
+    }
+  };
+  const visit = (from: string, deps: Record<string, string> = {}) => {
+    for (const name of Object.keys(deps)) {
+      const at = place(from, name);
+      if (packages[at]) continue;
+      const { version, integrity, dependencies: own, bin, engines, hasInstallScript, license } = root[at];
+      const base = name.split('/').pop();
+      packages[at] = { version, resolved: `${registry.replace(/\/?$/, '/')}${name}/-/${base}-${version}.tgz`, integrity, dependencies: own, bin, engines, hasInstallScript, license };
+      visit(at, own);
+    }
+  };
+  visit('', dependencies);
+  return { name: 'my-app', version: '1.0.0', lockfileVersion: 3, requires: true, packages };
+}
+/** drops every entry of an npm cache index that is not a tarball's */
+function forgetPackageDocuments(index: string): void {
+  for (const entry of readdirSync(index, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    const kept = readFileSync(file, 'utf8').split('\n').filter((line) => /"key":"[^"]*\.tgz"/.test(line));
+    writeFileSync(file, kept.length ? `${kept.join('\n')}\n` : '');
+  }
+}
+type LockEntry = { name?: string; version?: string; resolved?: string; integrity?: string; dependencies?: Record<string, string>; bin?: unknown; engines?: unknown; hasInstallScript?: boolean; license?: string };
+
+/**
  * The package as a user gets it, and proof that it calls nobody: the tarball is made as
  * `npm pack` makes it (the build, then infra/bundle.js), installed into an empty folder with
- * `npm install --offline` from a copy of the npm cache the checkout's install filled, every node
+ * `npm ci --offline` from a copy of the npm cache the checkout's install filled (its dependencies
+ * pinned by a lock file made from the checkout's: a lock-file install fetches tarballs, never the
+ * registry's package documents, so those need not be cached), every node
  * process of the install and of the CLI traced (test/support/no-network.js: a connection, UDP
  * send or DNS lookup for another host is logged and refused). better-sqlite3's install script is
  * given the binary already built on this machine as its local prebuild, so it neither downloads
@@ -76,12 +121,16 @@ describe('the npm package', () => {
 
     // the cache the checkout's install filled (npm's default), copied: content is immutable, so hard links do
     const userCache = (await run('npm', ['config', 'get', 'cache'], { env: userEnv() })).stdout.trim();
+    const registry = (await run('npm', ['config', 'get', 'registry'], { env: userEnv() })).stdout.trim();
     const cache = join(dir, 'cache');
     mkdirSync(join(cache, '_cacache'), { recursive: true });
     cpSync(join(userCache, '_cacache/index-v5'), join(cache, '_cacache/index-v5'), { recursive: true });
     await run('cp', ['-al', join(userCache, '_cacache/content-v2'), join(cache, '_cacache/content-v2')]).catch(() =>
       cpSync(join(userCache, '_cacache/content-v2'), join(cache, '_cacache/content-v2'), { recursive: true }),
     );
+    // tarballs only: whether the user's cache holds the registry's package documents depends on how
+    // it was filled (an install from a lock file fetches none), so the copy never does
+    forgetPackageDocuments(join(cache, '_cacache/index-v5'));
 
     const sqlite = JSON.parse(readFileSync(join(ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')).version as string;
     const prebuilds = join(dir, 'prebuilds');
@@ -90,8 +139,10 @@ describe('the npm package', () => {
 
     const app = join(dir, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-app', version: '1.0.0', private: true, overrides: { 'better-sqlite3': sqlite } }));
-    await run('npm', ['install', '--offline', '--cache', cache, '--no-audit', '--no-fund', '--foreground-scripts', tarball], {
+    const local = `../${basename(tarball)}`;
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-app', version: '1.0.0', private: true, dependencies: { gauntlet: `file:${local}` } }));
+    writeFileSync(join(app, 'package-lock.json'), JSON.stringify(appLock(local, registry, manifest)));
+    await run('npm', ['ci', '--offline', '--cache', cache, '--no-audit', '--no-fund', '--foreground-scripts'], {
       cwd: app, env: traced({ npm_config_better_sqlite3_local_prebuilds: prebuilds }), maxBuffer: 16 * 1024 * 1024, timeout: 300_000,
     });
     expect(readdirSync(join(app, 'node_modules/better-sqlite3/build/Release'))).toContain('better_sqlite3.node');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,24 +5,7 @@ import { createSocket } from 'node:dgram';
 import { Resolver } from 'node:dns/promises';
 import { FetchingAgent, startFetchingAgent } from '../../../test/support/fetching-agent';
 import { startMailingAgent } from '../../../test/support/mailing-agent';
-
-const BIN = join(__dirname, '..', '..', '..', 'bin', 'gauntlet.js');
-
-function gauntlet(args: string[], cwd: string): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
-}
+import { runGauntlet as gauntlet } from '../../../test/support/cli-process';
 
 /** `gauntlet scan` listens for callbacks itself: a loopback listener on a free port, planted by its probes. */
 describe('gauntlet scan: out-of-band proof without a server', () => {

@@ -1,32 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../gauntlet/src/config/config';
-import { createHttpApp } from '../../gauntlet/src/server';
-import { createLogger } from '../../gauntlet/src/platform/logger';
-import { createRuntime } from '../../gauntlet/src/runtime';
+import { servedOpenApiDocument as served } from '../../gauntlet/src/embedded';
 
-/**
- * The OpenAPI document exactly as the service serves it at /api/openapi.json: the HTTP app built
- * on the embedded default in a throwaway DATA_DIR and asked in-process (nothing listens), then closed.
- */
+/** The OpenAPI document exactly as the service serves it at /api/openapi.json (asked in-process, nothing listens). */
 export async function servedOpenApiDocument(): Promise<OpenApiDocument> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-openapi-'));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const runtime = await createRuntime(config, createLogger(config.logLevel));
-  try {
-    const app = await createHttpApp(runtime);
-    try {
-      const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/openapi.json' });
-      if (res.statusCode !== 200) throw new Error(`/api/openapi.json answered ${res.statusCode}`);
-      return JSON.parse(res.body) as OpenApiDocument;
-    } finally {
-      await app.close();
-    }
-  } finally {
-    await runtime.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return (await served()) as OpenApiDocument;
 }
 
 /** the parts of an OpenAPI 3 document the generator reads */

@@ -35,6 +35,7 @@ import { CancelScanHandler } from './scans/cancelling-scan/cancel-scan';
 import { RequestScanHandler } from './scans/requesting-scan/request-scan';
 import { ScanHistory } from './scans/scan-history';
 import { ScanReader } from './scans/scan-reader';
+import { ScanPlanner } from './scans/planning-scan/plan-scan';
 import { ScansController } from './scans/scans.controller';
 import { TriageFindingHandler } from './scans/triaging-finding/triage-finding';
 import { CheckTargetHandler } from './targets/checking-target/check-target';
@@ -87,6 +88,7 @@ function portsOf(runtime: Runtime, budgets: BudgetStore): Provider[] {
     { provide: TargetReader, useValue: targets },
     { provide: ScanHistory, useValue: history },
     { provide: ScanReader, useValue: scans },
+    { provide: ScanPlanner, useValue: new ScanPlanner(targets, infra.documents, config) },
     { provide: FleetReader, useValue: new FleetReader(infra.documents, targets, scans, runtime.clock) },
     { provide: WebhookReader, useValue: new WebhookReader(infra.documents) },
     { provide: ScheduleReader, useValue: new ScheduleReader(infra.documents) },

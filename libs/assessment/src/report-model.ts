@@ -1,4 +1,4 @@
-import { ActorDirectory, cancellation, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, ScanEvent, ScanScore, ScanStatus, Severity, SEVERITIES, TriageDecision, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { ActorDirectory, cancellation, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, RequestPlan, ScanBudget, ScanEvent, ScanScore, ScanSpending, ScanStatus, Severity, SEVERITIES, SpentBesidePlan, spentBesidePlan, TriageDecision, Unfinished, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { attemptFailed, attemptRan } from './scoring';
@@ -50,6 +50,12 @@ export type ReportFinding = TriagedVulnerability & { change?: 'new' | 'still_ope
  * Everything a report shows: the scan's events, plus what is known about it now (the target's
  * current details, its triage decisions, the previous scan it is compared with).
  */
+/** A scan's spending as a report shows it: beside its plan, with its budget and what a budget stopped. */
+export interface ReportSpending extends SpentBesidePlan {
+  budget: ScanBudget | null;
+  unfinished: Unfinished | null;
+}
+
 export interface ScanReport {
   /** 2: findings carry triage and change; `triage` and `changes` added */
   report_version: 2;
@@ -95,6 +101,11 @@ export interface ScanReport {
     by_technique: AttemptGroup[];
   };
   techniques_that_worked: WorkingTechnique[];
+  /**
+   * what the scan spent beside its plan, its budget and what a budget left unfinished (null: it
+   * spent nothing recorded, as a scan still running or from before spending was recorded)
+   */
+  spending: ReportSpending | null;
   compliance: ComplianceEvidence;
   links: { scan_url: string; report_url: string };
 }
@@ -142,6 +153,10 @@ export function buildScanReport(
   let progress = 0;
   let targetId: string | null = null;
   let targetName: string | null = null;
+  let budget: ScanBudget | null = null;
+  let plan: RequestPlan | null = null;
+  let spent: ScanSpending | null = null;
+  let unfinished: Unfinished | null = null;
   const attempts: ProbeAttempt[] = [];
   const vulnerabilities: Vulnerability[] = [];
   const seenVulnerabilities = new Set<string>();
@@ -157,6 +172,13 @@ export function buildScanReport(
         scan.origin = e.data.origin;
         scan.fail_threshold = e.data.fail_threshold;
         scan.requested_at = e.data.requested_at;
+        budget = e.data.budget ?? null;
+        break;
+      case 'ScanPlanned':
+        plan = e.data.plan;
+        break;
+      case 'ScanSpent':
+        spent = e.data.spending;
         break;
       case 'ScanStarted':
         status = 'running';
@@ -187,6 +209,7 @@ export function buildScanReport(
         scan.reason = e.data.reason;
         scan.finished_at = e.data.finished_at;
         scan.coverage = partialCoverage(e.data, progress);
+        unfinished = e.data.unfinished ?? null;
         break;
       case 'ScanFailed':
         status = 'failed';
@@ -268,6 +291,7 @@ export function buildScanReport(
       by_category: group(attempts, (a) => canonicalCategoryId(a.category), (k) => owaspCategory(k)?.name),
       by_technique: group(attempts, (a) => a.technique),
     },
+    spending: spent && { ...spentBesidePlan(spent, plan, budget), budget, unfinished },
     techniques_that_worked: [...worked.values()]
       .filter((w) => w.succeeded > 0)
       .map((w) => ({ ...w, categories: w.categories.sort() }))

@@ -12,6 +12,8 @@ export * from './target/endpoint';
 export * from './target/headers';
 export * from './target/diagnosis';
 export * from './scan/scan';
+export * from './scan/budget';
+export * from './scan/request-plan';
 export * from './scan/ci-gate';
 export * from './scan/scan-termination';
 export * from './scan/cancellation';

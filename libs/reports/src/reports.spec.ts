@@ -175,6 +175,43 @@ describe('a partial scan in every format', () => {
   });
 });
 
+describe('what a scan spent, in its own section of every format', () => {
+  const ctx = { baseUrl: 'https://g.example', generatedAt: '2026-11-21T09:00:00.000Z' };
+  const range = (min: number, likely: number, max: number) => ({ min, likely, max });
+  const plan = { profile: 'quick', requests: range(25, 58, 166), tokens: { sent: range(3_000, 10_000, 230_000), received: range(3_000, 7_000, 20_000) } };
+  const unfinished = { limit: 'max_requests', phases: ['amplify'], categories: ['LLM06:2025'] };
+  /** the sample's events with a budget on the request, the plan, what was spent, and an ending at the budget */
+  const budgeted = () => {
+    const history = sampleHistory({ end: 'completed_partial' }).map((e) => {
+      if (e.type === 'ScanRequested') return { ...e, data: { ...(e.data as object), budget: { max_requests: 40 } } };
+      if (e.type === 'ScanCompletedPartial') return { ...e, data: { ...(e.data as object), reason: 'stopped at its budget', unfinished } };
+      return e;
+    });
+    const end = history.length - 1;
+    const spent = { ...history[end], type: 'ScanSpent', data: { scan_id: '7d4b2c1e-0000-4000-8000-000000000001', spending: { target: { requests: 40, tokens_sent: 4_550, tokens_received: 1_200 }, seconds: 9 }, recorded_at: '2026-11-20T10:05:00.000Z' } };
+    const planned = { ...history[1], type: 'ScanPlanned', data: { scan_id: '7d4b2c1e-0000-4000-8000-000000000001', plan, planned_at: '2026-11-20T10:00:02.000Z' } };
+    return [history[0], history[1], planned, ...history.slice(2, end), spent, history[end]];
+  };
+
+  it('says the requests and tokens sent beside the plan, the budget and what it did not finish', async () => {
+    const r = buildScanReport(budgeted(), ctx);
+    expect(r.spending).toMatchObject({ requests: { sent: 40, plan: plan.requests, within_plan: true }, budget: { max_requests: 40 }, unfinished });
+    for (const format of ['markdown', 'html'] as const) {
+      const text = (await renderReport(format, r)).body.toString('utf8');
+      expect(text).toContain('Requests and tokens');
+      expect(text).toContain('40 requests sent (plan 25..166, likely 58); 4,550 tokens sent, 1,200 received (estimated)');
+      expect(text).toContain('stopped at its budget (max_requests): not finished: the amplify phase; categories LLM06:2025');
+    }
+    expect(JSON.parse((await renderReport('json', r)).body.toString('utf8')).spending.requests.sent).toBe(40);
+  });
+
+  it('a scan with nothing spent recorded has no such section', async () => {
+    const r = buildScanReport(sampleHistory(), ctx);
+    expect(r.spending).toBeNull();
+    expect((await renderReport('markdown', r)).body.toString('utf8')).not.toContain('Requests and tokens');
+  });
+});
+
 describe('a cancelled scan names who cancelled it', () => {
   const cancelledHistory = (by: string) =>
     sampleHistory().map((e) => (e.type === 'ScanCompleted' ? { ...e, type: 'ScanCancelled', data: { scan_id: (e.data as { scan_id: string }).scan_id, cancelled_by: by, finished_at: (e.data as { finished_at: string }).finished_at } } : e));

@@ -1,5 +1,5 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
-import { TRIAGE_STATE_LABELS, type FindingTriage } from '@gauntlet/domain';
+import { rangeWords, spentWords, TOKEN_ESTIMATE, TRIAGE_STATE_LABELS, unfinishedWords, type FindingTriage } from '@gauntlet/domain';
 import { plural } from './common';
 
 /**
@@ -60,3 +60,26 @@ export function controlStatus(c: ControlEvidence): string {
 
 export const PRACTICE_NOTE =
   'Practice: the control asks an organisation to govern, map, measure or monitor; a scan cannot pass it. The scan is evidence that the practice is carried out, for the assessor to weigh.';
+
+/**
+ * What the scan spent, in the sentences every format says it with (its own section, at the end of a
+ * report): requests and tokens beside the plan's range, the budget and where it stopped the scan,
+ * and the attacker and judge models' requests apart from the target's. Empty when nothing was recorded.
+ */
+export function spendingLines(r: ScanReport): string[] {
+  const s = r.spending;
+  if (!s) return [];
+  const lines = [`${spentWords(s)}.`];
+  if (s.budget) {
+    const limits = (['max_requests', 'max_tokens', 'max_cost'] as const).filter((l) => s.budget![l] !== undefined).map((l) => `${l} ${s.budget![l]}`);
+    if (limits.length) lines.push(`Budget: ${limits.join(', ')}${s.budget.price_in !== undefined ? ` (at ${s.budget.price_in} a million tokens sent, ${s.budget.price_out} received)` : ''}.`);
+  }
+  if (s.unfinished) lines.push(`The scan ${unfinishedWords(s.unfinished)}.`);
+  const models = [
+    s.attacker && `the attacker model ${plural(s.attacker.requests, 'request')}${s.attacker.plan ? ` (plan ${rangeWords(s.attacker.plan)})` : ''}`,
+    s.judge && `the judge model ${plural(s.judge.requests, 'request')}${s.judge.plan ? ` (plan ${rangeWords(s.judge.plan)})` : ''}`,
+  ].filter(Boolean);
+  if (models.length) lines.push(`Apart from the target: ${models.join('; ')}.`);
+  lines.push(`Tokens are estimated: ${TOKEN_ESTIMATE}.`);
+  return lines;
+}

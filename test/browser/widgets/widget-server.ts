@@ -15,7 +15,7 @@ import { DEFAULT_CANARIES } from '../../../apps/lab/src/knowledge';
 export interface WidgetServer {
   base: string;
   /** prompts received per widget, in order */
-  prompts: Record<WidgetName | 'plain', string[]>;
+  prompts: Record<WidgetName | 'plain' | 'handmade', string[]>;
   close(): Promise<void>;
 }
 
@@ -27,6 +27,7 @@ export const WIDGETS = {
   'deep-chat': { page: 'deep-chat.html', protocol: 'deep-chat connect: POST {messages:[{role,text}]}, streamed server-sent {text} events' },
   n8n: { page: 'n8n-chat.html', protocol: 'n8n chat trigger webhook: POST {action:"sendMessage", sessionId, chatInput} -> {output}; conversation kept per session' },
   nlux: { page: 'nlux-chat.html', protocol: 'nlux adapter streaming OpenAI chat completions (server-sent chunks)' },
+  'nlux-batch': { page: 'nlux-batch-chat.html', protocol: 'nlux with its nova theme and no greeting, a batchText adapter fetching OpenAI chat completions whole (nlux still draws the answer a few letters at a time)' },
   flowise: { page: 'flowise-chat.html', protocol: 'Flowise prediction API: POST /api/v1/prediction/:flow {question, chatId, streaming} -> server-sent {event:start|token|end}; conversation kept per chatId' },
   chatscope: { page: 'chatscope-chat.html', protocol: 'React app on chatscope\'s kit calling OpenAI chat completions, not streamed' },
   typebot: { page: 'typebot-chat.html', protocol: 'Typebot viewer chat API: POST /api/v1/typebots/:id/startChat, /api/v1/sessions/:id/continueChat, the model\'s answer streamed by /api/v2/sessions/:id/streamMessage (AI SDK data stream); conversation kept per session' },
@@ -40,6 +41,7 @@ const VENDOR: Record<string, string> = {
   'deep-chat': join(ROOT, 'node_modules', 'deep-chat', 'dist'),
   'n8n-chat': join(ROOT, 'node_modules', '@n8n', 'chat', 'dist'),
   nlux: join(ROOT, 'node_modules', '@nlux', 'core', 'esm'),
+  'nlux-themes': join(ROOT, 'node_modules', '@nlux', 'themes'),
   flowise: join(ROOT, 'node_modules', 'flowise-embed', 'dist'),
   'chatscope-styles': join(ROOT, 'node_modules', '@chatscope', 'chat-ui-kit-styles', 'dist', 'default'),
   typebot: join(ROOT, 'node_modules', '@typebot.io', 'js', 'dist'),
@@ -71,8 +73,10 @@ export type WidgetBot = (conversation: ChatTurn[]) => string;
  * site embedding a third-party widget in front of its own model does.
  */
 export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Promise<WidgetServer> {
-  const prompts: WidgetServer['prompts'] = { plain: [], 'deep-chat': [], n8n: [], nlux: [], flowise: [], chatscope: [], typebot: [], 'chatbot-kit': [] };
+  const prompts: WidgetServer['prompts'] = { plain: [], handmade: [], 'deep-chat': [], n8n: [], nlux: [], 'nlux-batch': [], flowise: [], chatscope: [], typebot: [], 'chatbot-kit': [] };
   const n8nTurns = new Map<string, number>();
+  /** handmade pages that fell over once already */
+  const crashed = new Set<string>();
   const n8nHistory = new Map<string, ChatTurn[]>();
   const flowiseHistory = new Map<string, ChatTurn[]>();
   const typebotSessions = new Map<string, { history: ChatTurn[]; streamed: boolean; awaiting: 'question' | 'stream' | 'streamed answer' }>();
@@ -94,9 +98,9 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
   };
 
   const api = async (req: IncomingMessage, res: ServerResponse, body: any) => {
-    const openai = req.url?.match(/^\/(?:(nlux|chatscope)\/)?v1\/chat\/completions$/);
+    const openai = req.url?.match(/^\/(?:(nlux-batch|nlux|chatscope)\/)?v1\/chat\/completions$/);
     if (openai) {
-      const widget = (openai[1] ?? 'plain') as 'plain' | 'nlux' | 'chatscope';
+      const widget = (openai[1] ?? 'plain') as 'plain' | 'nlux' | 'nlux-batch' | 'chatscope';
       const user = body.messages.filter((m: any) => m.role === 'user');
       const prompt = user[user.length - 1].content;
       prompts[widget].push(prompt);
@@ -147,6 +151,17 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
       prompts['deep-chat'].push(prompt);
       const conversation = body.messages.map((m: any): ChatTurn => ({ role: m.role === 'user' ? 'user' : 'assistant', content: String(m.text ?? '') }));
       return stream(res, bot ? bot(conversation) : answerFor('deep-chat', prompts['deep-chat'].length, prompt), (part) => JSON.stringify({ text: part }));
+    }
+    if (req.url === '/api/handmade') {
+      const conversation = (body.messages as ChatTurn[]).map((m) => ({ role: m.role, content: String(m.content) }));
+      const prompt = conversation[conversation.length - 1].content;
+      prompts.handmade.push(prompt);
+      await new Promise((r) => setTimeout(r, chunkDelayMs * 3));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // a page asked to fall over once does so at its conversation's second message
+      const crash = typeof body.crashOnce === 'string' && conversation.filter((m) => m.role === 'user').length === 2 && !crashed.has(body.crashOnce);
+      if (crash) crashed.add(body.crashOnce);
+      return res.end(JSON.stringify({ text: bot ? bot(conversation) : answerFor('handmade', prompts.handmade.length, prompt), crash }));
     }
     if (req.url === '/api/n8n') {
       res.writeHead(200, { 'content-type': 'application/json' });

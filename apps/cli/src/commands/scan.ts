@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { callbackDomainProblem, isTerminal, PROFILES } from '@gauntlet/domain';
+import { BUDGET_FIELD_NAMES, BUDGET_FIELDS, callbackDomainProblem, isTerminal, PROFILES, spentBesidePlan } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { configPosition, findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
@@ -13,6 +13,7 @@ import { PlannedScan, planScans, ScanFlags, ScanPlan } from '../scan/scan-plan';
 import { gateLine, scanVerdict, servicePolicy } from '../scan/verdict';
 import { configField, flagOf, inCliWords } from '../terminal/cli-words';
 import { clock, plainLineKey, progressLine } from '../terminal/progress';
+import { planLines, spentLines } from '../terminal/plan-lines';
 import { table } from '../terminal/table';
 import { collect, CommandContext, runCommand, targetOptions } from './command';
 
@@ -30,7 +31,7 @@ class Interruption {
 
 async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPlan, io: CliIo, stop: Interruption, timeoutMs: number | null): Promise<number> {
   const target = await service.upsertTarget(await withLocalTools(planned.target));
-  const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) }, plan.selection);
+  const scanId = await service.requestScan(target._id, planned.profile, { threshold: plan.gate.failUnder, policy: servicePolicy(plan.gate) }, plan.selection, planned.budget);
   const chosen = [...(plan.selection?.categories ?? []), ...(plan.selection?.probes ?? [])];
   const only = `${chosen.length ? `, only ${chosen.join(', ')}` : ''}${plan.selection?.custom?.length ? `, ${plan.selection.custom.length} custom probe(s)` : ''}`;
   io.stdout(`gauntlet: scanning ${target.name} (${target.url}), ${planned.profile} profile${only}, scan ${scanId}`);
@@ -67,8 +68,11 @@ async function scanOne(service: LocalService, planned: PlannedScan, plan: ScanPl
 
 async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan, plan: ScanPlan, io: CliIo, elapsedMs: number): Promise<number> {
   const out = (line: string) => io.stdout(line);
+  // what it spent, beside its plan: said whatever the scan came to
+  const spent = doc.spending ? spentLines(spentBesidePlan(doc.spending, doc.plan, doc.budget), doc.unfinished) : [];
   if (!doc.score) {
     out(`gauntlet: the scan ended ${doc.status}${doc.reason ? `: ${inCliWords(doc.reason)}` : ''} (after ${clock(elapsedMs)})`);
+    for (const line of spent) out(line);
     return EXIT.error;
   }
   const report = await service.report(doc);
@@ -90,6 +94,7 @@ async function finish(service: LocalService, doc: ScanDoc, planned: PlannedScan,
     for (const line of acts) out(line);
   }
   out('');
+  for (const line of spent) out(line);
   for (const file of planned.reports) {
     const path = resolve(io.cwd, file);
     await io.writeFile(path, await renderReportFile(reportFormatOf(file), report, plan.gate.failUnder));
@@ -169,6 +174,9 @@ async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Pr
   // every target checked against the service's rules before the first request: a mistake in the
   // last target of gauntlet.yaml is found now, with its line, not after the others' scans
   await checkTargets(plan, url === undefined ? configFile : null);
+  if (flags.json && !flags.plan) throw new CliError('--json goes with --plan (a scan writes its reports with --report)');
+  if (flags.measurePace && !flags.plan) throw new CliError('--measure-pace goes with --plan (a scan measures its target as it runs)');
+  if (flags.plan) return printPlans(plan, flags, io);
   const timeoutMs = flags.timeout === undefined ? null : Number(flags.timeout) * 1000;
   if (timeoutMs !== null && !(timeoutMs > 0)) throw new CliError('--timeout must be a positive number of seconds');
   const dataDir = resolve(io.cwd, plan.dataDir ?? defaultDataDir(io.env));
@@ -199,6 +207,50 @@ async function runScan(url: string | undefined, flags: ScanFlags, io: CliIo): Pr
   } finally {
     await service?.close();
     removeHandler();
+  }
+}
+
+/**
+ * `--plan`: each target's plan, printed without scanning: nothing is sent to the target unless
+ * --measure-pace asks for one request to measure its pace. --json writes one JSON object a target
+ * (one line each).
+ */
+async function printPlans(plan: ScanPlan, flags: ScanFlags, io: CliIo): Promise<number> {
+  const dataDir = resolve(io.cwd, plan.dataDir ?? defaultDataDir(io.env));
+  const { LocalService } = await import('../scan/local-service');
+  const service = await LocalService.open({ dataDir, allowPrivate: flags.private !== false, env: io.env, planOnly: true });
+  try {
+    for (const planned of plan.scans) {
+      const pace = flags.measurePace ? await measured(planned, flags, io) : null;
+      const scanPlan = await service.plan(planned.target, { profile: planned.profile, selection: plan.selection, budget: planned.budget, pace });
+      if (flags.json) {
+        io.stdout(JSON.stringify({ target: { name: planned.target.name, url: planned.target.url }, ...scanPlan }));
+        continue;
+      }
+      io.stdout(`gauntlet: the plan of a ${planned.profile} scan of ${planned.target.name} (${planned.target.url}); nothing was scanned`);
+      for (const line of planLines(scanPlan)) io.stdout(`  ${line}`);
+    }
+    return EXIT.passed;
+  } finally {
+    await service.close();
+  }
+}
+
+/** the target's pace, measured with one request (null, said, when it did not answer) */
+async function measured(planned: PlannedScan, flags: ScanFlags, io: CliIo) {
+  const { measurePace } = await import('@gauntlet/scanner');
+  const t = planned.target;
+  const target = {
+    scan_mode: t.scan_mode, api_format: t.api_format ?? null, url: t.url, api_key: t.api_key ?? null, model: t.model ?? null, http: t.http ?? null, browser: t.browser ?? null,
+    max_requests_per_second: t.max_requests_per_second ?? null,
+    // the command line's headers are a map; the registration body's type also takes pairs
+    headers: t.headers ? (Array.isArray(t.headers) ? Object.fromEntries(t.headers) : (t.headers as Record<string, string>)) : null,
+  };
+  try {
+    return await measurePace(target, planned.profile, { allowPrivate: flags.private !== false, timeoutMs: 60_000, chromiumPath: io.env.CHROMIUM_PATH ?? null });
+  } catch (e) {
+    io.stderr(`gauntlet: --measure-pace: ${t.name} did not answer its one request (${inCliWords(e instanceof Error ? e.message : String(e))}); the plan assumes a pace`);
+    return null;
   }
 }
 
@@ -234,11 +286,16 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--mcp <url>', 'offer the tools this MCP server lists (Streamable HTTP; listed, never called)')
     .option('--mcp-command <cmd>', 'offer the tools of a local MCP server started with this command (stdio; listed, never called)')
     .option('--timeout <seconds>', 'stop the scan after this long, keeping what it found')
+    .option('--plan', 'print each scan\'s plan (requests per phase, tokens, time, cost) and scan nothing')
+    .option('--json', 'with --plan: the plan as one JSON object a target, one a line')
+    .option('--measure-pace', 'with --plan: measure the target\'s pace with one request (else its told or last known pace, or an assumption)')
     .option('--callback-url <url>', 'the public address of the callback listener when the target is remote (a tunnel or proxy to --callback-listen); default $CALLBACK_BASE_URL, else the loopback listener')
     .option('--callback-listen <host:port>', 'where the callback listener listens (default 127.0.0.1 on a free port)')
     .option('--callback-domain <domain>', 'a domain whose names reach the listener (wildcard DNS to it, or delegated to --callback-dns): probes plant e-mail domains under it; default $CALLBACK_DOMAIN')
     .option('--callback-dns <[host:]port>', 'answer DNS (UDP) for --callback-domain here, each lookup of a planted name a hit (host 127.0.0.1 unless given); default $CALLBACK_DNS_PORT, else none')
     .action((url: string | undefined, flags: ScanFlags) => runCommand(ctx, () => runScan(url, flags, ctx.io)));
+  // the budget's options, as their owner describes them (BUDGET_FIELDS)
+  for (const field of BUDGET_FIELD_NAMES) scan.option(`${BUDGET_FIELDS[field].flag} ${BUDGET_FIELDS[field].argument}`, BUDGET_FIELDS[field].description);
 }
 
 /**

@@ -55,6 +55,17 @@ describe('gauntlet schedules', () => {
     expect(gone.err[0]).toMatch(/404 Schedule not found/);
   });
 
+  it('gives a schedule a budget for its scans, and changes it field by field', async () => {
+    const created = await gauntlet('schedules', '--json', 'create', '--target', target, '--cron', '0 3 * * *', '--max-requests', '300', '--price-in', '0.15', '--price-out', '0.6');
+    expect(created.code).toBe(0);
+    const s = JSON.parse(created.out.join('\n'));
+    expect(s.budget).toEqual({ max_requests: 300, price_in: 0.15, price_out: 0.6 });
+    const changed = await gauntlet('schedules', '--json', 'update', s.id, '--max-cost', '2.5');
+    expect(JSON.parse(changed.out.join('\n')).budget).toEqual({ max_requests: 300, max_cost: 2.5, price_in: 0.15, price_out: 0.6 });
+    await expect(gauntlet('schedules', 'update', s.id, '--max-requests', '0')).rejects.toThrow(/must be at least 1/);
+    await gauntlet('schedules', 'delete', s.id);
+  });
+
   it('exits 2 with the service\'s reason on a bad request, and refuses a cron without five fields itself', async () => {
     const bad = await gauntlet('schedules', 'create', '--tag', 'prod', '--cron', '0 3 * * *', '--timezone', 'Mars/Olympus');
     expect(bad.code).toBe(2);

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { PROFILES } from '@gauntlet/domain';
+import { BUDGET_FIELD_NAMES, BUDGET_FIELDS, budgetValueFromText, PROFILES } from '@gauntlet/domain';
+import { budgetFlagKey } from '../scan/scan-plan';
 
 /**
  * `gauntlet schedules ...`: the schedules of the account the API key belongs to, against a
@@ -86,6 +87,22 @@ const cronArg = (v: string) => {
   return v.trim();
 };
 
+/** the budget's options on a command, as their owner describes and checks them (--max-requests, ... --price-out) */
+function withBudgetOptions(command: Command): Command {
+  for (const field of BUDGET_FIELD_NAMES) {
+    const spec = BUDGET_FIELDS[field];
+    command.addOption(new Option(`${spec.flag} ${spec.argument}`, `each scan's ${spec.description}`).argParser((v: string) => {
+      const read = budgetValueFromText(field, v);
+      if ('problem' in read) throw new InvalidArgumentError(read.problem);
+      return read.value;
+    }));
+  }
+  return command;
+}
+
+/** the budget fields given on the command line, as the api takes them */
+const budgetBody = (o: Record<string, unknown>) => Object.fromEntries(BUDGET_FIELD_NAMES.map((f) => [f, o[budgetFlagKey(f)]]).filter(([, v]) => v !== undefined));
+
 /** one line per schedule, for people; --json prints what the api answered */
 function describe(s: any): string {
   const what = s.target_id ? `target ${s.target_id}` : `tag ${s.tag}`;
@@ -139,8 +156,8 @@ export function registerSchedules(program: Command, io: SchedulesIo = defaultIo,
       return all;
     }));
 
-  schedules
-    .command('create')
+  withBudgetOptions(schedules
+    .command('create'))
     .description('create a schedule for one target (--target) or every target of a tag (--tag), on a cron time table (--cron) or after each deploy (--on-deploy)')
     .addOption(new Option('--target <id>', 'the target to scan').conflicts('tag'))
     .addOption(new Option('--tag <tag>', 'scan every target carrying this tag').conflicts('target'))
@@ -154,21 +171,21 @@ export function registerSchedules(program: Command, io: SchedulesIo = defaultIo,
       if (!o.target === !o.tag) throw new ScheduleClientError('give --target ID or --tag TAG');
       if (!o.cron === !o.onDeploy) throw new ScheduleClientError('give --cron EXPR or --on-deploy');
       const when = o.onDeploy ? { trigger: 'deploy' } : { cron: o.cron, timezone: o.timezone ?? 'UTC', catch_up: o.catchUp ?? 'skip' };
-      return c.call('POST', '/api/schedules', { ...(o.target ? { target_id: o.target } : { tag: o.tag }), ...when, profile: o.profile, ...(o.paused && { paused: true }) });
+      return c.call('POST', '/api/schedules', { ...(o.target ? { target_id: o.target } : { tag: o.tag }), ...when, profile: o.profile, ...(o.paused && { paused: true }), ...budgetBody(o) });
     }));
 
   schedules.command('get <id>').description('show one schedule').action(run((c, o) => c.call('GET', `/api/schedules/${encodeURIComponent(o.args[0])}`)));
 
-  schedules
-    .command('update <id>')
-    .description('change the time table, profile or catch-up policy (a deploy schedule: the profile only)')
+  withBudgetOptions(schedules
+    .command('update <id>'))
+    .description('change the time table, profile, budget or catch-up policy (a deploy schedule: no time table)')
     .option('--cron <expr>', 'five-field cron', cronArg)
     .option('--timezone <tz>', 'IANA time zone')
     .addOption(new Option('--profile <profile>', 'scan profile').choices([...PROFILES]))
     .addOption(new Option('--catch-up <policy>', 'skip or run_once').choices(['skip', 'run_once']))
     .action(run((c, o) => {
-      const body = { ...(o.cron && { cron: o.cron }), ...(o.timezone && { timezone: o.timezone }), ...(o.profile && { profile: o.profile }), ...(o.catchUp && { catch_up: o.catchUp }) };
-      if (!Object.keys(body).length) throw new ScheduleClientError('nothing to change: give --cron, --timezone, --profile or --catch-up');
+      const body = { ...(o.cron && { cron: o.cron }), ...(o.timezone && { timezone: o.timezone }), ...(o.profile && { profile: o.profile }), ...(o.catchUp && { catch_up: o.catchUp }), ...budgetBody(o) };
+      if (!Object.keys(body).length) throw new ScheduleClientError('nothing to change: give --cron, --timezone, --profile, --catch-up or a budget (--max-requests, ...)');
       return c.call('PATCH', `/api/schedules/${encodeURIComponent(o.args[0])}`, body);
     }));
 

@@ -2,11 +2,15 @@ import Ajv, { ErrorObject } from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Document, isAlias, isCollection, isMap, isPair, isScalar, LineCounter, Node, parseDocument, visit } from 'yaml';
-import type { ApiFormat, Profile } from '@gauntlet/domain';
+import type { ApiFormat, Profile, ScanBudget } from '@gauntlet/domain';
 import { CliError } from '../io';
 
-/** gauntlet.yaml as read: every ${ENV} resolved (only where a secret belongs: see SECRET_FIELDS). */
-export interface GauntletConfig {
+/**
+ * gauntlet.yaml as read: every ${ENV} resolved (only where a secret belongs: see SECRET_FIELDS). A
+ * scan's budget and prices (ScanBudget's fields) may be given for every target at the top, and per
+ * target.
+ */
+export interface GauntletConfig extends ScanBudget {
   profile?: Profile;
   fail_under?: number;
   fail_on?: 'new' | 'high';
@@ -30,7 +34,7 @@ export interface ConfigProbe {
   success?: { pattern?: string };
 }
 
-export interface ConfigTarget {
+export interface ConfigTarget extends ScanBudget {
   name?: string;
   url: string;
   format?: ApiFormat;

@@ -27,12 +27,31 @@ describe('what gauntlet scan will do', () => {
     }, null, env);
     expect(plan.gate).toEqual({ failUnder: 70, failOn: 'high', allowPartial: false });
     expect(plan.scans).toEqual([{
-      profile: 'quick', reports: ['out/r.html', 'out/r.sarif'],
+      profile: 'quick', reports: ['out/r.html', 'out/r.sarif'], budget: null,
       target: {
         name: '127.0.0.1:8088/v1', url: 'http://127.0.0.1:8088/v1', scan_mode: 'api', api_format: 'openai', model: 'penny-lab', api_key: 'sk-lab',
         headers: { 'X-Team': 'red' }, canaries: ['CANARY-1'], sensitive: [{ label: 'customer', value: 'Ada Lovelace' }],
       },
     }]);
+  });
+
+  it("takes a budget from the command line before a target's own in gauntlet.yaml, and that before the file's", () => {
+    const config = { max_requests: 500, price_in: 1, price_out: 2, targets: [{ url: 'http://a.example/v1', max_requests: 100 }, { url: 'http://b.example/v1' }] };
+    const budgets = (flags: Parameters<typeof planScans>[1]) => planScans(undefined, flags, config, env).scans.map((s) => s.budget);
+    expect(budgets({})).toEqual([{ max_requests: 100, price_in: 1, price_out: 2 }, { max_requests: 500, price_in: 1, price_out: 2 }]);
+    expect(budgets({ maxRequests: '40', maxCost: '0.5' })).toEqual([
+      { max_requests: 40, max_cost: 0.5, price_in: 1, price_out: 2 }, { max_requests: 40, max_cost: 0.5, price_in: 1, price_out: 2 },
+    ]);
+    expect(planScans('http://c.example/v1', {}, null, env).scans[0].budget).toBeNull();
+  });
+
+  it("refuses a budget its owner refuses, in the command line's words", () => {
+    const plan = (flags: Parameters<typeof planScans>[1]) => () => planScans('http://c.example/v1', flags, null, env);
+    expect(plan({ maxRequests: '0' })).toThrow('--max-requests must be at least 1');
+    expect(plan({ maxRequests: '4.5' })).toThrow('--max-requests must be a whole number');
+    expect(plan({ maxTokens: 'lots' })).toThrow('--max-tokens must be a whole number');
+    expect(plan({ maxCost: '2' })).toThrow('--max-cost needs --price-in and --price-out');
+    expect(plan({ priceIn: '1' })).toThrow(/--price-in and --price-out come together/);
   });
 
   it('drives a chat page with --browser', () => {

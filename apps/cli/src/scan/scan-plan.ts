@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { API_FORMATS, ApiFormat, CustomProbe, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, BUDGET_FIELD_NAMES, BUDGET_FIELDS, BudgetField, budgetOf, budgetProblem, budgetValueFromText, CustomProbe, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile, ScanBudget } from '@gauntlet/domain';
 import { probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
 import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
@@ -45,6 +45,47 @@ export interface ScanFlags {
   mcp?: string;
   /** a local MCP server to run and list (stdio) */
   mcpCommand?: string;
+  /** print each scan's plan and scan nothing */
+  plan?: boolean;
+  /** with --plan: one JSON object a target, one a line */
+  json?: boolean;
+  /** with --plan: measure the target's pace with one request */
+  measurePace?: boolean;
+  /** the budget's fields, as typed (BUDGET_FIELDS: --max-requests, --max-tokens, --max-cost, --price-in, --price-out) */
+  maxRequests?: string;
+  maxTokens?: string;
+  maxCost?: string;
+  priceIn?: string;
+  priceOut?: string;
+}
+
+/** the property commander gives a budget field's option: --max-requests is maxRequests */
+export const budgetFlagKey = (field: BudgetField) => BUDGET_FIELDS[field].flag.slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof ScanFlags & string;
+
+/** the budget the command line gives, each field checked by its owner (a problem names the flag) */
+function budgetFromFlags(flags: ScanFlags): Partial<ScanBudget> {
+  const budget: Partial<ScanBudget> = {};
+  for (const field of BUDGET_FIELD_NAMES) {
+    const text = flags[budgetFlagKey(field)];
+    if (typeof text !== 'string') continue;
+    const read = budgetValueFromText(field, text);
+    if ('problem' in read) throw new CliError(`${BUDGET_FIELDS[field].flag} ${read.problem}`);
+    budget[field] = read.value;
+  }
+  return budget;
+}
+
+/**
+ * A target's budget: the command line's, then the target's own in gauntlet.yaml, then the file's;
+ * the whole checked by its owner (max_cost needs both prices), in the words of where it came from.
+ */
+export function budgetFor(flags: Partial<ScanBudget>, target: Partial<ScanBudget>, file: Partial<ScanBudget>, fromFile: boolean): ScanBudget | null {
+  const merged: Partial<ScanBudget> = {};
+  for (const field of BUDGET_FIELD_NAMES) merged[field] = flags[field] ?? target[field] ?? file[field];
+  const budget = budgetOf(merged);
+  const problem = budget && budgetProblem(budget);
+  if (problem) throw new CliError(fromFile ? problem.message : problem.message.replace(/\b(max_requests|max_tokens|max_cost|price_in|price_out)\b/g, (f) => BUDGET_FIELDS[f as BudgetField].flag));
+  return budget;
 }
 
 /** One target to scan, with what to write afterwards. */
@@ -52,6 +93,8 @@ export interface PlannedScan {
   target: TargetSpec;
   profile: Profile;
   reports: string[];
+  /** what its scan may spend, and the prices (null: no budget) */
+  budget: ScanBudget | null;
 }
 
 export interface ScanPlan {
@@ -141,6 +184,7 @@ function sensitiveOf(list: string[] = []): { label: string; value: string }[] | 
 export const nameFromUrl = (url: string) => url.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '').slice(0, 200) || url;
 
 export function targetSpec(t: ConfigTarget): TargetSpec {
+  // a target's budget is its scan's (PlannedScan.budget), not part of its registration
   const browser = t.browser === true || (typeof t.browser === 'object' && t.browser !== null);
   return {
     name: t.name ?? nameFromUrl(t.url),
@@ -221,13 +265,17 @@ export function planScans(url: string | undefined, flags: ScanFlags, config: Gau
   const targets = url !== undefined ? [targetFromFlags(url, flags, env)] : config?.targets ?? [];
   if (!targets.length) throw new CliError('nothing to scan: give a url (gauntlet scan http://localhost:11434 --format ollama --model llama3.2) or write a gauntlet.yaml');
   const several = targets.length > 1;
+  const flagged = budgetFromFlags(flags);
   return {
     gate,
     ...(selection && { selection }),
     dataDir: flags.dataDir ?? config?.data_dir ?? null,
     scans: targets.map((t) => {
       const target = targetSpec(t);
-      return { target, profile: profileOf(flags.profile, t.profile ?? config?.profile ?? 'standard'), reports: reportFilesFor(reports, target.name, several) };
+      return {
+        target, profile: profileOf(flags.profile, t.profile ?? config?.profile ?? 'standard'), reports: reportFilesFor(reports, target.name, several),
+        budget: budgetFor(flagged, t, config ?? {}, url === undefined),
+      };
     }),
   };
 }

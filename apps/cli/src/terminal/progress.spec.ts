@@ -15,6 +15,13 @@ describe('the progress line', () => {
     expect(remaining(100, 5_000, 3)).toBeNull();
   });
 
+  it("says the plan's likely requests, and its time left when the plan's pace was known rather than assumed", () => {
+    const plan = { requests: { min: 25, likely: 58, max: 166 }, seconds: { min: 5, likely: 12, max: 33 }, pace: { requests_per_second: 5, source: 'measured' as const } };
+    expect(progressLine({ ...p, plan }, 4_000)).toBe('probe     40%  requests 60 of ~58  findings 3 (2 critical, 1 low)  0:04 elapsed, ~0:08 left');
+    expect(remaining(1, 4_000, null, { ...plan, pace: { requests_per_second: 1, source: 'assumed' } })).toBeNull();
+    expect(remaining(1, 4_000, 30, plan)).toBe(30_000);
+  });
+
   it('leaves the remaining time out until the pace is known', () => {
     expect(remaining(1, 5_000)).toBeNull();
     expect(progressLine({ ...p, progress: 1, findings_so_far: 0, severity_counts: none }, 5_000)).toBe('probe      1%  requests 60  findings 0  0:05 elapsed');

@@ -171,7 +171,10 @@ export interface paths {
         /** List scans, newest first, optionally of one target or status */
         get: operations["ScansController_list"];
         put?: never;
-        /** Start a scan of a target (counts against the monthly quota of the plan) */
+        /**
+         * Start a scan of a target (counts against the monthly quota of the plan), or with plan_only answer its plan without starting it
+         * @description max_requests, max_tokens and max_cost hold exactly: a request that would cross one is never sent, and a scan that reaches one ends completed_partial with the reason "stopped at its budget" and what it did not finish (unfinished in its detail).
+         */
         post: operations["ScansController_request"];
         delete?: never;
         options?: never;
@@ -1059,6 +1062,16 @@ export interface components {
             api_format?: "openai" | "anthropic" | "http" | "azure-openai" | "ollama" | "gemini" | "openai-responses";
         };
         RequestScanBody: {
+            /** @description requests to the target, at most: one more is never sent (retries and an agent's tool rounds count); a scan that reaches it ends completed_partial, "stopped at its budget" */
+            max_requests?: number;
+            /** @description tokens sent to and read from the target, at most (estimated: 4 characters of English a token, other characters one each); a scan that reaches it ends completed_partial */
+            max_tokens?: number;
+            /** @description cost at most, in the currency of price_in and price_out (both needed); a scan that reaches it ends completed_partial */
+            max_cost?: number;
+            /** @description the target's price of a million tokens sent to it: the plan shows the cost, and max_cost counts with it */
+            price_in?: number;
+            /** @description the target's price of a million tokens it answers with */
+            price_out?: number;
             /** Format: uuid */
             target_id: string;
             /**
@@ -1067,6 +1080,95 @@ export interface components {
              * @enum {string}
              */
             profile?: "quick" | "standard" | "deep";
+            /**
+             * @description answer the scan's plan (200) without starting it: requests per phase, tokens, time and cost as ranges; nothing is sent to the target and no scan of the month's quota is spent
+             * @default false
+             */
+            plan_only?: boolean;
+        };
+        RangeView: {
+            /** @description nothing escalates or is amplified, no agent calls a tool */
+            min: number;
+            /** @description the target's previous scan of this profile when there is one, else the shares of the budgets scans of similar targets spent */
+            likely: number;
+            /** @description every escalation, attacker and amplification budget spent, every tool round an agent may take (errors and their retries aside) */
+            max: number;
+        };
+        PlannedPhasesView: {
+            recon: components["schemas"]["RangeView"];
+            probe: components["schemas"]["RangeView"];
+            /** @description escalation against categories that resisted, the attacker model's rewrites, then amplifying what worked */
+            amplify: components["schemas"]["RangeView"];
+        };
+        PlannedTokensView: {
+            /** @description what the requests say: each prompt with the conversation before it, tool definitions offered */
+            sent: components["schemas"]["RangeView"];
+            /** @description what the answers are expected to hold, at answer_tokens an answer */
+            received: components["schemas"]["RangeView"];
+            /**
+             * @description how tokens are counted (an estimate: each model tokenizes its own way)
+             * @example 4 characters of English a token, other characters one each (an estimate: each model tokenizes its own way)
+             */
+            estimate: string;
+        };
+        PaceView: {
+            /** @description requests a second the time is counted at */
+            requests_per_second: number;
+            /**
+             * @description told: the target's max_requests_per_second; measured: a preflight request; previous_scan: the pace the target's last completed scan kept; assumed: an answer in 2 s at the profile's first concurrency
+             * @enum {string}
+             */
+            source: "told" | "measured" | "previous_scan" | "assumed";
+        };
+        AnswerTokensView: {
+            per_answer: number;
+            /** @enum {string} */
+            source: "assumed" | "previous_scan";
+        };
+        ModelTokensView: {
+            sent: components["schemas"]["RangeView"];
+            received: components["schemas"]["RangeView"];
+        };
+        ModelPlanView: {
+            requests: components["schemas"]["RangeView"];
+            tokens: components["schemas"]["ModelTokensView"];
+        };
+        PlannedBudgetView: {
+            /** @description requests to the target, at most: one more is never sent (retries and an agent's tool rounds count); a scan that reaches it ends completed_partial, "stopped at its budget" */
+            max_requests?: number;
+            /** @description tokens sent to and read from the target, at most (estimated: 4 characters of English a token, other characters one each); a scan that reaches it ends completed_partial */
+            max_tokens?: number;
+            /** @description cost at most, in the currency of price_in and price_out (both needed); a scan that reaches it ends completed_partial */
+            max_cost?: number;
+            /** @description the target's price of a million tokens sent to it: the plan shows the cost, and max_cost counts with it */
+            price_in?: number;
+            /** @description the target's price of a million tokens it answers with */
+            price_out?: number;
+            /**
+             * @description holds: even the plan's max stays within it; may_stop: a scan may reach it; stops: even the least the plan sends reaches it
+             * @enum {string}
+             */
+            outlook: "holds" | "may_stop" | "stops";
+        };
+        RequestPlanView: {
+            /** @enum {string} */
+            profile: "quick" | "standard" | "deep";
+            /** @description requests to the target */
+            requests: components["schemas"]["RangeView"];
+            by_phase: components["schemas"]["PlannedPhasesView"];
+            tokens: components["schemas"]["PlannedTokensView"];
+            /** @description wall time at pace */
+            seconds: components["schemas"]["RangeView"];
+            pace: components["schemas"]["PaceView"];
+            answer_tokens: components["schemas"]["AnswerTokensView"];
+            /** @description at price_in and price_out, in their currency (only when prices are given) */
+            cost?: components["schemas"]["RangeView"];
+            /** @description the attacker model's requests (ATTACKER_URL), apart from the target's */
+            attacker?: components["schemas"]["ModelPlanView"];
+            /** @description the judge model's requests (JUDGE_URL), apart from the target's */
+            judge?: components["schemas"]["ModelPlanView"];
+            /** @description the budget given, and whether the plan reaches it */
+            budget?: components["schemas"]["PlannedBudgetView"];
         };
         CreatedScanView: {
             /** Format: uuid */
@@ -1096,6 +1198,8 @@ export interface components {
             /** @description messages sent to the target so far (user turns; a multi-turn attack sends several) */
             total: number;
             by_phase: components["schemas"]["RequestsByPhase"];
+            /** @description requests sent to the target so far as its budget and plan count them: every request, retries and an agent's tool rounds included (null: a scan from before they were counted) */
+            sent: number | null;
         };
         ScanSummaryView: {
             /** @enum {string} */
@@ -1141,7 +1245,7 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
-            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding) */
             notes: string[];
         };
         ScanList: {
@@ -1346,6 +1450,72 @@ export interface components {
              */
             proven_at: string;
         };
+        SpentRequestsView: {
+            /** @description requests sent to the target, retries and tool rounds included */
+            sent: number;
+            /** @description of them, retries of a request that failed or was throttled */
+            retries: number;
+            /** @description the plan's range (null: the scan started before plans were recorded) */
+            plan: components["schemas"]["RangeView"] | null;
+            /** @description whether sent is within the plan's min..max */
+            within_plan: boolean | null;
+        };
+        SpentTokensPlanView: {
+            sent: components["schemas"]["RangeView"];
+            received: components["schemas"]["RangeView"];
+        };
+        SpentTokensView: {
+            sent: number;
+            received: number;
+            plan: components["schemas"]["SpentTokensPlanView"] | null;
+            /** @example 4 characters of English a token, other characters one each (an estimate: each model tokenizes its own way) */
+            estimate: string;
+        };
+        SpentCostView: {
+            spent: number;
+            plan: components["schemas"]["RangeView"] | null;
+        };
+        ModelSpentView: {
+            requests: number;
+            tokens_sent: number;
+            tokens_received: number;
+            plan: components["schemas"]["RangeView"] | null;
+        };
+        SpentView: {
+            requests: components["schemas"]["SpentRequestsView"];
+            tokens: components["schemas"]["SpentTokensView"];
+            /** @description at the scan's prices, in their currency (null without prices) */
+            cost: components["schemas"]["SpentCostView"] | null;
+            /** @description seconds the scan ran against its target */
+            seconds: number;
+            /** @description the attacker model, apart from the target */
+            attacker?: components["schemas"]["ModelSpentView"];
+            /** @description the judge model, apart from the target */
+            judge?: components["schemas"]["ModelSpentView"];
+        };
+        ScanBudgetView: {
+            /** @description requests to the target, at most: one more is never sent (retries and an agent's tool rounds count); a scan that reaches it ends completed_partial, "stopped at its budget" */
+            max_requests?: number;
+            /** @description tokens sent to and read from the target, at most (estimated: 4 characters of English a token, other characters one each); a scan that reaches it ends completed_partial */
+            max_tokens?: number;
+            /** @description cost at most, in the currency of price_in and price_out (both needed); a scan that reaches it ends completed_partial */
+            max_cost?: number;
+            /** @description the target's price of a million tokens sent to it: the plan shows the cost, and max_cost counts with it */
+            price_in?: number;
+            /** @description the target's price of a million tokens it answers with */
+            price_out?: number;
+        };
+        UnfinishedView: {
+            /**
+             * @description the limit the scan reached
+             * @enum {string}
+             */
+            limit: "max_requests" | "max_tokens" | "max_cost";
+            /** @description phases it did not finish: the one it was in and every later one that sends requests */
+            phases: string[];
+            /** @description OWASP categories whose work was cut */
+            categories: string[];
+        };
         ScanDetailView: {
             /** @enum {string} */
             status: "pending" | "running" | "completed" | "completed_partial" | "failed" | "cancelled";
@@ -1390,7 +1560,7 @@ export interface components {
             requests: components["schemas"]["RequestsView"];
             security_score: number | null;
             security_grade: string | null;
-            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read */
+            /** @description what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding) */
             notes: string[];
             /** @description out-of-band requests to the addresses the scan planted; a late one (after the scan ended) changes no finding, score or webhook */
             callback_hits: components["schemas"]["CallbackHitsView"];
@@ -1398,6 +1568,14 @@ export interface components {
             vulnerabilities: components["schemas"]["VulnerabilityView"][];
             /** @description each weakness as soon as an attempt proved it, grouped as the findings are (findings_so_far counts them): what a running scan shows before its findings are written */
             proven_so_far: components["schemas"]["ProvenWeaknessView"][];
+            /** @description the plan the scan ran to, made as it started (null: not started yet, or started before plans were recorded) */
+            plan: components["schemas"]["RequestPlanView"] | null;
+            /** @description what it spent, beside its plan's range (null while it runs) */
+            spent: components["schemas"]["SpentView"] | null;
+            /** @description what it was allowed to spend, and the prices (null: no budget) */
+            budget: components["schemas"]["ScanBudgetView"] | null;
+            /** @description a scan stopped at its budget: what it did not finish (null otherwise) */
+            unfinished: components["schemas"]["UnfinishedView"] | null;
         };
         TriageBody: {
             /** @enum {string} */
@@ -1557,6 +1735,16 @@ export interface components {
             integrity: components["schemas"]["IntegrityView"];
         };
         CiScanBody: {
+            /** @description requests to the target, at most: one more is never sent (retries and an agent's tool rounds count); a scan that reaches it ends completed_partial, "stopped at its budget" */
+            max_requests?: number;
+            /** @description tokens sent to and read from the target, at most (estimated: 4 characters of English a token, other characters one each); a scan that reaches it ends completed_partial */
+            max_tokens?: number;
+            /** @description cost at most, in the currency of price_in and price_out (both needed); a scan that reaches it ends completed_partial */
+            max_cost?: number;
+            /** @description the target's price of a million tokens sent to it: the plan shows the cost, and max_cost counts with it */
+            price_in?: number;
+            /** @description the target's price of a million tokens it answers with */
+            price_out?: number;
             /** Format: uuid */
             target_id: string;
             /** @description the gate: a security score (after triage) below it fails the pipeline; optional with fail_on new */
@@ -1846,6 +2034,16 @@ export interface components {
             next_cursor: string | null;
         };
         CreateScheduleBody: {
+            /** @description requests to the target, at most: one more is never sent (retries and an agent's tool rounds count); a scan that reaches it ends completed_partial, "stopped at its budget" */
+            max_requests?: number;
+            /** @description tokens sent to and read from the target, at most (estimated: 4 characters of English a token, other characters one each); a scan that reaches it ends completed_partial */
+            max_tokens?: number;
+            /** @description cost at most, in the currency of price_in and price_out (both needed); a scan that reaches it ends completed_partial */
+            max_cost?: number;
+            /** @description the target's price of a million tokens sent to it: the plan shows the cost, and max_cost counts with it */
+            price_in?: number;
+            /** @description the target's price of a million tokens it answers with */
+            price_out?: number;
             /**
              * @default standard
              * @enum {string}
@@ -1952,6 +2150,8 @@ export interface components {
              * @enum {string|null}
              */
             catch_up: "skip" | "run_once" | null;
+            /** @description the budget each scan it asks for holds to, and the prices (null: none) */
+            budget: components["schemas"]["ScanBudgetView"] | null;
             paused: boolean;
             /**
              * Format: date-time
@@ -1972,6 +2172,16 @@ export interface components {
             next_cursor: string | null;
         };
         UpdateScheduleBody: {
+            /** @description requests to the target, at most: one more is never sent (retries and an agent's tool rounds count); a scan that reaches it ends completed_partial, "stopped at its budget" */
+            max_requests?: number | null;
+            /** @description tokens sent to and read from the target, at most (estimated: 4 characters of English a token, other characters one each); a scan that reaches it ends completed_partial */
+            max_tokens?: number | null;
+            /** @description cost at most, in the currency of price_in and price_out (both needed); a scan that reaches it ends completed_partial */
+            max_cost?: number | null;
+            /** @description the target's price of a million tokens sent to it: the plan shows the cost, and max_cost counts with it */
+            price_in?: number | null;
+            /** @description the target's price of a million tokens it answers with */
+            price_out?: number | null;
             /**
              * @default standard
              * @enum {string}
@@ -3375,6 +3585,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description plan_only: the plan; nothing was sent or started */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestPlanView"];
+                };
+            };
+            /** @description the scan, pending */
             201: {
                 headers: {
                     [name: string]: unknown;

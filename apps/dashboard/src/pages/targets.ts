@@ -330,6 +330,8 @@ function startScanCard(ctx: PageContext, target: Target): HTMLElement {
     try {
       const body = { target_id: target.id, profile: control<HTMLSelectElement>(form, 'profile').value as ScanProfile };
       const scan = await busy(btn, () => answer(client.POST('/api/scans', { body })));
+      // without plan_only the answer is the scan started (201), never a plan
+      if (!('id' in scan)) throw new Error('The service answered a plan instead of starting the scan.');
       ctx.toast('Scan started.');
       ctx.navigate(`/app/scans/${scan.id}`);
     } catch (err) {

@@ -10,7 +10,7 @@ import type { Config } from '../config/config';
 import { CONFIG } from '../platform/tokens';
 import { RequestScan, RequestedScan } from '../scans/requesting-scan/request-scan';
 import { ScanReader } from '../scans/scan-reader';
-import { DEFAULT_GATE, isTerminal } from '@gauntlet/domain';
+import { budgetOf, DEFAULT_GATE, isTerminal } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { gate, GateAnswer, GateFacts } from './ci-gate';
 import { CiPendingView, CiResultView, CiScanBody, CiWaitQuery } from './dto';
@@ -33,7 +33,7 @@ export class CiController {
   async start(@CurrentPrincipal() p: Principal, @Body() body: CiScanBody, @Ctx() ctx: CommandContext, @Res() reply: FastifyReply) {
     const policy = { fail_on: body.fail_on ?? 'score', allow_partial: body.allow_partial ?? false } as const;
     const scan: RequestedScan = await this.commands.execute(
-      new RequestScan({ account_id: p.account_id, plan: p.plan, target_id: body.target_id, profile: body.profile ?? 'standard', origin: 'ci', fail_threshold: body.fail_threshold ?? 0, context: ctx, gate: policy }),
+      new RequestScan({ account_id: p.account_id, plan: p.plan, target_id: body.target_id, profile: body.profile ?? 'standard', origin: 'ci', fail_threshold: body.fail_threshold ?? 0, context: ctx, gate: policy, budget: budgetOf(body) }),
     );
     if (!body.wait) return this.send(reply, { status: 202, body: { scan_id: scan.id, status: 'pending' } });
     return this.answer(reply, p.account_id, scan.id, body.timeout_seconds ?? 900, {});

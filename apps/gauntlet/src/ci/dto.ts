@@ -4,11 +4,12 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, M
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
 import { CI_FAIL_ON, CiFailOn, PROFILES, Profile } from '@gauntlet/domain';
+import { BudgetFields } from '../scans/budget-fields';
 
 /** query strings carry booleans as text: only "true" and "false" are booleans, anything else stays invalid */
 const booleanText = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
-export class CiScanBody {
+export class CiScanBody extends BudgetFields {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   target_id: string;

@@ -10,6 +10,7 @@ import { getMetadataStorage } from 'class-validator';
 import { IS_PUBLIC } from './principal';
 import type { TextRules } from './clean-text';
 import { isClearable } from './validation';
+import { BudgetField, budgetFieldSchema } from '@gauntlet/domain';
 import { RATE_LIMIT_THROTTLER } from './rate-limit';
 
 /** What the code says about one operation that the document cannot tell by itself. */
@@ -73,6 +74,10 @@ function keywordsOf(name: string, c: unknown[]): Schema | null {
     // IsUrl takes international host names, so an IRI, not only an ASCII URI
     case 'isUrl': return { format: 'iri', pattern: '^https?://' };
     case 'matches': return c[0] instanceof RegExp && !c[0].flags ? { pattern: c[0].source } : null;
+    case 'budgetValue': {
+      const { type, minimum, maximum } = budgetFieldSchema(c[0] as BudgetField);
+      return { type, minimum, maximum };
+    }
     case 'cleanText': return { pattern: cleanTextPattern((c[0] as TextRules | undefined)?.multiline ? NO_CONTROLS_BUT_LINES : NO_CONTROLS) };
     default: return null;
   }

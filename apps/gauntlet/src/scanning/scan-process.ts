@@ -1,12 +1,13 @@
 import { scoreScan } from '@gauntlet/assessment';
 import { SecretBox } from '@gauntlet/auth';
-import { DomainError, isTerminal, leaseExpired, leaseTimings, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, ScanScore, streams } from '@gauntlet/domain';
+import { DomainError, isTerminal, leaseExpired, leaseTimings, ScanCommand, scanDecider, scanEnding, ScanRunOutcome, ScanScore, ScanSpending, streams } from '@gauntlet/domain';
 import type { DocumentStore, ScanDoc, TargetDoc } from '@gauntlet/read-models';
-import { CallbackInbox, callbackKey, CallbackListener, proxyCallbackHook, concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanOutcome, ScanSink, ScanTarget } from '@gauntlet/scanner';
+import { CallbackInbox, callbackKey, CallbackListener, proxyCallbackHook, concurrencyFor, createChatDriver, createLlmAttacker, createLlmJudge, runScan, ScanMeters, ScanOutcome, ScanSink, ScanTarget, SpendMeter } from '@gauntlet/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { WritePath } from '../platform/write-path';
 import type { ScanHistory } from '../scans/scan-history';
+import { knownOfTarget } from '../scans/previous-scan';
 import { openHeaders, openSensitive, openTools } from '../targets/target-secrets';
 import type { ScanJob } from './scan-jobs';
 import type { ScanClaims, ScanWriter } from './scan-claims';
@@ -72,10 +73,13 @@ export class ScanProcess {
     }
     // what the engine reports goes to the scan's stream and is kept there alone: the ending scores from it
     const sink: ScanSink = {
+      recordPlan: async (plan) => void (await writer.handle({ type: 'RecordPlan', plan, now: this.iso() })),
       enterPhase: async (phase, progress) => void (await writer.handle({ type: 'EnterPhase', phase, progress, now: this.iso() })),
-      recordAttempt: async (attempt, progress, findings_so_far, proved, seconds_left) => {
+      recordAttempt: async (attempt, progress, facts = {}) => {
+        const { findingsSoFar: findings_so_far, proved, secondsLeft: seconds_left, requestsSent: requests_sent } = facts;
         await writer.handle({
           type: 'RecordProbeAttempt', attempt, progress, now: this.iso(), ...(findings_so_far !== undefined && { findings_so_far }), ...(proved?.length && { proved }), ...(seconds_left !== undefined && { seconds_left }),
+          ...(requests_sent !== undefined && { requests_sent }),
         });
       },
       recordVulnerability: async (vulnerability) => {
@@ -90,23 +94,33 @@ export class ScanProcess {
       headers: openHeaders(secrets, target.headers_encrypted), sensitive: openSensitive(secrets, target.sensitive_encrypted), stream: target.stream ?? false,
       tools: openTools(secrets, target.tools),
     };
-    const driver = createChatDriver(scanTarget, { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile), callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl) });
+    // the scan's budget, as its request recorded it: the target's meter refuses what would cross it; the models' are counted apart
+    const budget = writer.state.budget ?? null;
+    const meters: ScanMeters = { target: new SpendMeter(budget), ...(config.attacker && { attacker: new SpendMeter() }), ...(config.judge && { judge: new SpendMeter() }) };
     const log = this.deps.log.child({ scan_id: job.scan_id });
+    const driver = createChatDriver(scanTarget, {
+      allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile),
+      callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl), meter: meters.target, log,
+    });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');
+    const startedAt = this.deps.now().getTime();
     try {
       const outcome = await runScan({
         scanId: job.scan_id, target: scanTarget, profile: job.profile, selection: job.selection,
         // the target's id, not the scan's: the same target is sent the same prompts and variants every time, so an unchanged target gives the same findings
         seed: target._id, driver, sink, signal: abort.signal, now: this.deps.now, allowPrivate: config.outboundAllowPrivate,
         // optional models, only ever contacted when the operator configured them
-        ...(config.judge && { judge: createLlmJudge(config.judge) }),
-        ...(config.attacker && { attacker: createLlmAttacker(config.attacker) }),
+        ...(config.judge && { judge: createLlmJudge({ ...config.judge, meter: meters.judge }) }),
+        ...(config.attacker && { attacker: createLlmAttacker({ ...config.attacker, meter: meters.attacker }) }),
         callbacks: { baseUrl: config.callbackBaseUrl, ...(config.callbackDomain && { domain: config.callbackDomain }), key: callbackKey(config.secretsKey), inbox: this.deps.callbacks.inbox },
+        budget, meters, known: (await knownOfTarget(docs, target._id, job.profile, job.selection, job.scan_id)) ?? undefined,
       });
+      await this.recordSpending(writer, meters, (this.deps.now().getTime() - startedAt) / 1000, log);
       const ending = await this.ending(job.scan_id, runOutcome(outcome));
       await end(ending.command);
       log.info({ outcome: outcome.kind, score: ending.score.overall_score, findings: ending.findings }, 'scan ended');
     } catch (err) {
+      await this.recordSpending(writer, meters, (this.deps.now().getTime() - startedAt) / 1000, log);
       if (!isTerminal(writer.state.status)) {
         log.error({ err }, 'scan crashed');
         await end((await this.ending(job.scan_id, { kind: 'crashed' })).command);
@@ -115,6 +129,19 @@ export class ScanProcess {
       clearInterval(heartbeat);
       await driver.close().catch(() => undefined);
       await claims.release(job.scan_id);
+    }
+  }
+
+  /** what the run spent, on the scan's stream once its run is over (whatever ended it); a failure to write it ends nothing */
+  private async recordSpending(writer: ScanWriter, meters: ScanMeters, seconds: number, log: Logger): Promise<void> {
+    const spending: ScanSpending = {
+      target: meters.target.usage, ...(meters.target.retries > 0 && { retries: meters.target.retries }),
+      ...(meters.attacker && { attacker: meters.attacker.usage }), ...(meters.judge && { judge: meters.judge.usage }), seconds: Math.round(seconds * 10) / 10,
+    };
+    try {
+      await writer.handle({ type: 'RecordSpending', spending, now: this.iso() });
+    } catch (err) {
+      if (!(err instanceof DomainError)) log.error({ err }, 'recording what the scan spent failed');
     }
   }
 

@@ -128,7 +128,7 @@ export class ScanWorker {
       for (let i = 0; i < pending.length && !this.stopped; i++) {
         const d = pending[(offset + i) % pending.length];
         if (!this.slots.tryTake()) return;
-        if (await this.begin({ scan_id: d._id, account_id: d.account_id, target_id: d.target_id, profile: d.profile })) started++;
+        if (await this.begin({ scan_id: d._id, account_id: d.account_id, target_id: d.target_id, profile: d.profile, ...(d.selection && { selection: d.selection }) })) started++;
       }
       if (!started) return;
     }

@@ -1,11 +1,15 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { CleanText } from '../http/clean-text';
-import { IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
-import { MAX_TRIAGE_REASON, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TRIAGE_STATE_LABELS, TRIAGE_STATES, TriageState } from '@gauntlet/domain';
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
+import {
+  BUDGET_LIMITS, BUDGET_OUTLOOKS, MAX_TRIAGE_REASON, PACE_SOURCES, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TOKEN_ESTIMATE,
+  TRIAGE_STATE_LABELS, TRIAGE_STATES, TriageState,
+} from '@gauntlet/domain';
+import { BudgetFields } from './budget-fields';
 import { PageQuery } from '../http/pagination';
 import { READING_KINDS } from '@gauntlet/scanner';
 
-export class RequestScanBody {
+export class RequestScanBody extends BudgetFields {
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
   target_id: string;
@@ -13,6 +17,13 @@ export class RequestScanBody {
   @ApiPropertyOptional({ enum: PROFILES, default: 'standard', description: 'quick: a smoke test; standard: the full catalogue; deep: more amplification' })
   @IsOptional() @IsIn(PROFILES)
   profile?: Profile;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: "answer the scan's plan (200) without starting it: requests per phase, tokens, time and cost as ranges; nothing is sent to the target and no scan of the month's quota is spent",
+  })
+  @IsOptional() @IsBoolean()
+  plan_only?: boolean;
 }
 
 export class CreatedScanView {
@@ -67,6 +78,11 @@ class RequestsByPhase {
 class RequestsView {
   @ApiProperty({ description: 'messages sent to the target so far (user turns; a multi-turn attack sends several)' }) total: number;
   @ApiProperty({ type: RequestsByPhase }) by_phase: RequestsByPhase;
+  @ApiProperty({
+    nullable: true, type: Number,
+    description: "requests sent to the target so far as its budget and plan count them: every request, retries and an agent's tool rounds included (null: a scan from before they were counted)",
+  })
+  sent: number | null;
 }
 
 export class ScanSummaryView extends ScanStatusView {
@@ -83,7 +99,7 @@ export class ScanSummaryView extends ScanStatusView {
   @ApiProperty({ type: RequestsView }) requests: RequestsView;
   @ApiProperty({ nullable: true, type: Number }) security_score: number | null;
   @ApiProperty({ nullable: true, type: String }) security_grade: string | null;
-  @ApiProperty({ type: [String], description: "what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read" }) notes: string[];
+  @ApiProperty({ type: [String], description: "what the scan says about itself, each once: the target's API refused tools and was scanned without them, an MCP server's tools could not be read, a chat page that renders what users type loaded addresses planted in our own messages (no finding)" }) notes: string[];
 }
 
 export class ScanList {
@@ -236,6 +252,14 @@ export class ScanDetailView extends ScanSummaryView {
     description: 'each weakness as soon as an attempt proved it, grouped as the findings are (findings_so_far counts them): what a running scan shows before its findings are written',
   })
   proven_so_far: ProvenWeaknessView[];
+  @ApiProperty({ type: () => RequestPlanView, nullable: true, description: 'the plan the scan ran to, made as it started (null: not started yet, or started before plans were recorded)' })
+  plan: RequestPlanView | null;
+  @ApiProperty({ type: () => SpentView, nullable: true, description: "what it spent, beside its plan's range (null while it runs)" })
+  spent: SpentView | null;
+  @ApiProperty({ type: () => ScanBudgetView, nullable: true, description: 'what it was allowed to spend, and the prices (null: no budget)' })
+  budget: ScanBudgetView | null;
+  @ApiProperty({ type: () => UnfinishedView, nullable: true, description: 'a scan stopped at its budget: what it did not finish (null otherwise)' })
+  unfinished: UnfinishedView | null;
 }
 
 export class TriageBody {
@@ -270,3 +294,113 @@ export class DiffView {
   @ApiProperty({ type: [String], description: 'fingerprints the base had that this scan sent again and did not find this time (not yet fixed)' }) not_reproduced: string[];
   @ApiProperty({ type: [String], description: 'fingerprints the base had whose probe this scan did not send (another profile, or it ended early)' }) not_retested: string[];
 }
+
+// ---- the plan and what a scan spent (issue 41) -------------------------------------------------
+
+class RangeView {
+  @ApiProperty({ description: 'nothing escalates or is amplified, no agent calls a tool' }) min: number;
+  @ApiProperty({ description: "the target's previous scan of this profile when there is one, else the shares of the budgets scans of similar targets spent" }) likely: number;
+  @ApiProperty({ description: 'every escalation, attacker and amplification budget spent, every tool round an agent may take (errors and their retries aside)' }) max: number;
+}
+
+class PlannedPhasesView {
+  @ApiProperty({ type: RangeView }) recon: RangeView;
+  @ApiProperty({ type: RangeView }) probe: RangeView;
+  @ApiProperty({ type: RangeView, description: 'escalation against categories that resisted, the attacker model\'s rewrites, then amplifying what worked' }) amplify: RangeView;
+}
+
+class PlannedTokensView {
+  @ApiProperty({ type: RangeView, description: 'what the requests say: each prompt with the conversation before it, tool definitions offered' }) sent: RangeView;
+  @ApiProperty({ type: RangeView, description: 'what the answers are expected to hold, at answer_tokens an answer' }) received: RangeView;
+  @ApiProperty({ example: TOKEN_ESTIMATE, description: 'how tokens are counted (an estimate: each model tokenizes its own way)' }) estimate: string;
+}
+
+class ModelTokensView {
+  @ApiProperty({ type: RangeView }) sent: RangeView;
+  @ApiProperty({ type: RangeView }) received: RangeView;
+}
+
+class ModelPlanView {
+  @ApiProperty({ type: RangeView }) requests: RangeView;
+  @ApiProperty({ type: ModelTokensView }) tokens: ModelTokensView;
+}
+
+class PaceView {
+  @ApiProperty({ description: 'requests a second the time is counted at' }) requests_per_second: number;
+  @ApiProperty({
+    enum: PACE_SOURCES,
+    description: "told: the target's max_requests_per_second; measured: a preflight request; previous_scan: the pace the target's last completed scan kept; assumed: an answer in 2 s at the profile's first concurrency",
+  })
+  source: string;
+}
+
+class AnswerTokensView {
+  @ApiProperty() per_answer: number;
+  @ApiProperty({ enum: ['assumed', 'previous_scan'] }) source: string;
+}
+
+class PlannedBudgetView extends BudgetFields {
+  @ApiProperty({ enum: BUDGET_OUTLOOKS, description: 'holds: even the plan\'s max stays within it; may_stop: a scan may reach it; stops: even the least the plan sends reaches it' }) outlook: string;
+}
+
+export class RequestPlanView {
+  @ApiProperty({ enum: PROFILES }) profile: Profile;
+  @ApiProperty({ type: RangeView, description: 'requests to the target' }) requests: RangeView;
+  @ApiProperty({ type: PlannedPhasesView }) by_phase: PlannedPhasesView;
+  @ApiProperty({ type: PlannedTokensView }) tokens: PlannedTokensView;
+  @ApiProperty({ type: RangeView, description: 'wall time at pace' }) seconds: RangeView;
+  @ApiProperty({ type: PaceView }) pace: PaceView;
+  @ApiProperty({ type: AnswerTokensView }) answer_tokens: AnswerTokensView;
+  @ApiPropertyOptional({ type: RangeView, description: 'at price_in and price_out, in their currency (only when prices are given)' }) cost?: RangeView;
+  @ApiPropertyOptional({ type: ModelPlanView, description: "the attacker model's requests (ATTACKER_URL), apart from the target's" }) attacker?: ModelPlanView;
+  @ApiPropertyOptional({ type: ModelPlanView, description: "the judge model's requests (JUDGE_URL), apart from the target's" }) judge?: ModelPlanView;
+  @ApiPropertyOptional({ type: PlannedBudgetView, description: 'the budget given, and whether the plan reaches it' }) budget?: PlannedBudgetView;
+}
+
+class SpentRequestsView {
+  @ApiProperty({ description: 'requests sent to the target, retries and tool rounds included' }) sent: number;
+  @ApiProperty({ description: 'of them, retries of a request that failed or was throttled' }) retries: number;
+  @ApiProperty({ type: RangeView, nullable: true, description: "the plan's range (null: the scan started before plans were recorded)" }) plan: RangeView | null;
+  @ApiProperty({ type: Boolean, nullable: true, description: "whether sent is within the plan's min..max" }) within_plan: boolean | null;
+}
+
+class SpentTokensPlanView {
+  @ApiProperty({ type: RangeView }) sent: RangeView;
+  @ApiProperty({ type: RangeView }) received: RangeView;
+}
+
+class SpentTokensView {
+  @ApiProperty() sent: number;
+  @ApiProperty() received: number;
+  @ApiProperty({ type: SpentTokensPlanView, nullable: true }) plan: SpentTokensPlanView | null;
+  @ApiProperty({ example: TOKEN_ESTIMATE }) estimate: string;
+}
+
+class SpentCostView {
+  @ApiProperty() spent: number;
+  @ApiProperty({ type: RangeView, nullable: true }) plan: RangeView | null;
+}
+
+class ModelSpentView {
+  @ApiProperty() requests: number;
+  @ApiProperty() tokens_sent: number;
+  @ApiProperty() tokens_received: number;
+  @ApiProperty({ type: RangeView, nullable: true }) plan: RangeView | null;
+}
+
+export class SpentView {
+  @ApiProperty({ type: SpentRequestsView }) requests: SpentRequestsView;
+  @ApiProperty({ type: SpentTokensView }) tokens: SpentTokensView;
+  @ApiProperty({ type: SpentCostView, nullable: true, description: 'at the scan\'s prices, in their currency (null without prices)' }) cost: SpentCostView | null;
+  @ApiProperty({ description: 'seconds the scan ran against its target' }) seconds: number;
+  @ApiPropertyOptional({ type: ModelSpentView, description: 'the attacker model, apart from the target' }) attacker?: ModelSpentView;
+  @ApiPropertyOptional({ type: ModelSpentView, description: 'the judge model, apart from the target' }) judge?: ModelSpentView;
+}
+
+export class UnfinishedView {
+  @ApiProperty({ enum: BUDGET_LIMITS, description: 'the limit the scan reached' }) limit: string;
+  @ApiProperty({ type: [String], description: 'phases it did not finish: the one it was in and every later one that sends requests' }) phases: string[];
+  @ApiProperty({ type: [String], description: 'OWASP categories whose work was cut' }) categories: string[];
+}
+
+export class ScanBudgetView extends BudgetFields {}

@@ -1,5 +1,5 @@
 import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
-import { outOfBandRequest, proofShows, proofWhere, provenByAction, type Cancellation, type Evidence, type Vulnerability } from '@gauntlet/domain';
+import { outOfBandRequest, proofShows, proofWhere, provenByAction, spentBesidePlan, type Cancellation, type Evidence, type Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
 /** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
@@ -28,7 +28,7 @@ export const statusView = (d: NamedScanDoc, now = Date.now()): ScanStatusView =>
 export const summaryView = (d: NamedScanDoc): ScanSummaryView => ({
   id: d._id, target_id: d.target_id, target_name: d.target_name, profile: d.profile, origin: d.origin, ...statusView(d),
   created_at: d.created_at, started_at: d.started_at, finished_at: d.finished_at, severity_counts: d.severity_counts,
-  probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {} }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,
+  probes_run: d.probes_run, requests: { total: Object.values(d.requests ?? {}).reduce((a, b) => a + b, 0), by_phase: d.requests ?? {}, sent: d.requests_sent ?? null }, security_score: d.score?.overall_score ?? null, security_grade: d.score?.grade ?? null,
   notes: d.notes ?? [],
 });
 
@@ -47,3 +47,11 @@ export function vulnerabilityView(d: VulnerabilityDoc): Vulnerability {
   const { _id, _rev, scan_id, ...v } = d as VulnerabilityDoc & Vulnerability;
   return { ...v, evidence: evidenceView(v.evidence), variants: (v.variants ?? []).map((x) => ({ ...x, evidence: evidenceView(x.evidence) })) } as Vulnerability;
 }
+
+/** a scan's plan, what it spent beside it, its budget and what a budget left unfinished (the detail's own section) */
+export const spendingView = (d: Pick<ScanDoc, 'plan' | 'spending' | 'budget' | 'unfinished'>) => ({
+  plan: d.plan ?? null,
+  spent: d.spending ? spentBesidePlan(d.spending, d.plan, d.budget) : null,
+  budget: d.budget ?? null,
+  unfinished: d.unfinished ?? null,
+});

@@ -1,4 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { budgetOf, RequestPlan } from '@gauntlet/domain';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { Filter } from '@gauntlet/read-models';
@@ -7,23 +9,35 @@ import { Ctx } from '../http/context';
 import { decodeCursor, page } from '../http/pagination';
 import { CommandContext } from '../platform/write-path';
 import { CancelScan } from './cancelling-scan/cancel-scan';
-import { CreatedScanView, DiffView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
+import { ScanPlanner } from './planning-scan/plan-scan';
+import { CreatedScanView, DiffView, RequestPlanView, ListScansQuery, RequestScanBody, ScanDetailView, ScanList, ScanStatusView, ScanSummaryView, TriageBody, TriagedFindingView } from './dto';
 import { RequestScan, RequestedScan } from './requesting-scan/request-scan';
 import { ScanReader } from './scan-reader';
-import { statusView, summaryView } from './scan-view';
+import { spendingView, statusView, summaryView } from './scan-view';
 import { TriageFinding } from './triaging-finding/triage-finding';
 
 @ApiTags('scans')
 @ApiBearerAuth() @ApiSecurity('api_key')
 @Controller('api/scans')
 export class ScansController {
-  constructor(private readonly commands: CommandBus, private readonly reader: ScanReader) {}
+  constructor(private readonly commands: CommandBus, private readonly reader: ScanReader, private readonly planner: ScanPlanner) {}
 
   @Post()
-  @ApiOperation({ summary: 'Start a scan of a target (counts against the monthly quota of the plan)' })
-  @ApiCreatedResponse({ type: CreatedScanView })
-  request(@CurrentPrincipal() p: Principal, @Body() body: RequestScanBody, @Ctx() ctx: CommandContext): Promise<RequestedScan> {
-    return this.commands.execute(new RequestScan({ account_id: p.account_id, plan: p.plan, target_id: body.target_id, profile: body.profile ?? 'standard', origin: 'api', fail_threshold: null, context: ctx }));
+  @ApiOperation({
+    summary: 'Start a scan of a target (counts against the monthly quota of the plan), or with plan_only answer its plan without starting it',
+    description: 'max_requests, max_tokens and max_cost hold exactly: a request that would cross one is never sent, and a scan that reaches one ends completed_partial with the reason "stopped at its budget" and what it did not finish (unfinished in its detail).',
+  })
+  @ApiCreatedResponse({ type: CreatedScanView, description: 'the scan, pending' })
+  @ApiOkResponse({ type: RequestPlanView, description: 'plan_only: the plan; nothing was sent or started' })
+  async request(@CurrentPrincipal() p: Principal, @Body() body: RequestScanBody, @Ctx() ctx: CommandContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<RequestedScan | RequestPlan> {
+    const profile = body.profile ?? 'standard';
+    const budget = budgetOf(body);
+    if (body.plan_only) {
+      const plan = await this.planner.plan(p.account_id, body.target_id, profile, budget);
+      reply.status(200);
+      return plan;
+    }
+    return this.commands.execute(new RequestScan({ account_id: p.account_id, plan: p.plan, target_id: body.target_id, profile, origin: 'api', fail_threshold: null, context: ctx, budget }));
   }
 
   @Get()
@@ -44,7 +58,10 @@ export class ScansController {
   @ApiOkResponse({ type: ScanDetailView })
   async get(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string): Promise<ScanSummaryView & { vulnerabilities: unknown[]; proven_so_far: unknown[]; callback_hits: unknown }> {
     const doc = await this.reader.ownedNamed(p.account_id, id);
-    return { ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [], callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] } };
+    return {
+      ...summaryView(doc), vulnerabilities: await this.reader.triagedFindings(doc), proven_so_far: doc.proven ?? [], callback_hits: doc.callback_hits ?? { total: 0, after_scan: 0, late: [] },
+      ...spendingView(doc),
+    };
   }
 
   @Post(':id/vulnerabilities/:vulnerability_id/triage')

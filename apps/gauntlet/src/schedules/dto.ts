@@ -1,7 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { CATCH_UP_POLICIES, CatchUpPolicy, PROFILES, Profile, SCHEDULE_TRIGGERS, ScheduleTrigger } from '@gauntlet/domain';
+import { BUDGET_FIELD_NAMES, CATCH_UP_POLICIES, CatchUpPolicy, PROFILES, Profile, SCHEDULE_TRIGGERS, ScheduleTrigger } from '@gauntlet/domain';
 import { SchemaRules } from '../http/openapi';
+import { Clearable } from '../http/validation';
+import { BudgetFields } from '../scans/budget-fields';
+import { ScanBudgetView } from '../scans/dto';
 import { PageQuery } from '../http/pagination';
 
 const CRON = { description: 'five-field cron (minute hour day-of-month month day-of-week), read in timezone', example: '0 3 * * 1-5', maxLength: 100 };
@@ -14,7 +17,7 @@ const TRIGGER = {
 /** a cron schedule needs its time table; a deploy schedule given any part of one (even null) is refused */
 const isCron = (field: 'cron' | 'timezone' | 'catch_up') => (o: CreateScheduleBody) => o.trigger !== 'deploy' || o[field] !== undefined;
 
-class ScheduleTimingFields {
+class ScheduleTimingFields extends BudgetFields {
   @ApiPropertyOptional({ enum: PROFILES, default: 'standard' })
   @IsOptional() @IsIn(PROFILES)
   profile?: Profile;
@@ -75,6 +78,8 @@ export class UpdateScheduleBody extends ScheduleTimingFields {
   @IsOptional() @IsIn(CATCH_UP_POLICIES)
   catch_up?: CatchUpPolicy;
 }
+// a budget field given null is taken away (the rest of the budget stays); left out, it is kept
+for (const field of BUDGET_FIELD_NAMES) Clearable()(UpdateScheduleBody.prototype, field);
 
 export class PlannedScanView {
   @ApiProperty({ format: 'uuid' }) target_id: string;
@@ -110,6 +115,7 @@ export class ScheduleView {
   @ApiProperty({ ...TIMEZONE, nullable: true, type: String, description: `${TIMEZONE.description} (null for a deploy schedule)` }) timezone: string | null;
   @ApiProperty({ enum: PROFILES }) profile: Profile;
   @ApiProperty({ ...CATCH_UP, nullable: true, description: `${CATCH_UP.description} (null for a deploy schedule)` }) catch_up: CatchUpPolicy | null;
+  @ApiProperty({ type: () => ScanBudgetView, nullable: true, description: 'the budget each scan it asks for holds to, and the prices (null: none)' }) budget: ScanBudgetView | null;
   @ApiProperty() paused: boolean;
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'the next due time (null while paused, and for a deploy schedule)' }) next_run_at: string | null;
   @ApiProperty({ type: ScheduleFiringView, nullable: true }) last_firing: ScheduleFiringView | null;

@@ -42,7 +42,10 @@ export async function requestPlannedScan(deps: FiringDeps, state: ScheduleState,
   try {
     await requestScan(
       deps.writePath, deps.config,
-      { account_id: state.account_id!, plan, target_id: planned.target_id, profile: state.timing!.profile, origin: 'schedule', fail_threshold: null, scan_id: planned.scan_id, scheduled_by: { schedule_id: state.id!, due_at } },
+      {
+        account_id: state.account_id!, plan, target_id: planned.target_id, profile: state.timing!.profile, origin: 'schedule', fail_threshold: null, scan_id: planned.scan_id, scheduled_by: { schedule_id: state.id!, due_at },
+        ...(state.timing!.budget && { budget: state.timing!.budget }),
+      },
       deps.clock.iso(), context,
     );
     return { requested: true, refused: null };

@@ -15,6 +15,11 @@ describe('scan termination', () => {
     expect(given(40).when({ kind: 'completed_partial', reason: 'target stopped answering' })).toEqual({ type: 'CompleteScanPartially', reason: 'target stopped answering', score, now });
   });
 
+  it('a run stopped at its budget ends the scan partially, scored, saying what it did not finish', () => {
+    const unfinished = { limit: 'max_requests' as const, phases: ['amplify'], categories: ['LLM06:2025'] };
+    expect(given(40).when({ kind: 'stopped_at_budget', unfinished })).toEqual({ type: 'StopAtBudget', unfinished, score, now });
+  });
+
   it('a target that never answered fails the scan with the reason, without a score', () => {
     expect(given(0).when({ kind: 'failed', reason: 'no answer' })).toEqual({ type: 'FailScan', reason: 'no answer', now });
   });

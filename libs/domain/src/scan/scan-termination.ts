@@ -1,5 +1,6 @@
 import type { ScanCommand } from './scan';
 import type { ScanScore } from './vulnerability';
+import type { Unfinished } from './budget';
 
 /**
  * How a scan ends, as pure rules: what the scanner's outcome becomes on the scan's stream, and
@@ -11,6 +12,8 @@ export type ScanRunOutcome =
   | { kind: 'completed' }
   /** the target stopped answering after probing began */
   | { kind: 'completed_partial'; reason: string }
+  /** the scanner sent what the scan's budget allowed, and stopped there */
+  | { kind: 'stopped_at_budget'; unfinished: Unfinished }
   /** the target never answered */
   | { kind: 'failed'; reason: string }
   /** the engine was stopped: by the user's cancel (already on the stream) or by the scanner shutting down */
@@ -50,6 +53,8 @@ export function scanEnding(outcome: ScanRunOutcome, facts: ScanEndFacts): ScanCo
       return { type: 'CompleteScan', score, now };
     case 'completed_partial':
       return { type: 'CompleteScanPartially', reason: outcome.reason, score, now };
+    case 'stopped_at_budget':
+      return { type: 'StopAtBudget', unfinished: outcome.unfinished, score, now };
     case 'failed':
       return { type: 'FailScan', reason: outcome.reason, now };
     case 'target_deleted':

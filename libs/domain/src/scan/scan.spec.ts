@@ -2,6 +2,7 @@ import { spec } from '@gauntlet/testing';
 import { fold } from '../decider';
 import { gradeLabel, MAX_HITS_PER_TOKEN, partialCoverage, scanDecider, ScanEvent } from './scan';
 import { ProbeAttempt, ScanScore, upcastVulnerability, Vulnerability } from './vulnerability';
+import type { RequestPlan } from './request-plan';
 
 const now = '2026-11-21T10:00:00.000Z';
 const requested: ScanEvent = {
@@ -79,6 +80,44 @@ describe('scan decider', () => {
   it('a scan limited to some categories or probes records which, so the scanner and an auditor see the same plan', () => {
     const selection = { categories: ['LLM01:2025'], probes: ['pl-001'] };
     spec(scanDecider).given([]).when({ ...request, selection }).then([{ ...requested, data: { ...requested.data, selection } } as ScanEvent]);
+  });
+
+  describe('a budget, a plan and what was spent', () => {
+    const budget = { max_requests: 40, price_in: 0.15, price_out: 0.6 };
+    const budgeted: ScanEvent = { ...requested, data: { ...requested.data, budget } } as ScanEvent;
+    const plan = { profile: 'quick', requests: { min: 25, likely: 58, max: 166 } } as unknown as RequestPlan;
+    const planned: ScanEvent = { type: 'ScanPlanned', schemaVersion: 1, data: { scan_id: 's1', plan, planned_at: now } };
+    const unfinished = { limit: 'max_requests' as const, phases: ['amplify'], categories: ['LLM01:2025'] };
+    const spending = { target: { requests: 40, tokens_sent: 10, tokens_received: 20 }, seconds: 3 };
+
+    it('a scan request records its budget, checked by its owner', () => {
+      spec(scanDecider).given([]).when({ ...request, budget }).then([budgeted]);
+      spec(scanDecider).given([]).when({ ...request, budget: { max_cost: 1 } }).thenFails('invalid', /max_cost needs price_in and price_out/);
+      spec(scanDecider).given([]).when({ ...request, budget: { max_requests: 0 } }).thenFails('invalid', /max_requests must be at least 1/);
+    });
+
+    it('the plan is recorded once, while the scan runs', () => {
+      spec(scanDecider).given([budgeted, started]).when({ type: 'RecordPlan', plan, now }).then([planned]);
+      spec(scanDecider).given([budgeted, started, planned]).when({ type: 'RecordPlan', plan, now }).then([]);
+      spec(scanDecider).given([budgeted]).when({ type: 'RecordPlan', plan, now }).thenFails('conflict');
+    });
+
+    it('a scan that reached its budget ends partial, "stopped at its budget", with what it did not finish; only a scan with that limit can', () => {
+      spec(scanDecider).given([budgeted, started, phase('amplify', 40)]).when({ type: 'StopAtBudget', unfinished, score, now }).then([
+        { type: 'ScanCompletedPartial', schemaVersion: 2, data: { scan_id: 's1', reason: 'stopped at its budget', score, finished_at: now, coverage: 0.4, unfinished } },
+      ]);
+      spec(scanDecider).given([requested, started]).when({ type: 'StopAtBudget', unfinished, score, now }).thenFails('conflict', /no max_requests/);
+      spec(scanDecider).given([budgeted, started]).when({ type: 'StopAtBudget', unfinished: { ...unfinished, limit: 'max_tokens' }, score, now }).thenFails('conflict');
+    });
+
+    it('what the scan spent is recorded once its run is over, whatever ended it', () => {
+      const spent: ScanEvent = { type: 'ScanSpent', schemaVersion: 1, data: { scan_id: 's1', spending, recorded_at: now } };
+      const cancelled: ScanEvent = { type: 'ScanCancelled', schemaVersion: 1, data: { scan_id: 's1', cancelled_by: 'account:a1', finished_at: now } };
+      spec(scanDecider).given([budgeted, started]).when({ type: 'RecordSpending', spending, now }).then([spent]);
+      spec(scanDecider).given([budgeted, started, cancelled]).when({ type: 'RecordSpending', spending, now }).then([spent]);
+      spec(scanDecider).given([budgeted, started, spent]).when({ type: 'RecordSpending', spending, now }).then([]);
+      spec(scanDecider).given([budgeted]).when({ type: 'RecordSpending', spending, now }).thenFails('conflict');
+    });
   });
 
   it("the scan carries the target's name as its stream knows it", () => {

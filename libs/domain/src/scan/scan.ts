@@ -3,6 +3,9 @@ import { DomainEvent, event } from '../events';
 import { fingerprintOf, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
 import type { Regression } from './regression';
 import type { OutOfBandHit } from '../agent/callbacks';
+import { BUDGET_STOP, hasLimit, requireValidBudget, ScanBudget, ScanSpending, Unfinished } from './budget';
+import type { RequestPlan } from './request-plan';
+import type { Profile } from './profile';
 
 /**
  * Requests recorded per planted address (whichever spelling carried it: a path, a host name, a lookup): a target (or someone who copied the address) hitting it
@@ -18,8 +21,7 @@ export type ScanStatus = (typeof SCAN_STATUSES)[number];
 export const TERMINAL_STATUSES: readonly ScanStatus[] = ['completed', 'completed_partial', 'failed', 'cancelled'];
 export const PHASES = ['queued', 'recon', 'probe', 'amplify', 'analyze', 'report', 'done'] as const;
 export type Phase = (typeof PHASES)[number];
-export const PROFILES = ['quick', 'standard', 'deep'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from './profile';
 /** What a CI scan's gate fails on: the score below fail_threshold, or any finding new since the target's previous scan. */
 export const CI_FAIL_ON = ['score', 'new'] as const;
 export type CiFailOn = (typeof CI_FAIL_ON)[number];
@@ -72,8 +74,12 @@ export type ScanEvent =
   | DomainEvent<'ScanRequested', {
       scan_id: string; account_id: string; target_id: string; target_name: string; profile: Profile;
       origin: ScanOrigin; fail_threshold: number | null; requested_at: string; gate?: CiGatePolicy; selection?: ProbeSelection; scheduled_by?: ScheduledBy;
+      /** what the scan may spend on its target, and the prices it is counted at (absent: no budget) */
+      budget?: ScanBudget;
     }>
   | DomainEvent<'ScanStarted', { scan_id: string; worker_id: string; started_at: string }>
+  /** the plan the scanner made as it started: what the scan's requests and tokens are shown beside */
+  | DomainEvent<'ScanPlanned', { scan_id: string; plan: RequestPlan; planned_at: string }>
   | DomainEvent<'ScanPhaseEntered', { scan_id: string; phase: Phase; progress: number; entered_at: string }>
   /**
    * findings_so_far: distinct weaknesses proven up to this attempt; proved: those this attempt
@@ -81,11 +87,20 @@ export type ScanEvent =
    * time the work still planned should take at the target's throughput as the scanner measured
    * it then (absent: not known)
    */
-  | DomainEvent<'ProbeAttempted', { scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number }>
+  | DomainEvent<'ProbeAttempted', {
+      scan_id: string; attempt: ProbeAttempt; progress: number; attempted_at: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number;
+      /** requests sent to the target so far, as its budget counts them (retries and tool rounds too; absent on attempts from before they were counted) */
+      requests_sent?: number;
+    }>
   | DomainEvent<'VulnerabilityFound', { scan_id: string; vulnerability: Vulnerability }>
   | DomainEvent<'ScanCompleted', { scan_id: string; score: ScanScore; finished_at: string }>
-  /** version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage reads both */
-  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string; coverage?: number }>
+  /**
+   * version 2 records coverage (the share of the plan that ran); version 1 lacks it: partialCoverage
+   * reads both. A scan stopped at its budget says what it did not finish (`unfinished`).
+   */
+  | DomainEvent<'ScanCompletedPartial', { scan_id: string; reason: string; score: ScanScore; finished_at: string; coverage?: number; unfinished?: Unfinished }>
+  /** what the scan spent (requests and tokens, the target's and the models' apart), recorded as its run ended */
+  | DomainEvent<'ScanSpent', { scan_id: string; spending: ScanSpending; recorded_at: string }>
   | DomainEvent<'ScanFailed', { scan_id: string; reason: string; finished_at: string }>
   | DomainEvent<'ScanCancelled', { scan_id: string; cancelled_by: string; finished_at: string }>
   /** recorded once per reason after the scan finished, so a replay raises the same alerts */
@@ -107,15 +122,20 @@ export type ScanCommand =
   | {
       type: 'RequestScan'; scan_id: string; account_id: string; target_id: string; profile: Profile; origin: ScanOrigin; fail_threshold: number | null; gate?: CiGatePolicy; selection?: ProbeSelection; now: string;
       scheduled_by?: ScheduledBy;
+      budget?: ScanBudget | null;
       /** the requested target, from its stream: only the account's own, live target can be scanned */
       target: ScannedTargetFacts | null;
     }
   | { type: 'StartScan'; worker_id: string; now: string }
+  | { type: 'RecordPlan'; plan: RequestPlan; now: string }
   | { type: 'EnterPhase'; phase: Phase; progress: number; now: string }
-  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number }
+  | { type: 'RecordProbeAttempt'; attempt: ProbeAttempt; progress: number; now: string; findings_so_far?: number; proved?: ProvenWeakness[]; seconds_left?: number; requests_sent?: number }
   | { type: 'RecordVulnerability'; vulnerability: Vulnerability }
   | { type: 'CompleteScan'; score: ScanScore; now: string }
   | { type: 'CompleteScanPartially'; reason: string; score: ScanScore; now: string }
+  /** the scanner stopped sending at the scan's budget: it ends partial, saying what it did not finish */
+  | { type: 'StopAtBudget'; unfinished: Unfinished; score: ScanScore; now: string }
+  | { type: 'RecordSpending'; spending: ScanSpending; now: string }
   | { type: 'FailScan'; reason: string; now: string }
   | { type: 'CancelScan'; account_id: string; cancelled_by: string; now: string }
   | { type: 'RecordRegression'; regression: Regression; now: string }
@@ -141,6 +161,11 @@ export interface ScanState {
   regressions?: string[];
   /** out-of-band requests recorded, per planted address (OutOfBandHit.address) */
   hitsByToken?: Record<string, number>;
+  /** what it may spend (absent: no budget) */
+  budget?: ScanBudget;
+  /** its plan and its spending were recorded */
+  planned?: boolean;
+  spent?: boolean;
 }
 
 const clampProgress = (p: number) => Math.max(0, Math.min(100, Math.floor(p)));
@@ -156,10 +181,16 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   decide(command, state) {
     if (command.type === 'RequestScan') {
       if (state.id) return []; // the same id again is a retry
-      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, selection, scheduled_by, now } = command;
+      const { scan_id, account_id, target_id, target, profile, origin, fail_threshold, gate, selection, scheduled_by, budget, now } = command;
+      if (budget) requireValidBudget(budget);
       // another account's target answers exactly like an absent one
       if (!target || target.deleted || target.account_id !== account_id) throw new DomainError('not_found', 'Target not found.');
-      return [event('ScanRequested', { scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }), ...(selection && { selection }), ...(scheduled_by && { scheduled_by }) })];
+      return [
+        event('ScanRequested', {
+          scan_id, account_id, target_id, target_name: target.name, profile, origin, fail_threshold, requested_at: now, ...(gate && { gate }), ...(selection && { selection }), ...(scheduled_by && { scheduled_by }),
+          ...(budget && { budget }),
+        }),
+      ];
     }
     if (!state.id) throw new DomainError('not_found', 'Scan not found.');
     const scan_id = state.id;
@@ -171,6 +202,12 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
           throw new DomainError('conflict', `Scan is ${state.status}; it cannot be started.`, { status: state.status });
         }
         return [event('ScanStarted', { scan_id, worker_id: command.worker_id, started_at: command.now })];
+
+      case 'RecordPlan':
+        requireRunning(state);
+        // the plan is made once, as the scan starts: a scanner that takes it over does not plan again
+        if (state.planned) return [];
+        return [event('ScanPlanned', { scan_id, plan: command.plan, planned_at: command.now })];
 
       case 'EnterPhase': {
         requireRunning(state);
@@ -193,6 +230,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
             ...(command.findings_so_far !== undefined && { findings_so_far: Math.max(state.findingsSoFar, command.findings_so_far) }),
             ...(command.proved?.length && { proved: command.proved }),
             ...(command.seconds_left !== undefined && Number.isFinite(command.seconds_left) && { seconds_left: Math.max(0, Math.round(command.seconds_left)) }),
+            ...(command.requests_sent !== undefined && { requests_sent: command.requests_sent }),
           }),
         ];
 
@@ -210,6 +248,20 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
         requireRunning(state);
         // what share of the plan ran is recorded once, as the scan stopped: its progress then
         return [event('ScanCompletedPartial', { scan_id, reason: command.reason, score: command.score, finished_at: command.now, coverage: coverageAt(state.progress) }, 2)];
+
+      case 'StopAtBudget':
+        requireRunning(state);
+        // only a budget stops a scan this way: a scan without one cannot have reached it
+        if (!hasLimit(state.budget) || state.budget![command.unfinished.limit] === undefined) {
+          throw new DomainError('conflict', `Scan has no ${command.unfinished.limit} to stop at.`);
+        }
+        return [event('ScanCompletedPartial', { scan_id, reason: BUDGET_STOP, score: command.score, finished_at: command.now, coverage: coverageAt(state.progress), unfinished: command.unfinished }, 2)];
+
+      case 'RecordSpending':
+        // what was spent is known once the run is over, whatever ended it (a cancel ends the scan before its run stops)
+        if (state.status === 'pending') throw new DomainError('conflict', 'Scan has not started; it spent nothing.');
+        if (state.spent) return [];
+        return [event('ScanSpent', { scan_id, spending: command.spending, recorded_at: command.now })];
 
       case 'FailScan':
         if (state.status !== 'pending' && state.status !== 'running') {
@@ -245,7 +297,14 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
   evolve(state, e) {
     switch (e.type) {
       case 'ScanRequested':
-        return { ...state, id: e.data.scan_id, account_id: e.data.account_id, target_id: e.data.target_id, requested_at: e.data.requested_at, status: 'pending', phase: 'queued' };
+        return {
+          ...state, id: e.data.scan_id, account_id: e.data.account_id, target_id: e.data.target_id, requested_at: e.data.requested_at, status: 'pending', phase: 'queued',
+          ...(e.data.budget && { budget: e.data.budget }),
+        };
+      case 'ScanPlanned':
+        return { ...state, planned: true };
+      case 'ScanSpent':
+        return { ...state, spent: true };
       case 'ScanStarted':
         return { ...state, status: 'running', worker_id: e.data.worker_id };
       case 'ScanPhaseEntered':

@@ -41,6 +41,19 @@ describe('schedule decider', () => {
     spec(scheduleDecider).given([]).when({ ...create, timezone: 'Mars/Olympus' }).thenFails('invalid', /time zone/);
   });
 
+  it('carries a budget for the scans it asks for, changed field by field as a whole and taken away with null; its owner checks it', () => {
+    const budget = { max_requests: 300, max_cost: 2, price_in: 1, price_out: 4 };
+    const withBudget = { ...created, data: { ...created.data, budget } } as ScheduleEvent;
+    spec(scheduleDecider).given([]).when({ ...create, budget }).then([withBudget]);
+    spec(scheduleDecider).given([]).when({ ...create, budget: { max_cost: 2 } }).thenFails('invalid', /max_cost needs price_in and price_out/);
+    const changed = (changes: object): ScheduleEvent => ({ type: 'ScheduleChanged', schemaVersion: 1, data: { schedule_id: 's1', account_id: 'a1', changes, changed_at: due } } as ScheduleEvent);
+    const change = (changes: object) => ({ type: 'ChangeSchedule' as const, account_id: 'a1', changes, now: due });
+    spec(scheduleDecider).given([withBudget]).when(change({ budget: { ...budget } })).then([]);
+    spec(scheduleDecider).given([withBudget]).when(change({ budget: { max_tokens: 5 } })).then([changed({ budget: { max_tokens: 5 } })]);
+    expect(fold(scheduleDecider, [withBudget, changed({ budget: null })]).timing?.budget).toBeUndefined();
+    expect(fold(scheduleDecider, [withBudget, changed({ profile: 'quick' })]).timing).toMatchObject({ profile: 'quick', budget });
+  });
+
   it('normalises a tag selector', () => {
     const [e] = spec(scheduleDecider).given([]).when({ ...create, target_id: null, target: null, tag: ' Prod ' }).thenEvents();
     expect(e).toMatchObject({ type: 'ScheduleCreated', data: { target_id: null, tag: 'prod' } });

@@ -1,6 +1,7 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
 import { Profile, PROFILES } from '../scan/scan';
+import { requireValidBudget, ScanBudget } from '../scan/budget';
 import { normalizeTag } from '../target/tags';
 import { requireScheduleRoom, ScheduleRoomFacts } from '../account/plans';
 import { cronProblem, dueTimesBetween } from './cron';
@@ -21,11 +22,14 @@ export interface CronTiming {
   catch_up: CatchUpPolicy;
 }
 
-/** when a schedule fires and what it scans with: a deploy schedule has no time table at all */
-export type ScheduleTiming = { profile: Profile } & (({ trigger: 'cron' } & CronTiming) | { trigger: 'deploy'; cron: null; timezone: null; catch_up: null });
+/**
+ * when a schedule fires and what it scans with (its profile, and the budget each scan it asks for
+ * holds to; absent: none): a deploy schedule has no time table at all
+ */
+export type ScheduleTiming = { profile: Profile; budget?: ScanBudget } & (({ trigger: 'cron' } & CronTiming) | { trigger: 'deploy'; cron: null; timezone: null; catch_up: null });
 
-/** what a change may touch: the profile of any schedule, the time table of a cron schedule */
-export type ScheduleChanges = Partial<CronTiming & { profile: Profile }>;
+/** what a change may touch: the profile and budget of any schedule (a budget of null: none any more), the time table of a cron schedule */
+export type ScheduleChanges = Partial<CronTiming & { profile: Profile; budget: ScanBudget | null }>;
 
 /** a deploy a pipeline reported: `deploy_id` makes a retry of the same report the same firing */
 export interface DeployFacts {
@@ -123,6 +127,7 @@ function checkTiming(t: { [K in keyof ScheduleChanges]?: ScheduleChanges[K] | nu
   const trigger = current?.trigger ?? t.trigger;
   if (!SCHEDULE_TRIGGERS.includes(trigger!)) throw new DomainError('invalid', `trigger must be one of ${SCHEDULE_TRIGGERS.join(', ')}.`, { field: 'trigger' });
   if (t.profile !== undefined && !PROFILES.includes(t.profile!)) throw new DomainError('invalid', `profile must be one of ${PROFILES.join(', ')}.`, { field: 'profile' });
+  if (t.budget) requireValidBudget(t.budget);
   if (trigger === 'deploy') {
     const field = (['cron', 'timezone', 'catch_up'] as const).find((k) => t[k] !== undefined && t[k] !== null);
     if (field) throw new DomainError('invalid', DEPLOY_ONLY, { field });
@@ -135,9 +140,10 @@ function checkTiming(t: { [K in keyof ScheduleChanges]?: ScheduleChanges[K] | nu
 
 /** the timing a creation records: a cron schedule's time table, or none for a deploy schedule */
 function timingOf(c: ScheduleTiming): ScheduleTiming {
+  const budget = c.budget ? { budget: c.budget } : {};
   return c.trigger === 'deploy'
-    ? { trigger: 'deploy', cron: null, timezone: null, catch_up: null, profile: c.profile }
-    : { trigger: 'cron', cron: c.cron.trim(), timezone: c.timezone, catch_up: c.catch_up, profile: c.profile };
+    ? { trigger: 'deploy', cron: null, timezone: null, catch_up: null, profile: c.profile, ...budget }
+    : { trigger: 'cron', cron: c.cron.trim(), timezone: c.timezone, catch_up: c.catch_up, profile: c.profile, ...budget };
 }
 
 /** the firing of a decision: the targets whose previous scan still runs are passed over */
@@ -175,9 +181,9 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
 
     switch (c.type) {
       case 'ChangeSchedule': {
-        const changes = Object.fromEntries(
-          Object.entries(c.changes).filter(([k, v]) => v !== undefined && v !== state.timing![k as keyof ScheduleChanges]),
-        ) as ScheduleChanges;
+        // a budget is compared by what it says (a new object that says the same changes nothing)
+        const same = (k: string, v: unknown) => (k === 'budget' ? JSON.stringify(v ?? null) === JSON.stringify(state.timing!.budget ?? null) : v === state.timing![k as keyof ScheduleChanges]);
+        const changes = Object.fromEntries(Object.entries(c.changes).filter(([k, v]) => v !== undefined && !same(k, v))) as ScheduleChanges;
         const out: ScheduleEvent[] = [];
         if (Object.keys(changes).length) {
           checkTiming(changes, state.timing);
@@ -220,7 +226,10 @@ export const scheduleDecider: Decider<ScheduleCommand, ScheduleEvent, ScheduleSt
         return { ...state, id: d.schedule_id, account_id: d.account_id, selector: { target_id: d.target_id, tag: d.tag }, timing, paused: d.paused, anchor: d.created_at };
       }
       case 'ScheduleChanged': {
-        const timing = { ...state.timing!, ...e.data.changes } as ScheduleTiming;
+        const { budget, ...changes } = e.data.changes;
+        const timing = { ...state.timing!, ...changes } as ScheduleTiming;
+        if (budget === null) delete timing.budget;
+        else if (budget) timing.budget = budget;
         // a new time table starts now: times the old one had due are not owed by the new one
         const retimed = e.data.changes.cron !== undefined || e.data.changes.timezone !== undefined;
         return { ...state, timing, anchor: retimed ? later(state.anchor, e.data.changed_at) : state.anchor };

@@ -83,6 +83,24 @@ describe('scan projections', () => {
     expect(project<any>(scansProjection, [...events.slice(0, 4), note], 's1')).toMatchObject({ probes_run: 1, requests: { probe: 2 }, notes: ["The target's API refused tools."] });
   });
 
+  it('keeps the budget, the plan, the requests sent as the budget counts them, what was spent and what a budget left unfinished', () => {
+    const budget = { max_requests: 40 };
+    const plan = { profile: 'quick', requests: { min: 25, likely: 58, max: 166 } };
+    const spending = { target: { requests: 40, tokens_sent: 9, tokens_received: 8 }, seconds: 2 };
+    const unfinished = { limit: 'max_requests', phases: ['amplify'], categories: ['LLM06:2025'] };
+    const doc = project<any>(scansProjection, [
+      recorded('scan-s1', 0, 'ScanRequested', { ...events[0].data, budget }),
+      events[1],
+      recorded('scan-s1', 2, 'ScanPlanned', { scan_id: 's1', plan, planned_at: now }),
+      recorded('scan-s1', 3, 'ProbeAttempted', { ...events[3].data, requests_sent: 7 }),
+      recorded('scan-s1', 4, 'ProbeAttempted', { ...events[3].data, attempt: { ...events[3].data.attempt, attempt_id: 'y' }, requests_sent: 5 }),
+      recorded('scan-s1', 5, 'ScanSpent', { scan_id: 's1', spending, recorded_at: now }),
+      recorded('scan-s1', 6, 'ScanCompletedPartial', { scan_id: 's1', reason: 'stopped at its budget', score, finished_at: now, coverage: 0.4, unfinished }),
+    ], 's1');
+    // writes may land out of order: the count never goes down
+    expect(doc).toMatchObject({ budget, plan, requests_sent: 7, spending, unfinished, status: 'completed_partial', reason: 'stopped at its budget' });
+  });
+
   it('shows status and phase of a running scan', () => {
     expect(project<any>(scansProjection, events.slice(0, 4), 's1')).toMatchObject({ status: 'running', phase: 'probe', progress: 40, findings_so_far: 0 });
   });

@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, partialCoverage, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, type ProbeSelection, type RequestPlan, type ScanBudget, type ScanSpending, type Unfinished, type ProvenWeakness, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -25,6 +25,8 @@ export interface ScanDoc {
   probes_run: number;
   /** requests sent to the target (user turns), by phase: what the scan spent where */
   requests: Partial<Record<Phase, number>>;
+  /** requests sent to the target as its budget counts them (retries and an agent's tool rounds too), as of the last attempt; absent before they were counted */
+  requests_sent?: number;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -41,6 +43,16 @@ export interface ScanDoc {
   proven?: (ProvenWeakness & { proven_at: string })[];
   /** what the scan said about itself, once each (an API that refused tools): its `scan-note` attempts (absent: none) */
   notes?: string[];
+  /** only these categories or probes (absent: the profile's every probe) */
+  selection?: ProbeSelection;
+  /** what it may spend on its target, and the prices (absent: no budget) */
+  budget?: ScanBudget;
+  /** its plan, made as it started (absent: not started, or started before plans were recorded) */
+  plan?: RequestPlan;
+  /** what it spent, recorded as its run ended (absent: still running, or from before it was recorded) */
+  spending?: ScanSpending;
+  /** a scan stopped at its budget: what it did not finish */
+  unfinished?: Unfinished;
   /** regressions recorded after the scan finished (absent: none) */
   regressions?: { reason: string; fingerprints: string[]; score: number; previous_score: number | null; detected_at: string }[];
   /**
@@ -93,7 +105,7 @@ export const scansProjection: Projection<ScanDoc> = {
         _id: d.scan_id, _rev: e.revision, account_id: s.account_id, target_id: s.target_id, target_name: s.target_name, profile: d.profile,
         origin: d.origin, fail_threshold: d.fail_threshold, ...(d.gate && { gate: d.gate }), status: s.status, phase: 'queued', progress: 0, findings_so_far: 0,
         severity_counts: countsOf(s), probes_run: 0, requests: {}, created_at: d.requested_at, started_at: s.started_at,
-        finished_at: null, reason: null, score: null, fingerprints: [],
+        finished_at: null, reason: null, score: null, fingerprints: [], ...(d.selection && { selection: d.selection }), ...(d.budget && { budget: d.budget }),
       };
     }
     if (!doc) return null;
@@ -104,6 +116,10 @@ export const scansProjection: Projection<ScanDoc> = {
     switch (e.type) {
       case 'ScanStarted':
         return next;
+      case 'ScanPlanned':
+        return { ...next, plan: e.data.plan };
+      case 'ScanSpent':
+        return { ...next, spending: e.data.spending };
       case 'ScanPhaseEntered':
         return { ...next, phase: e.data.phase, progress: Math.max(doc.progress, e.data.progress) };
       case 'ProbeAttempted': {
@@ -120,6 +136,7 @@ export const scansProjection: Projection<ScanDoc> = {
           ...next, progress: Math.max(doc.progress, e.data.progress), probes_run: doc.probes_run + 1, requests, findings_so_far: Math.max(doc.findings_so_far, e.data.findings_so_far ?? 0),
           ...(proven.length && { proven: [...(doc.proven ?? []), ...proven] }),
           ...(e.data.seconds_left !== undefined && { seconds_left: e.data.seconds_left, seconds_left_at: e.data.attempted_at }),
+          ...(e.data.requests_sent !== undefined && { requests_sent: Math.max(doc.requests_sent ?? 0, e.data.requests_sent) }),
         };
       }
       case 'VulnerabilityFound': {
@@ -131,7 +148,10 @@ export const scansProjection: Projection<ScanDoc> = {
         return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score };
       case 'ScanCompletedPartial':
         // version 1 endings recorded no coverage: the progress before the ending is the same fact
-        return { ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress) };
+        return {
+          ...next, phase: 'done', progress: 100, finished_at: e.data.finished_at, score: e.data.score, reason: e.data.reason, coverage: partialCoverage(e.data, doc.progress),
+          ...(e.data.unfinished && { unfinished: e.data.unfinished }),
+        };
       case 'ScanFailed':
         return { ...next, phase: 'done', finished_at: e.data.finished_at, reason: e.data.reason };
       case 'ScanCancelled':

@@ -1,4 +1,4 @@
-import { isStream, nextDueAfter, type DeployFacts, scheduleDecider, type PlannedScan, type ScheduleEvent, type ScheduleState } from '@gauntlet/domain';
+import { isStream, nextDueAfter, type DeployFacts, type ScanBudget, scheduleDecider, type PlannedScan, type ScheduleEvent, type ScheduleState } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -15,6 +15,8 @@ export interface ScheduleDoc {
   cron: string | null;
   timezone: string | null;
   profile: string;
+  /** the budget each scan it asks for holds to (absent or null: none) */
+  budget?: ScanBudget | null;
   catch_up: string | null;
   paused: boolean;
   deleted: boolean;
@@ -48,7 +50,7 @@ export const schedulesProjection: Projection<ScheduleDoc> = {
       _id: state.id, account_id: state.account_id!, target_id: state.selector.target_id, tag: state.selector.tag, ...state.timing, paused: state.paused, deleted: false,
       created_at: at!, updated_at: at!, next_due_at: null, last_firing: null, missed_total: 0, state,
     };
-    const next: ScheduleDoc = { ...base, ...state.timing, _rev: e.revision, paused: state.paused, deleted: state.deleted, state, next_due_at: nextDue(state), updated_at: at ?? base.updated_at };
+    const next: ScheduleDoc = { ...base, ...state.timing, budget: state.timing.budget ?? null, _rev: e.revision, paused: state.paused, deleted: state.deleted, state, next_due_at: nextDue(state), updated_at: at ?? base.updated_at };
     if (e.type === 'ScheduledScanFired') {
       const { due_at, fired_at, missed, scans, skipped, deploy } = e.data;
       next.last_firing = { due_at, fired_at, missed, scans, skipped, ...(deploy && { deploy }) };

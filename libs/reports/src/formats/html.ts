@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import { evidenceText, pct, plural, proofHighlight, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
-import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
+import { partialLine, anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
 
 /** Every piece of text goes through this: finding text quotes attacker-chosen output. */
 /** the proof's span highlighted where the (escaped) conversation shows it, the first time */
@@ -133,8 +133,10 @@ export function toHtml(r: ScanReport): string {
     controls(`SOC 2 CC7 (${f.soc2_cc7.version})`, f.soc2_cc7.controls),
     '<h2>Integrity</h2>',
     `<p>${plural(r.compliance.integrity.event_count, 'event')}, chain SHA-256 <code>${e(r.compliance.integrity.chain_sha256)}</code>. Event export: <code>${e(r.links.scan_url)}/events</code></p>`,
-    '</body></html>',
   );
+  const spending = spendingLines(r);
+  if (spending.length) parts.push('<h2>Requests and tokens</h2><ul>', ...spending.map((line) => `<li>${e(line)}</li>`), '</ul>');
+  parts.push('</body></html>');
   return parts.join('\n');
 }
 

@@ -1,7 +1,7 @@
 import type { ControlEvidence, ScanReport } from '@gauntlet/assessment';
 import { evidenceText, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
-import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
+import { anyTriaged, changesLine, controlStatus, partialLine, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
 
 /**
  * Escapes text that the target or the user controls (target names, model replies, finding
@@ -144,6 +144,8 @@ export function toMarkdown(r: ScanReport): string {
   out.push(`### NIST AI RMF ${mdText(f.nist_ai_rmf.version)}`, '', ...controlsTable(f.nist_ai_rmf.controls), '', mdText(PRACTICE_NOTE), '');
   out.push(`### SOC 2 CC7 (${mdText(f.soc2_cc7.version)})`, '', ...controlsTable(f.soc2_cc7.controls), '');
   out.push('## Integrity', '', `${plural(r.compliance.integrity.event_count, 'event')}, chain SHA-256 \`${r.compliance.integrity.chain_sha256}\`. Verify with the event export: ${mdCode(`${r.links.scan_url}/events`)}`, '');
+  const spending = spendingLines(r);
+  if (spending.length) out.push('## Requests and tokens', '', ...spending.map((line) => `- ${mdText(line)}`), '');
   return out.join('\n');
 }
 

@@ -5,7 +5,7 @@ import { Color, PDFContentStream, PDFDocument, PDFFont, PDFName, PDFPage, PDFRaw
 import { evidenceTurns, pct, plural, proofLine, SEVERITY_LABEL, techniqueLabel } from '../common';
 import { reportFormat } from './report-format';
 import { FontStack, shapingFontkit } from '../pdf-fonts';
-import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, triageLine, triageText } from '../summary';
+import { anyTriaged, changesLine, controlStatus, PRACTICE_NOTE, scoreLine, spendingLines, triageLine, triageText } from '../summary';
 
 const A4: [number, number] = [595.28, 841.89];
 /** variants named per finding in the PDF */
@@ -300,6 +300,14 @@ function compliance(l: Layout, r: ScanReport) {
   l.text(`Re-compute it from the export at ${r.links.scan_url}/events (procedure: docs/compliance.md).`, { size: 9, color: MUTED });
 }
 
+/** what the scan spent beside its plan, its budget, the models apart: its own section, last */
+function requestsAndTokens(l: Layout, r: ScanReport) {
+  const lines = spendingLines(r);
+  if (!lines.length) return;
+  l.heading('Requests and tokens', 12);
+  for (const line of lines) l.text(line, { size: 9 });
+}
+
 /**
  * Every character the PDF will draw that is not ASCII: what decides which fonts to embed. Only the
  * text the PDF shows is read (bounded evidence, the first variants), not the whole report.
@@ -333,6 +341,7 @@ export async function toPdf(r: ScanReport): Promise<Uint8Array> {
   cover(l, r);
   findings(l, r);
   compliance(l, r);
+  requestsAndTokens(l, r);
 
   const pages = doc.getPages();
   const footerId = fonts.regular.clean(`Gauntlet · scan ${r.scan.id}`);

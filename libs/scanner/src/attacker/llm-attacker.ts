@@ -35,3 +35,6 @@ export function createLlmAttacker(given: LlmAttackerOptions): Attacker {
     },
   };
 }
+
+/** the characters every request to the attacker model carries besides the goal and the tries (the plan counts them) */
+export const ATTACKER_INSTRUCTION_CHARS = INSTRUCTIONS.length;

@@ -1,13 +1,14 @@
 import {
-  CallbackHitFacts, CallbackVerdict, Evidence, fingerprintOf, judgeCallbackHits, OutOfBandHit, owaspCategoryName, Proof, SensitiveValue, SEVERITIES, Vulnerability,
+  CallbackHitFacts, CallbackVerdict, Evidence, fingerprintOf, judgeCallbackHits, OutOfBandHit, owaspCategoryName, Proof, SensitiveValue, SEVERITIES, Turn, Vulnerability,
 } from '@gauntlet/domain';
 import { howItGotThrough } from '../converters/describe';
 import { exposedOf, findHeld, heldValuesOf } from '../detectors/disclosure';
+import { carriedByAnswer } from '../detectors/proof';
 import { guidanceFor } from '../probes/catalogue';
 import { stableId } from '../ids';
-import { PlantedAttempt } from './planting';
+import { PlantedAddress, PlantedAttempt } from './planting';
 import { verifyToken } from './token';
-import { clientPath } from './listener';
+import { clientPath, PAGE_SOURCE } from './listener';
 
 /** What a target holds, to name what a request carried away. */
 export interface HeldByTarget {
@@ -84,19 +85,57 @@ interface Proven {
   carried: string;
   /** labels of the target's values the request carried (the values never shown) */
   labels: string[];
+  /** where the answer carried the address, when it did */
+  answered?: Proof;
+}
+
+/** A request the chat page made from our own message as it showed it: no finding, said on the scan. */
+export interface OwnMessageHit {
+  probeId: string;
+  hit: OutOfBandHit;
+}
+
+/** What requests to planted addresses prove, and those that prove nothing because our own message made them. */
+export interface HeardHits {
+  findings: Vulnerability[];
+  ownMessage: OwnMessageHit[];
+}
+
+/** what the request asked for after the listener's mount: the token, the path after it, the query */
+const askedFor = (hit: OutOfBandHit) => `${hit.token}${hit.path}${hit.query ? `?${hit.query}` : ''}`;
+
+/**
+ * How the conversation shows a request to one of its planted addresses: where it came from (the
+ * chat page in Gauntlet's own browser, or outside), where the answer carried the address (its text
+ * as read, or the bot's message as the page rendered it), and whether the page loaded it from our
+ * own message. A request the page made exactly as our own message's element asks is the answer's
+ * only when the answer carried that very request too.
+ */
+function sightingOf(hit: OutOfBandHit, turns: readonly Turn[], address: PlantedAddress | undefined) {
+  const from = hit.source === PAGE_SOURCE ? ('page' as const) : ('target' as const);
+  const asked = askedFor(hit);
+  const ownUrls = turns.flatMap((t) => (t.role === 'assistant' && t.observed?.own_message_urls) || []);
+  const ownExactly = from === 'page' && ownUrls.some((u) => u.endsWith(asked));
+  const answered = ownExactly
+    ? carriedByAnswer(turns, asked, 'out_of_band') ?? carriedByAnswer(turns, asked.replace(/&/g, '&amp;'), 'out_of_band')
+    : (address && carriedByAnswer(turns, address.url, 'out_of_band')) ?? carriedByAnswer(turns, hit.token, 'out_of_band');
+  return { from, answered, ownMessage: from === 'page' && !answered && (ownExactly || ownUrls.some((u) => u.includes(hit.token))) };
 }
 
 /**
  * The findings requests to planted addresses prove (judgeCallbackHits), one per probe and
  * category: the strongest attempt's is the finding, the others its variants. The proof is the
- * request itself (`out_of_band`: method, path, query, when), pinned on the user message that
- * planted the address. Hits of attempts this scan did not plant here are not counted.
+ * request itself (`out_of_band`: method, path, query, when), pinned where the answer carried the
+ * address when only the answer proves it (an image its markup loaded), else on the user message
+ * that planted it. Hits of attempts this scan did not plant here are not counted; hits the chat
+ * page made from our own message as it showed it prove nothing and are listed apart.
  */
-export function callbackFindings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): Vulnerability[] {
+export function callbackFindings(scanId: string, planted: readonly PlantedAttempt[], hits: readonly OutOfBandHit[], key: Buffer, held: HeldByTarget): HeardHits {
   const values = heldValuesOf(held.canaries, held.sensitive ?? []);
   const byAttempt = new Map<string, OutOfBandHit[]>();
   for (const hit of hits) byAttempt.set(hit.attempt_id, [...(byAttempt.get(hit.attempt_id) ?? []), hit]);
   const proven = new Map<string, Proven[]>();
+  const ownMessage: OwnMessageHit[] = [];
   for (const p of planted) {
     const ofAttempt = (byAttempt.get(p.attemptId) ?? []).filter((h) => h.scan_id === scanId).sort((a, b) => a.at.localeCompare(b.at));
     if (!ofAttempt.length) continue;
@@ -104,22 +143,27 @@ export function callbackFindings(scanId: string, planted: readonly PlantedAttemp
     const facts = ofAttempt.flatMap((hit) => {
       const claim = verifyToken(key, hit.token);
       if (!claim || claim.attemptId !== p.attemptId) return [];
+      const seen = sightingOf(hit, p.turns, p.addresses.find((a) => a.stage === claim.stage));
+      if (seen.ownMessage) ownMessage.push({ probeId: p.probe.id, hit });
       const carried = carriedBy(hit);
       const matches = carried ? findHeld(carried, values, sent) : [];
       const shown = matches.length ? redacted(hit, matches.map((m) => m.held)) : hit;
-      return [{ hit: shown, carried: matches.length ? '' : carried, labels: matches.map((m) => m.held.label), fact: { address: claim.stage, carried, exposes: matches.map(exposedOf) } satisfies CallbackHitFacts }];
+      const fact: CallbackHitFacts = { address: claim.stage, from: seen.from, in_answer: Boolean(seen.answered), carried, exposes: matches.map(exposedOf) };
+      return [{ hit: shown, carried: matches.length ? '' : carried, labels: matches.map((m) => m.held.label), answered: seen.answered, fact }];
     });
     for (const verdict of judgeCallbackHits(facts.map((f) => f.fact))) {
       const leak = verdict.category === 'LLM02:2025';
-      const lead = facts.find((f) => f.fact.address === verdict.address && (!leak || f.fact.carried)) ?? facts[0];
+      const lead = facts[verdict.hit];
       const key = fingerprintOf(p.probe.id, verdict.category);
-      proven.set(key, [...(proven.get(key) ?? []), { planted: p, verdict, hit: lead.hit, carried: lead.carried, labels: leak ? lead.labels : [] }]);
+      const pinned = lead.fact.in_answer && (lead.fact.from === 'page' || verdict.address === 'render') ? lead.answered : undefined;
+      proven.set(key, [...(proven.get(key) ?? []), { planted: p, verdict, hit: lead.hit, carried: lead.carried, labels: leak ? lead.labels : [], ...(pinned && { answered: pinned }) }]);
     }
   }
-  return [...proven.entries()].map(([fingerprint, all]) => {
+  const findings = [...proven.entries()].map(([fingerprint, all]) => {
     const ranked = [...all].sort((a, b) => SEVERITIES.indexOf(a.verdict.severity) - SEVERITIES.indexOf(b.verdict.severity) || a.hit.at.localeCompare(b.hit.at));
     return toVulnerability(scanId, fingerprint, ranked[0], ranked.slice(1, 1 + MAX_VARIANTS));
   });
+  return { findings, ownMessage };
 }
 
 /** The planted address the proof points at: a steered request came from the page the fetched address served. */
@@ -129,12 +173,15 @@ function plantedAddressOf(p: PlantedAttempt, stage: CallbackVerdict['address']) 
 }
 
 function proofOf(x: Proven): Proof {
+  const { method, path, query, host, at } = x.hit;
+  const request = { kind: 'out_of_band' as const, method, path, ...(host && { host }), ...(query && { query }), at };
+  // only the answer proves it: the proof is where the answer carried the address
+  if (x.answered) return { ...x.answered, matched: request };
   const address = plantedAddressOf(x.planted, x.verdict.address);
   const userTurns = x.planted.turns.map((t, i) => [t, i] as const).filter(([t]) => t.role === 'user');
   const [turn, index] = userTurns[address.message] ?? userTurns[0] ?? [{ content: '' }, 0];
   const start = Math.max(0, turn.content.indexOf(address.url));
-  const { method, path, query, host, at } = x.hit;
-  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: { kind: 'out_of_band', method, path, ...(host && { host }), ...(query && { query }), at } };
+  return { turn: index, start, end: start + (turn.content.includes(address.url) ? address.url.length : 0), text: address.url, matched: request };
 }
 
 function requestLine(hit: OutOfBandHit): string {

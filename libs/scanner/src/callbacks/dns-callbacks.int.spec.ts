@@ -5,7 +5,7 @@ import { Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/do
 import { startMailingAgent } from '../../../../test/support/mailing-agent';
 import { createChatDriver } from '../drivers';
 import { runScan } from '../engine/run-scan';
-import { ScanSink, ScanTarget } from '../engine/types';
+import { AttemptFacts, ScanSink, ScanTarget } from '../engine/types';
 import { CallbackDnsServer, startCallbackDns } from './dns-server';
 import { startCallbackServer } from './http-server';
 import { CallbackListener } from './listener';
@@ -16,8 +16,8 @@ class MemorySink implements ScanSink {
   attempts: { attempt: ProbeAttempt; findingsSoFar?: number; proved?: ProvenWeakness[] }[] = [];
   vulnerabilities: Vulnerability[] = [];
   async enterPhase(_phase: Phase) {}
-  async recordAttempt(attempt: ProbeAttempt, _progress: number, findingsSoFar?: number, proved?: ProvenWeakness[]) {
-    this.attempts.push({ attempt, findingsSoFar, proved });
+  async recordAttempt(attempt: ProbeAttempt, _progress: number, facts?: AttemptFacts) {
+    this.attempts.push({ attempt, findingsSoFar: facts?.findingsSoFar, proved: facts?.proved });
   }
   async recordVulnerability(v: Vulnerability) {
     this.vulnerabilities.push(v);

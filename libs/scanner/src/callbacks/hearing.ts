@@ -1,24 +1,37 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ProvenWeakness, Vulnerability } from '@gauntlet/domain';
-import { callbackFindings, HeldByTarget } from './callback-findings';
+import type { ProvenWeakness } from '@gauntlet/domain';
+import { callbackFindings, HeardHits, HeldByTarget } from './callback-findings';
 import { CallbackPlanting, DEFAULT_CALLBACK_GRACE_MS } from './planting';
 
 /**
- * The findings requests to the scan's planted addresses prove, heard before analysis: when the
- * scan planted any, it first waits a short bounded time (graceMs) for requests still on their way
- * (an agent's second fetch, a page's image), then reads the hits recorded for the scan. Nothing
+ * The findings requests to the scan's planted addresses prove, heard before analysis, and the
+ * requests a chat page made from our own message (no finding: the scan says it): when the scan
+ * planted any, it first waits a short bounded time (graceMs) for requests still on their way (an
+ * agent's second fetch, a page's image), then reads the hits recorded for the scan. Nothing
  * planted: nothing waited for. A failed read is no finding, never a failed scan.
  */
-export async function hearCallbacks(planting: CallbackPlanting | null, scanId: string, held: HeldByTarget, stop: AbortSignal): Promise<Vulnerability[]> {
-  if (!planting || planting.attempts.length === 0) return [];
+export async function hearCallbacks(planting: CallbackPlanting | null, scanId: string, held: HeldByTarget, stop: AbortSignal): Promise<HeardHits> {
+  const none: HeardHits = { findings: [], ownMessage: [] };
+  if (!planting || planting.attempts.length === 0) return none;
   const { setup } = planting;
   // a stopped scan waits no longer, but still reads what was heard
   await sleep(setup.graceMs ?? DEFAULT_CALLBACK_GRACE_MS, undefined, { signal: stop }).catch(() => undefined);
   try {
     return callbackFindings(scanId, planting.attempts, await setup.inbox.hits(scanId), setup.key, held);
   } catch {
-    return [];
+    return none;
   }
+}
+
+/**
+ * What the scan says of requests a chat page made from our own message as it showed it: the page
+ * renders what users type (markdown or HTML), which loaded the addresses we planted in our own
+ * messages; recorded on the scan, in no finding. Null when there were none.
+ */
+export function ownMessageNote(hits: HeardHits['ownMessage']): string | null {
+  if (!hits.length) return null;
+  const probes = [...new Set(hits.map((h) => h.probeId))].sort();
+  return `The chat page renders what users type: showing our own messages, it loaded ${hits.length === 1 ? 'an address' : `${hits.length} addresses`} Gauntlet planted in them (${probes.join(', ')}). Those requests are recorded on the scan; they prove nothing about the answers and are in no finding.`;
 }
 
 /** how often, at most, a running scan reads the hits recorded for it (besides right after an attempt that planted) */
@@ -61,7 +74,7 @@ export class CallbackTally {
   private async read(): Promise<void> {
     try {
       const { setup } = this.planting;
-      for (const v of callbackFindings(this.scanId, this.planting.attempts, await setup.inbox.hits(this.scanId), setup.key, this.held)) {
+      for (const v of callbackFindings(this.scanId, this.planting.attempts, await setup.inbox.hits(this.scanId), setup.key, this.held).findings) {
         if (this.counted.has(v.fingerprint)) continue;
         this.counted.add(v.fingerprint);
         this.fresh.push({ fingerprint: v.fingerprint, probe_id: v.probe_id, category: v.category, category_name: v.category_name, title: v.title });

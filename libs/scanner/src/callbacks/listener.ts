@@ -278,6 +278,9 @@ function boundedHit({ query: rawQuery, ...base }: Omit<OutOfBandHit, 'query' | '
   return { ...base, path, ...(query && { query }), ...(Object.keys(headers).length && { headers }), ...(body && { body }) };
 }
 
+/** the source of a hit the chat page in Gauntlet's own browser made (heard at its proxy, never from outside) */
+export const PAGE_SOURCE = 'browser (Gauntlet\'s proxy)';
+
 /**
  * The listener as Gauntlet's guarded proxy meets it (browser mode): a chat page's request under the
  * callback base, e.g. an attacker's image it rendered, is answered and recorded here without
@@ -287,6 +290,6 @@ export function proxyCallbackHook(listener: Pick<CallbackListener, 'answer'>, ba
   const base = baseUrl.replace(/\/+$/, '');
   return {
     base,
-    answer: ({ method, url, headers }) => listener.answer({ method, url: url.slice(base.length), source: 'browser (Gauntlet\'s proxy)', headers, body: null }),
+    answer: ({ method, url, headers }) => listener.answer({ method, url: url.slice(base.length), source: PAGE_SOURCE, headers, body: null }),
   };
 }

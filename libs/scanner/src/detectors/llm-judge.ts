@@ -38,3 +38,6 @@ export function judgeFromEnv(env: NodeJS.ProcessEnv = process.env): Detector | u
   if (!env.JUDGE_URL || !env.JUDGE_MODEL) return undefined;
   return createLlmJudge({ url: env.JUDGE_URL, model: env.JUDGE_MODEL, apiKey: env.JUDGE_API_KEY ?? null });
 }
+
+/** the characters every request to the judge model carries besides the conversation (the plan counts them) */
+export const JUDGE_INSTRUCTION_CHARS = INSTRUCTIONS.length;

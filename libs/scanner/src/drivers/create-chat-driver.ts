@@ -4,7 +4,9 @@ import { ChatDriver, TargetProtocolError } from '../chat-driver';
 import { ApiFormatChatDriver } from './api/api-format-driver';
 import { ApiDriverOptions } from './api/api-transport';
 import { RetryPolicy } from './api/retry-policy';
-import { BrowserChatDriver } from './browser/browser-chat-driver';
+import { BrowserChatDriver, BrowserLog } from './browser/browser-chat-driver';
+import type { SpendMeter } from '../budget/meter';
+import { meteredDriver } from './metered-driver';
 
 /**
  * What a driver needs of a target. `url` is what the user typed: for api targets a base URL
@@ -44,6 +46,10 @@ export interface ChatDriverOptions {
   operationTimeoutMs?: number;
   /** browser targets: Gauntlet's callback listener, answered at the page's proxy */
   callbacks?: CallbackHook;
+  /** browser targets: where Playwright's own error text goes (debug) */
+  log?: BrowserLog;
+  /** counts every request before it goes out, refusing what would cross the scan's budget */
+  meter?: SpendMeter;
 }
 
 /** the endpoint a driver for `target` calls (the chat page for browser targets) */
@@ -55,13 +61,14 @@ export function targetEndpoint(target: Pick<ChatTarget, 'scan_mode' | 'api_forma
 export function createChatDriver(target: ChatTarget, options: ChatDriverOptions): ChatDriver {
   const api: ApiDriverOptions = {
     allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, maxRequestsPerSecond: target.max_requests_per_second, retry: options.retry,
-    concurrency: options.concurrency, headers: target.headers ?? null,
+    concurrency: options.concurrency, headers: target.headers ?? null, meter: options.meter,
   };
   if (target.scan_mode === 'browser') {
-    return new BrowserChatDriver(
+    const page = new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks, log: options.log },
     );
+    return options.meter ? meteredDriver(page, options.meter) : page;
   }
   if (!isApiFormat(target.api_format)) throw new TargetProtocolError(`api_format ${String(target.api_format)} is not supported for api targets`);
   const format = apiFormat(target.api_format);

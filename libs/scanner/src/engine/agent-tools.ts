@@ -23,3 +23,14 @@ export async function resolveAgentTools(input: RunScanInput): Promise<{ tools: T
     return { tools: [], note: `The tools could not be read (${why.slice(0, 300)}): the target was scanned without tools, and the probes that need them were skipped.` };
   }
 }
+
+/**
+ * The tools a plan counts with, without calling anything: the target's own definitions or the decoy
+ * set; an MCP server's are listed only when a scan runs ('unlisted': the plan ranges over both).
+ */
+export async function agentToolsToPlan(target: Pick<RunScanInput['target'], 'scan_mode' | 'api_format' | 'tools'>): Promise<ToolDefinition[] | 'unlisted'> {
+  if (!takesTools(target)) return [];
+  const setting = target.tools ?? 'decoy';
+  if (typeof setting === 'object' && !Array.isArray(setting) && 'mcp' in setting) return 'unlisted';
+  return (await toolsFor(setting, { allowPrivate: false, timeoutMs: LIST_TIMEOUT_MS })).tools;
+}

@@ -22,7 +22,7 @@ function attemptsAgainst(driver: ChatDriver, maxConsecutiveErrors = 5, judge: Ju
   const waits = new Waits(stop.signal, 10);
   const recorded: { attempt: ProbeAttempt; findings?: number; proved?: ProvenWeakness[] }[] = [];
   const recorder = new ScanRecorder(
-    { enterPhase: async () => undefined, recordAttempt: async (attempt, _progress, findings, proved) => void recorded.push({ attempt, findings, proved }), recordVulnerability: async () => undefined },
+    { enterPhase: async () => undefined, recordAttempt: async (attempt, _progress, facts) => void recorded.push({ attempt, findings: facts?.findingsSoFar, proved: facts?.proved }), recordVulnerability: async () => undefined },
     100,
     () => stop.abort(),
   );

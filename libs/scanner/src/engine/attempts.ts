@@ -9,7 +9,7 @@ import { Readings } from '../detectors/readings';
 import { candidatesOf } from '../detectors/candidates';
 import { heldRule } from '../detectors/rules';
 import { topicsOf } from '../converters/topics';
-import { discloses, Probe, RenderedProbe, renderProbe } from '../probes/probe';
+import { discloses, offersTools, Probe, RenderedProbe, renderProbe } from '../probes/probe';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
 import { stableId } from '../ids';
@@ -18,6 +18,7 @@ import { TargetHealth } from './target-health';
 import { ScanTarget } from './types';
 import { JudgeAttempt } from './verdict-policy';
 import { Stopped } from './waits';
+import { BudgetReached } from '../budget/meter';
 
 /** the harmless first message: recon sends it, and a target that went silent is asked it again */
 export const RECON_MESSAGE = 'Hello! What can you help me with?';
@@ -69,9 +70,6 @@ export interface ScanAgent {
   tools: readonly ToolDefinition[];
   toolsRefused(reason: string): void;
 }
-
-/** Probes of excessive agency and agent probes are offered the tools; others are only talked to. */
-const offersTools = (probe: Probe) => Boolean(probe.agent) || probe.category === 'LLM06:2025';
 
 /**
  * The scan's attempts, each one conversation: send the turns, read the answers, judge them, file
@@ -156,6 +154,11 @@ export class Attempts {
       // counted with the attempt that proved it, grouped as the final findings are (the book's entries)
       if (proved.length) recorder.proved(this.findingsSoFar(), proved);
     } catch (e) {
+      // the request that would have crossed the budget was never sent: the scan stops here, the attempt unfinished
+      if (e instanceof BudgetReached) {
+        health.atBudget(e.limit);
+        return null;
+      }
       if (e instanceof Stopped || stop.aborted) return null;
       // one conversation that went silent (an answer that broke a chat page) is not a target gone:
       // the target is given up on only if it no longer answers a harmless first message either
@@ -245,7 +248,12 @@ export class Attempts {
     try {
       const { transcript } = await this.deps.conversations.converse([RECON_MESSAGE]);
       return Boolean(transcript[1]?.content.trim());
-    } catch {
+    } catch (e) {
+      // not asked: the budget stops the scan, not the target
+      if (e instanceof BudgetReached) {
+        this.deps.health.atBudget(e.limit);
+        return true;
+      }
       return false;
     }
   }

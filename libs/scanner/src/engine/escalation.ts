@@ -46,7 +46,8 @@ const EXPLORATION_ORDER = [
   'crescendo-5', 'reverse', 'translation', 'answer-hex', 'homoglyph', 'authority', 'split-variables', 'answer-acrostic', 'zero-width',
   'answer-per-line', 'crescendo-6', 'code-block', 'json-envelope', 'answer-code-block', 'answer-translated',
 ];
-const SINGLES: readonly Converter[] = EXPLORATION_ORDER.map((id) => converterById(id)!);
+/** the single tactics escalation explores, in its order */
+export const SINGLES: readonly Converter[] = EXPLORATION_ORDER.map((id) => converterById(id)!);
 const DEFAULT_BEST: Record<Converter['layer'], string> = { conversation: 'crescendo-3', encode: 'base64', answer: 'answer-base64', frame: 'role-play' };
 
 /** Requests (user turns) a probe sends through a chain: arcs and splits add turns. */

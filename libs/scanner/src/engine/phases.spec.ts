@@ -1,5 +1,6 @@
 import type { Phase, ProbeAttempt, Vulnerability } from '@gauntlet/domain';
-import { ChatDriver } from '../chat-driver';
+import { SpendMeter } from '../budget/meter';
+import { meteredDriver } from '../drivers/metered-driver';
 import { analyze, finishEarly, probe, recon, report } from './phases';
 import { scripted } from './testing/scripted-target';
 import { ScanRun } from './scan-run';
@@ -71,6 +72,22 @@ describe('the phases of a scan', () => {
     const { run } = started(() => 'ok');
     run.health.lost('connection refused');
     expect(await report(run)).toEqual({ kind: 'completed_partial', reason: 'target stopped answering: connection refused' });
+  });
+
+  it('probe and report: given a budget reached midway, starts nothing more and ends saying which phases and categories it did not finish', async () => {
+    const meter = new SpendMeter({ max_requests: 3 });
+    const { run, written } = started(() => "I'm sorry, I can't share that.", {
+      driver: meteredDriver(scripted(() => "I'm sorry, I can't share that."), meter), budget: { max_requests: 3 }, meters: { target: meter },
+    });
+    expect(run.probes.length).toBeGreaterThan(2);
+    await recon(run);
+    const results = await probe(run);
+    await run.recorder.flushed();
+    expect(meter.usage.requests).toBe(3);
+    expect(results).toHaveLength(2);
+    expect(written.attempts.map((a) => a.probe_id)).toEqual(['recon', ...results.map((r) => r.probe.id)]);
+    expect(run.health.budgetReached).toBe('max_requests');
+    expect(await report(run)).toEqual({ kind: 'stopped_at_budget', unfinished: { limit: 'max_requests', phases: ['probe', 'amplify'], categories: ['LLM07:2025'] } });
   });
 
   it('finishing early: given a stopped scan, records what was found so far and ends cancelled', async () => {

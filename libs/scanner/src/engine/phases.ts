@@ -5,9 +5,10 @@ import { targetEndpoint } from '../drivers/create-chat-driver';
 import { plantsCallbacks } from '../callbacks/planting';
 import { adaptiveAttack } from './adaptive-attack';
 import { Escalation, ProbeResult } from './escalation';
-import { planAmplification } from './plan';
+import { AmplifyTask, planAmplification } from './plan';
 import { ScanRun } from './scan-run';
 import { ScanOutcome, ScanTarget } from './types';
+import { BudgetReached } from '../budget/meter';
 
 /**
  * The phases of a scan, in order, each a step over the scan's parts (ScanRun): recon, probe,
@@ -15,7 +16,7 @@ import { ScanOutcome, ScanTarget } from './types';
  */
 
 /** What recon learnt: the target answers (and whether it refused even a greeting), or the scan ends here. */
-export type Recon = { kind: 'answered'; refused: boolean } | { kind: 'failed'; reason: string } | { kind: 'interrupted' };
+export type Recon = { kind: 'answered'; refused: boolean } | { kind: 'failed'; reason: string } | { kind: 'interrupted' } | { kind: 'at_budget' };
 
 /**
  * Why a scan whose target never answered failed, said where people look (the status view, the
@@ -41,6 +42,11 @@ export async function recon(scan: ScanRun): Promise<Recon> {
   } catch (e) {
     if (input.signal.aborted) return { kind: 'interrupted' };
     if (recorder.error) throw recorder.error;
+    if (e instanceof BudgetReached) {
+      scan.health.atBudget(e.limit);
+      scan.cutAtBudget(scan.probes.map((p) => p.category));
+      return { kind: 'at_budget' };
+    }
     return { kind: 'failed', reason: firstMessageFailed(input.target, e) };
   }
   if (greeting === null) return { kind: 'failed', reason: 'target answered the first message with nothing' };
@@ -57,6 +63,8 @@ export async function probe(scan: ScanRun): Promise<ProbeResult[]> {
     if (verdict) results.push({ probe, verdict });
   });
   const order = new Map(scan.probes.map((p, i) => [p.id, i]));
+  const judged = new Set(results.map((r) => r.probe.id));
+  scan.cutAtBudget(scan.probes.filter((p) => !judged.has(p.id)).map((p) => p.category));
   return results.sort((a, b) => order.get(a.probe.id)! - order.get(b.probe.id)!);
 }
 
@@ -85,16 +93,30 @@ export async function amplify(scan: ScanRun, probed: readonly ProbeResult[], rec
     },
   );
   if (scan.interrupted) return false;
+  // at the budget, the categories still resisting were still being attacked: they are not finished
+  if (scan.health.budgetReached) {
+    scan.cutAtBudget(escalation.resisting);
+    return true;
+  }
   if (input.attacker && plan.attackerRounds > 0) {
     const attacker = { attacker: input.attacker, attempts, health: scan.health, stop: scan.stop.signal };
-    await scan.inParallel(escalation.leadsStillResisting, (probe) => adaptiveAttack(probe, plan.attackerRounds, attacker));
+    const leads = escalation.leadsStillResisting;
+    await scan.inParallel(leads, (probe) => adaptiveAttack(probe, plan.attackerRounds, attacker));
     if (scan.interrupted) return false;
+    if (scan.health.budgetReached) {
+      scan.cutAtBudget(leads.map((p) => p.category));
+      return true;
+    }
   }
   // finish half-successes, widen to other probes, collect variants. What is left is known now:
   // the bar's rest stands for it (the unspent budget is not a jump)
   const tasks = planAmplification(results, plan, input.seed, escalation.winning, (probe, chainId) => attempts.wasSent(probe, chainId));
   recorder.replan(tasks.reduce((sum, t) => sum + t.cost, 0) + 2);
-  await scan.inParallel(tasks, async (t) => void (await attempts.attempt(t.probe, 'amplify', t.chain, t.cost)));
+  const done = new Set<AmplifyTask>();
+  await scan.inParallel(tasks, async (t) => {
+    if ((await attempts.attempt(t.probe, 'amplify', t.chain, t.cost)) !== null) done.add(t);
+  });
+  scan.cutAtBudget(tasks.filter((t) => !done.has(t)).map((t) => t.probe.category));
   return !scan.interrupted;
 }
 
@@ -121,7 +143,13 @@ export async function report(scan: ScanRun): Promise<ScanOutcome> {
   await scan.recorder.flushed();
   if (scan.input.signal.aborted) return { kind: 'cancelled' };
   const reason = scan.health.unavailable;
-  return reason ? { kind: 'completed_partial', reason } : { kind: 'completed' };
+  if (reason) return { kind: 'completed_partial', reason };
+  const limit = scan.health.budgetReached;
+  if (limit) {
+    const { phases, categories } = scan.unfinished;
+    return { kind: 'stopped_at_budget', unfinished: { limit, phases: [...phases], categories: [...categories].sort() } };
+  }
+  return { kind: 'completed' };
 }
 
 /**

@@ -5,7 +5,10 @@ import { PROBES } from '../probes/catalogue';
 import { customProbe } from '../probes/custom';
 import { Probe, discloses } from '../probes/probe';
 import { ProbeResult, Tactic, requestsFor } from './escalation';
-import type { ProbeSelection } from '@gauntlet/domain';
+import type { Profile, ProbeSelection, ToolDefinition } from '@gauntlet/domain';
+import { toolsFit } from '../agents/runtime';
+import { CallbackSetup, canPlant } from '../callbacks/planting';
+import { probesFor } from '../probes/catalogue';
 import { ProfilePlan } from './types';
 
 export interface AmplifyTask {
@@ -29,6 +32,17 @@ export function selectProbes(profileProbes: readonly Probe[], selection?: ProbeS
   const fromProfile = profileProbes.filter((p) => categories.has(p.category));
   const named = PROBES.filter((p) => ids.has(p.id) && !fromProfile.includes(p));
   return [...fromProfile, ...named, ...custom];
+}
+
+/**
+ * The probes one scan runs, categories interleaved: the profile's (or the selection's), less those
+ * it cannot run. A probe proven only by a request to its planted address runs only where a
+ * listener hears it; one that needs tools only where the target is offered tools that fit it
+ * ('any': tools not listed yet, which may fit every agent probe).
+ */
+export function probesOfScan(profile: Profile, selection: ProbeSelection | undefined, callbacks: Pick<CallbackSetup, 'domain'> | null, tools: readonly ToolDefinition[] | 'any'): Probe[] {
+  const fits = (p: Probe) => !p.agent || tools === 'any' || toolsFit(p.agent.needs, p.agent.poison, tools);
+  return interleaveByCategory(selectProbes(probesFor(profile), selection).filter((p) => canPlant(p, callbacks) && fits(p)));
 }
 
 /**

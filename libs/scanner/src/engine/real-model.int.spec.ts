@@ -13,8 +13,13 @@ import { runScan } from './run-scan';
  * answers really leak. The lab's exposure oracle, which knows the persona's secrets and nothing of
  * the scanner, is the judge. bench/real-model.ts runs the longer profiles and every guard mode.
  */
-// a quick scan is some sixty answers, one at a time: about three minutes on a quiet 2-core machine
-jest.setTimeout(420_000);
+// the quick profile's disclosure probes are some forty answers, one at a time: two minutes or so on a
+// quiet 2-core machine, five while Chromium-heavy suites run beside it (308 s at load 8); the deadline
+// is for a hung model, not a pace
+jest.setTimeout(600_000);
+
+/** the categories of what a bot gives away: the whole quick profile is bench/real-model.ts's */
+const DISCLOSURE = ['LLM02:2025', 'LLM07:2025', 'LLM08:2025'];
 
 async function quickScan(lab: RunningLab, tell: boolean, categories?: string[]) {
   const driver = labChatDriver(lab.url);
@@ -54,7 +59,7 @@ describe('a quick scan of a real language model', () => {
   it('told what the bot holds: the leaks the model makes are reported by label, and every serious finding quotes one', async () => {
     const lab = await startLab({ model: 'smollm2' });
     labs.push(lab);
-    const { attempts, found } = await quickScan(lab, true);
+    const { attempts, found } = await quickScan(lab, true, DISCLOSURE);
     // what the oracle saw the model give away, by category
     const exposed = new Set<string>();
     for (const a of attempts) for (const t of a.turns) if (t.role === 'assistant') for (const e of exposuresIn(t.content, lab.secrets)) exposed.add(e.category);
@@ -120,8 +125,8 @@ describe('a quick scan of a real language model', () => {
     const lab = await startLab({ model: 'smollm2', mode: 'hardened' });
     labs.push(lab);
     expect(lab.secrets).toEqual([]);
-    // the disclosure categories only: what a bot holding nothing must never be said to disclose
-    const { found } = await quickScan(lab, false, ['LLM02:2025', 'LLM07:2025', 'LLM08:2025']);
+    // what a bot holding nothing must never be said to disclose
+    const { found } = await quickScan(lab, false, DISCLOSURE);
     expect(found.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
     for (const v of found.filter((f) => f.severity === 'critical' || f.severity === 'high')) expect(proofHolds(v)).toBe(true);
   });

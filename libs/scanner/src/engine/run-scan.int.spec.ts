@@ -6,7 +6,7 @@ import { OWASP_LLM_TOP10_2025 } from '@gauntlet/domain';
 import { UNTESTABLE_CATEGORIES } from '../probes/catalogue';
 import { TargetUnavailableError } from '../chat-driver';
 import { runScan } from './run-scan';
-import { RunScanInput, ScanSink, ScanTarget } from './types';
+import { AttemptFacts, RunScanInput, ScanSink, ScanTarget } from './types';
 
 class MemorySink implements ScanSink {
   phases: { phase: Phase; progress: number }[] = [];
@@ -18,9 +18,9 @@ class MemorySink implements ScanSink {
     this.phases.push({ phase, progress });
     this.progress.push(progress);
   }
-  async recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number) {
+  async recordAttempt(attempt: ProbeAttempt, progress: number, facts?: AttemptFacts) {
     this.attempts.push(attempt);
-    this.findingsSoFar.push(findingsSoFar ?? -1);
+    this.findingsSoFar.push(facts?.findingsSoFar ?? -1);
     this.progress.push(progress);
   }
   async recordVulnerability(v: Vulnerability) {

@@ -58,7 +58,7 @@ describe('scan recorder', () => {
     const counts: (number | undefined)[] = [];
     const proofs: string[][] = [];
     const s: ScanSink = {
-      enterPhase: async () => {}, recordAttempt: async (_a, _p, n, proved) => void (counts.push(n), proofs.push((proved ?? []).map((p) => p.fingerprint))), recordVulnerability: async () => {},
+      enterPhase: async () => {}, recordAttempt: async (_a, _p, facts) => void (counts.push(facts?.findingsSoFar), proofs.push((facts?.proved ?? []).map((p) => p.fingerprint))), recordVulnerability: async () => {},
     };
     const recorder = new ScanRecorder(s, 10, () => undefined);
     const weakness = (fingerprint: string) => ({ fingerprint, probe_id: 'p', category: 'LLM01:2025' as const, category_name: 'Prompt Injection', title: 't' });
@@ -95,13 +95,23 @@ describe('the time left', () => {
     // not known before the target has answered: nothing recorded
     expect(recorder.secondsLeft()).toBeNull();
     await recorder.recordAttempt({ attempt_id: 'a1' } as never, recorder.advance(10));
-    expect(calls[0]).toHaveLength(4);
+    expect(calls[0][2]).not.toHaveProperty('secondsLeft');
     perSecond = 2;
     expect(recorder.secondsLeft()).toBe(45);
     await recorder.recordAttempt({ attempt_id: 'a2' } as never, recorder.advance(10));
-    expect(calls[1][4]).toBe(40);
+    expect(calls[1][2]).toMatchObject({ secondsLeft: 40 });
     // the plan turned out smaller: what is really left counts
     recorder.replan(6);
     expect(recorder.secondsLeft()).toBe(3);
+  });
+
+  it('carries the requests sent so far, as the budget counts them, with each attempt', async () => {
+    const calls: unknown[][] = [];
+    const s: ScanSink = { enterPhase: async () => undefined, recordAttempt: async (...args) => void calls.push(args), recordVulnerability: async () => undefined };
+    let sent = 0;
+    const recorder = new ScanRecorder(s, 100, () => undefined, () => null, () => sent);
+    sent = 7;
+    await recorder.recordAttempt({ attempt_id: 'a1' } as never, recorder.advance());
+    expect(calls[0][2]).toMatchObject({ requestsSent: 7 });
   });
 });

@@ -1,5 +1,5 @@
-import type { Phase, ProbeAttempt, ProvenWeakness, Vulnerability } from '@gauntlet/domain';
-import { ScanSink } from './types';
+import type { Phase, ProbeAttempt, ProvenWeakness, RequestPlan, Vulnerability } from '@gauntlet/domain';
+import { AttemptFacts, ScanSink } from './types';
 
 /**
  * The engine's side of the sink: writes go out one at a time (one stream, one writer) so progress
@@ -22,6 +22,8 @@ export class ScanRecorder {
   private findings = 0;
   /** weaknesses proven since the last attempt recorded: they go with the next one */
   private fresh: ProvenWeakness[] = [];
+  /** the phase entered last */
+  private entered: Phase = 'queued';
 
   constructor(
     private readonly sink: ScanSink,
@@ -30,6 +32,8 @@ export class ScanRecorder {
     private readonly onFailure: () => void,
     /** requests a second the target takes now (the driver's pacing), null or absent: not known */
     private readonly throughput: () => number | null = () => null,
+    /** requests sent to the target so far (its meter), null or absent: not counted */
+    private readonly sent: () => number | null = () => null,
   ) {
     this.left = Math.max(1, total);
   }
@@ -80,8 +84,20 @@ export class ScanRecorder {
     return this.chain;
   }
 
+  /** the phase the scan is in (the last one entered) */
+  get phase(): Phase {
+    return this.entered;
+  }
+
   enter(phase: Phase): Promise<void> {
+    this.entered = phase;
     return this.write(() => this.sink.enterPhase(phase, this.current));
+  }
+
+  /** the scan's plan, written before its first request (a sink that keeps none is not told) */
+  plan(plan: RequestPlan): Promise<void> {
+    const { sink } = this;
+    return sink.recordPlan ? this.write(() => sink.recordPlan!(plan)) : Promise.resolve();
   }
 
   recordAttempt(attempt: ProbeAttempt, progress: number): Promise<void> {
@@ -89,7 +105,9 @@ export class ScanRecorder {
     const proved = this.fresh;
     this.fresh = [];
     const left = this.secondsLeft();
-    return this.write(() => (left === null ? this.sink.recordAttempt(attempt, progress, findings, proved) : this.sink.recordAttempt(attempt, progress, findings, proved, left)));
+    const sent = this.sent();
+    const facts: AttemptFacts = { findingsSoFar: findings, proved, ...(left !== null && { secondsLeft: left }), ...(sent !== null && { requestsSent: sent }) };
+    return this.write(() => this.sink.recordAttempt(attempt, progress, facts));
   }
 
   /**

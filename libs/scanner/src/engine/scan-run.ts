@@ -1,14 +1,13 @@
-import type { ToolDefinition } from '@gauntlet/domain';
-import { toolsFit } from '../agents/runtime';
-import { CallbackPlanting, canPlant } from '../callbacks/planting';
+import { PLANNED_PHASES, type RequestPlan, type ToolDefinition } from '@gauntlet/domain';
+import { CallbackPlanting } from '../callbacks/planting';
 import { CallbackTally } from '../callbacks/hearing';
-import { probesFor } from '../probes/catalogue';
 import { Probe } from '../probes/probe';
 import { Attempts } from './attempts';
 import { stableId } from '../ids';
 import { Conversations } from './conversations';
 import { FindingBook } from './findings';
-import { interleaveByCategory, selectProbes } from './plan';
+import { probesOfScan } from './plan';
+import { planScanWork } from './request-plan';
 import { ScanRecorder } from './scan-recorder';
 import { TargetHealth } from './target-health';
 import { DEFAULT_LIMITS, EngineLimits, PROFILE_PLANS, ProfilePlan, RunScanInput } from './types';
@@ -24,6 +23,10 @@ import { pool, Waits } from './waits';
 export class ScanRun {
   readonly limits: EngineLimits;
   readonly plan: ProfilePlan;
+  /** what the scan will send, worked out before it sends anything: what its progress counts against */
+  readonly requestPlan: RequestPlan;
+  /** what a scan stopped at its budget did not finish: the phases and categories whose work was cut (filled as it stops) */
+  readonly unfinished = { phases: new Set<string>(), categories: new Set<string>() };
   /** the catalogue's probes for this scan, categories interleaved */
   readonly probes: Probe[];
   readonly stop = new AbortController();
@@ -47,19 +50,18 @@ export class ScanRun {
     this.plan = PROFILE_PLANS[input.profile];
     this.callbacks = input.callbacks ? new CallbackPlanting(input.callbacks, input.scanId) : null;
     this.heard = this.callbacks && new CallbackTally(this.callbacks, input.scanId, input.target, input.callbacks?.tallyMs);
-    // a probe proven only by a request to its planted address runs only where a listener hears it;
-    // one that needs tools only where the target is offered tools that fit it
-    this.probes = interleaveByCategory(
-      selectProbes(probesFor(input.profile), input.selection).filter((p) => canPlant(p, input.callbacks ?? null) && (!p.agent || toolsFit(p.agent.needs, p.agent.poison, tools))),
-    );
+    this.probes = probesOfScan(input.profile, input.selection, input.callbacks ?? null, tools);
     input.signal.addEventListener('abort', this.onAbort, { once: true });
     this.waits = new Waits(this.stop.signal, Math.min(250, Math.max(10, this.limits.messageTimeoutMs / 10)));
     this.conversations = new Conversations(input.driver, this.waits, this.limits.messageTimeoutMs, this.stop.signal);
     this.health = new TargetHealth(this.stop, this.limits.maxConsecutiveErrors);
-    // the attacker's rounds are planned work only when there is an attacker (8 testable categories at most)
-    const attackerBudget = input.attacker ? this.plan.attackerRounds * 8 : 0;
-    const total = 1 + this.probes.length + this.plan.escalationBudget + attackerBudget + this.plan.amplifyBudget + 2;
-    this.recorder = new ScanRecorder(input.sink, total, () => this.stop.abort(), () => input.driver.throughput?.() ?? null);
+    const work = planScanWork({
+      target: input.target, tools, profile: input.profile, selection: input.selection, seed: input.seed, callbacks: input.callbacks ?? null,
+      models: { attacker: Boolean(input.attacker), judge: Boolean(input.judge) }, budget: input.budget, pace: input.known?.pace, previous: input.known?.previous,
+    });
+    this.requestPlan = work.plan;
+    const meter = input.meters?.target;
+    this.recorder = new ScanRecorder(input.sink, work.progressUnits, () => this.stop.abort(), () => input.driver.throughput?.() ?? null, () => meter?.usage.requests ?? null);
     this.book = new FindingBook(this.limits.maxRecordedChars);
     this.attempts = new Attempts({
       scanId: input.scanId, seed: input.seed, target: input.target, now: input.now, conversations: this.conversations, judge: verdictPolicy(input.judge),
@@ -84,6 +86,17 @@ export class ScanRun {
         this.recorder.progress,
       )
       .catch(() => undefined);
+  }
+
+  /**
+   * Where the scan stood when its budget stopped it: the phase it was in and every later one that
+   * sends requests, and the categories whose work was cut (the caller names them).
+   */
+  cutAtBudget(categories: Iterable<string>): void {
+    if (!this.health.budgetReached) return;
+    const from = (PLANNED_PHASES as readonly string[]).indexOf(this.recorder.phase);
+    for (const phase of PLANNED_PHASES.slice(Math.max(0, from))) this.unfinished.phases.add(phase);
+    for (const category of categories) this.unfinished.categories.add(category);
   }
 
   /** the caller stopped the scan, or a write failed: what is left is ending it early */

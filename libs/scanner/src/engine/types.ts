@@ -1,9 +1,10 @@
-import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, ProbeSelection, Profile, ProvenWeakness, ScanMode, SensitiveValue, Vulnerability } from '@gauntlet/domain';
+import { ApiFormat, BrowserSelectors, HttpFormat, Phase, ProbeAttempt, ProbeSelection, Profile, ProvenWeakness, RequestPlan, ScanBudget, ScanMode, SensitiveValue, Unfinished, Usage, Vulnerability } from '@gauntlet/domain';
 import { ChatDriver } from '../chat-driver';
 import { Attacker } from '../attacker/attacker';
 import { Detector } from '../detectors/detector';
 import { ScanTools } from '../agents/tool-set';
 import type { CallbackSetup } from '../callbacks/planting';
+import type { ScanMeters } from '../budget/meter';
 
 /** The target as the engine needs it: TargetSettings with the API key already decrypted. */
 export interface ScanTarget {
@@ -27,21 +28,31 @@ export interface ScanTarget {
   tools?: ScanTools | null;
 }
 
+/** What the scan knew as an attempt was recorded. */
+export interface AttemptFacts {
+  /** distinct weaknesses proven up to and including this attempt, grouped as the final findings are */
+  findingsSoFar?: number;
+  /** the weaknesses this attempt proved first */
+  proved?: ProvenWeakness[];
+  /** the time the work still planned should take at the target's throughput (absent: not known) */
+  secondsLeft?: number;
+  /** requests sent to the target so far, counted as its budget counts them (absent: not counted) */
+  requestsSent?: number;
+}
+
 /** Where the engine reports what it does; a throw means "stop" (e.g. the scan was cancelled). */
 export interface ScanSink {
+  /** the plan the scan runs to, made as it starts (before its first request); absent: not kept */
+  recordPlan?(plan: RequestPlan): Promise<void>;
   enterPhase(phase: Phase, progress: number): Promise<void>;
-  /**
-   * `findingsSoFar`: distinct weaknesses proven up to and including this attempt, grouped as the
-   * final findings are; `proved`: the weaknesses this attempt proved first; `secondsLeft`: the
-   * time the work still planned should take at the target's throughput (absent: not known)
-   */
-  recordAttempt(attempt: ProbeAttempt, progress: number, findingsSoFar?: number, proved?: ProvenWeakness[], secondsLeft?: number): Promise<void>;
+  recordAttempt(attempt: ProbeAttempt, progress: number, facts?: AttemptFacts): Promise<void>;
   recordVulnerability(v: Vulnerability): Promise<void>;
 }
 
 export type ScanOutcome =
   | { kind: 'completed' }
   | { kind: 'completed_partial'; reason: string }
+  | { kind: 'stopped_at_budget'; unfinished: Unfinished }
   | { kind: 'failed'; reason: string }
   | { kind: 'cancelled' };
 
@@ -76,6 +87,15 @@ export interface RunScanInput {
   callbacks?: CallbackSetup;
   /** OUTBOUND_ALLOW_PRIVATE, for what the engine itself reaches (an MCP server listing the target's tools) */
   allowPrivate?: boolean;
+  /**
+   * what the scan may spend, and the meters counting it: the target's (the driver counts into it and
+   * refuses what would cross the budget), the attacker's and the judge's apart. Absent: nothing is
+   * budgeted, and nothing counted.
+   */
+  budget?: ScanBudget | null;
+  meters?: ScanMeters;
+  /** what is known of the target for the plan: the pace it was measured at, what its previous scan of this profile spent */
+  known?: { pace?: { requests_per_second: number; source: 'measured' | 'previous_scan' } | null; previous?: Usage | null };
 }
 
 /** How much work each profile does. */

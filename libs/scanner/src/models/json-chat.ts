@@ -1,3 +1,6 @@
+import { estimateTokens } from '@gauntlet/domain';
+import type { SpendMeter } from '../budget/meter';
+
 /** An OpenAI-compatible chat model the operator configured (the judge, the attacker). */
 export interface ModelOptions {
   /** an OpenAI-compatible base URL (".../v1") or the full chat/completions URL */
@@ -6,6 +9,8 @@ export interface ModelOptions {
   apiKey?: string | null;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  /** counts this model's requests and tokens, apart from the target's (a scan's report shows them) */
+  meter?: SpendMeter;
 }
 
 export class ModelError extends Error {
@@ -27,6 +32,26 @@ const endpoint = (url: string) => {
  */
 export async function askForJson(options: ModelOptions, instructions: string, message: string, call: { temperature: number; signal?: AbortSignal }): Promise<Record<string, unknown>> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+  const outgoing = options.meter?.send(estimateTokens(instructions) + estimateTokens(message));
+  let content = '';
+  try {
+    content = await ask(options, instructions, message, call, timeout);
+    outgoing?.received(estimateTokens(content));
+  } catch (e) {
+    outgoing?.failed();
+    throw e;
+  }
+  try {
+    const parsed = JSON.parse(content.slice(content.indexOf('{'), content.lastIndexOf('}') + 1)) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    /* not JSON: said below */
+  }
+  throw new ModelError('gave no JSON object');
+}
+
+/** one request to the model: what its first choice says */
+async function ask(options: ModelOptions, instructions: string, message: string, call: { temperature: number; signal?: AbortSignal }, timeout: AbortSignal): Promise<string> {
   const res = await (options.fetch ?? fetch)(endpoint(options.url), {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) },
@@ -43,12 +68,5 @@ export async function askForJson(options: ModelOptions, instructions: string, me
   });
   if (!res.ok) throw new ModelError(`answered HTTP ${res.status}`, res.status);
   const json = (await res.json()) as { choices?: { message?: { content?: string } }[] };
-  const content = json.choices?.[0]?.message?.content ?? '';
-  try {
-    const parsed = JSON.parse(content.slice(content.indexOf('{'), content.lastIndexOf('}') + 1)) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    /* not JSON: said below */
-  }
-  throw new ModelError('gave no JSON object');
+  return json.choices?.[0]?.message?.content ?? '';
 }

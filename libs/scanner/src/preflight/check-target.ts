@@ -1,6 +1,6 @@
 import { apiEndpoint, apiFormat, CheckOutcome, diagnose, Diagnosis } from '@gauntlet/domain';
 import { ChatDriver, Conversation, TargetProtocolError, TargetUnavailableError } from '../chat-driver';
-import { within } from '../drivers/browser/browser-chat-driver';
+import { within } from '../drivers/browser/deadlines';
 import { ChatDriverOptions, ChatTarget, createChatDriver, targetEndpoint } from '../drivers/create-chat-driver';
 
 /** The message a check sends: harmless, and answered by anything that chats. */

@@ -54,6 +54,9 @@ export interface AgentAttack {
  */
 export const discloses = (probe: { readonly category: string }): boolean => DISCLOSURE_CATEGORIES.has(probe.category);
 
+/** Probes of excessive agency and agent probes are offered the target's tools; others are only talked to. */
+export const offersTools = (probe: { readonly category: string; readonly agent?: AgentAttack }): boolean => Boolean(probe.agent) || probe.category === 'LLM06:2025';
+
 /** A category we do not claim to test from outside, and why. */
 export interface UntestableCategory {
   category: OwaspCategoryId;

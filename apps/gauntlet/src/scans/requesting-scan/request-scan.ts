@@ -1,7 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { CiGatePolicy, Plan, ProbeSelection, Profile, quotaMonth, ScanCommand, scanDecider, ScanOrigin, scanQuotaDecider, ScheduledBy, streams, targetDecider } from '@gauntlet/domain';
+import { CiGatePolicy, Plan, ProbeSelection, Profile, quotaMonth, ScanBudget, ScanCommand, scanDecider, ScanOrigin, scanQuotaDecider, ScheduledBy, streams, targetDecider } from '@gauntlet/domain';
 import type { Config } from '../../config/config';
 import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
@@ -22,6 +22,8 @@ export class RequestScan extends Command<{
   gate?: CiGatePolicy;
   /** only these categories or probes (the CLI's --categories and --probes); absent: the profile's every probe */
   selection?: ProbeSelection;
+  /** what the scan may spend, and the prices it is counted at */
+  budget?: ScanBudget | null;
 }>() {}
 
 export interface RequestedScan {
@@ -45,6 +47,7 @@ export interface ScanRequest {
   scheduled_by?: ScheduledBy;
   /** only these categories or probes (the CLI's --categories and --probes); absent: the profile's every probe */
   selection?: ProbeSelection;
+  budget?: ScanBudget | null;
 }
 
 /**
@@ -61,7 +64,7 @@ export async function requestScan(writePath: WritePath, config: Pick<Config, 'sc
   const scan_id = r.scan_id ?? randomUUID();
   const request: ScanCommand = {
     type: 'RequestScan', scan_id, account_id: r.account_id, target_id: r.target_id, profile: r.profile, origin: r.origin, fail_threshold: r.fail_threshold,
-    ...(r.gate && { gate: r.gate }), ...(r.scheduled_by && { scheduled_by: r.scheduled_by }), ...(r.selection && { selection: r.selection }), now: created_at,
+    ...(r.gate && { gate: r.gate }), ...(r.scheduled_by && { scheduled_by: r.scheduled_by }), ...(r.selection && { selection: r.selection }), ...(r.budget && { budget: r.budget }), now: created_at,
     target: target.id ? { account_id: target.account_id, name: target.settings?.name ?? '', deleted: target.deleted } : null,
   };
   const allowed = config.scanQuota[r.plan];
@@ -85,7 +88,7 @@ export class RequestScanHandler implements ICommandHandler<RequestScan, Requeste
   constructor(private readonly writePath: WritePath, private readonly clock: Clock, @Inject(CONFIG) private readonly config: Config) {}
 
   execute(c: RequestScan): Promise<RequestedScan> {
-    const { account_id, plan, target_id, profile, origin, fail_threshold, gate, selection } = c;
-    return requestScan(this.writePath, this.config, { account_id, plan, target_id, profile, origin, fail_threshold, ...(gate && { gate }), ...(selection && { selection }) }, this.clock.iso(), c.context);
+    const { account_id, plan, target_id, profile, origin, fail_threshold, gate, selection, budget } = c;
+    return requestScan(this.writePath, this.config, { account_id, plan, target_id, profile, origin, fail_threshold, ...(gate && { gate }), ...(selection && { selection }), ...(budget && { budget }) }, this.clock.iso(), c.context);
   }
 }

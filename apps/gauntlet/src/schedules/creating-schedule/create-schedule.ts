@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { Plan, scheduleDecider, ScheduleTiming, streams, targetDecider } from '@gauntlet/domain';
+import { budgetOf, Plan, scheduleDecider, ScheduleTiming, streams, targetDecider } from '@gauntlet/domain';
 import { Inject } from '@nestjs/common';
 import type { Config } from '../../config/config';
 import { CONFIG } from '../../platform/tokens';
@@ -29,7 +29,8 @@ export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, Sc
     // the plan's cap, counted on the read model: two creations racing may both see room for one
     const room = { plan, allowed: this.config.scheduleLimits[plan], live: await this.schedules.live(account_id) };
     // a body with cron (today's requests) is a cron schedule; the decider refuses a time table on a deploy schedule
-    const timing = { trigger: body.trigger ?? 'cron', cron: body.cron ?? null, timezone: body.timezone ?? null, catch_up: body.catch_up ?? null, profile: body.profile ?? 'standard' } as ScheduleTiming;
+    const budget = budgetOf(body);
+    const timing = { trigger: body.trigger ?? 'cron', cron: body.cron ?? null, timezone: body.timezone ?? null, catch_up: body.catch_up ?? null, profile: body.profile ?? 'standard', ...(budget && { budget }) } as ScheduleTiming;
     await this.writePath.commit(
       scheduleDecider,
       streams.schedule(schedule_id),

@@ -1,4 +1,4 @@
-import { ApiFormatSpec, FormatSettings, keyHeaders, readAgentAnswer, readAnswer } from '@gauntlet/domain';
+import { ApiFormatSpec, estimateTokens, FormatSettings, keyHeaders, readAgentAnswer, readAnswer } from '@gauntlet/domain';
 import type { AgentAnswer, AgentTurn, ChatTurn, ToolDefinition } from '@gauntlet/domain';
 import { ApiChatDriver } from './api-conversation';
 import { ApiDriverOptions } from './api-transport';
@@ -29,13 +29,29 @@ export class ApiFormatChatDriver extends ApiChatDriver {
     const { url, api_key } = this.target;
     const request = calling.request(turns, tools, this.settings);
     const headers = { ...request.headers, ...keyHeaders(this.format.key, api_key) };
-    return this.transport.post({ url, headers, body: request.body, secrets: [api_key] }, (answer) => readAgentAnswer(this.format, answer, this.settings), signal);
+    const tokens = saidTokens(turns) + estimateTokens(JSON.stringify(tools));
+    return this.transport.post({ url, headers, body: request.body, secrets: [api_key], tokens }, (answer) => readAgentAnswer(this.format, answer, this.settings), signal);
   }
 
   protected complete(turns: ChatTurn[], signal?: AbortSignal): Promise<string> {
     const { url, api_key } = this.target;
     const request = this.format.request(turns, this.settings);
     const headers = { ...request.headers, ...keyHeaders(this.format.key, api_key) };
-    return this.transport.post({ url, headers, body: request.body, secrets: [api_key] }, (answer) => readAnswer(this.format, answer, this.settings), signal);
+    return this.transport.post({ url, headers, body: request.body, secrets: [api_key], tokens: saidTokens(turns) }, (answer) => readAnswer(this.format, answer, this.settings), signal);
   }
+}
+
+/**
+ * The tokens a request says, as the plan counts them: the conversation so far (an API has no memory
+ * between requests), an agent's calls and the results it was given included; the format's own
+ * wrapping (JSON keys, roles) is left out.
+ */
+function saidTokens(turns: readonly (ChatTurn | AgentTurn)[]): number {
+  let tokens = 0;
+  for (const t of turns) {
+    tokens += estimateTokens(t.content);
+    const calls = (t as AgentTurn).tool_calls;
+    if (calls?.length) tokens += estimateTokens(JSON.stringify(calls));
+  }
+  return tokens;
 }

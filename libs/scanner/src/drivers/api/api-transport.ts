@@ -4,6 +4,8 @@ import { Dispatcher, request } from 'undici';
 import { answerDeadline } from '../../answer-deadline';
 import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { AnswerMeter } from './answer-meter';
+import { BudgetReached, Outgoing, SpendMeter } from '../../budget/meter';
+import { estimateTokens } from '@gauntlet/domain';
 import { RequestPacer, sleep } from './request-pacer';
 import { DEFAULT_RETRY_POLICY, retryAfterOf, retryDelay, RetryPolicy } from './retry-policy';
 
@@ -22,6 +24,8 @@ export interface ApiDriverOptions {
   headers?: Record<string, string> | null;
   /** an answer body larger than this is refused (default 4 MiB) */
   maxAnswerBytes?: number;
+  /** counts every request before it goes out (retries included) and every answer as it is read; refuses what would cross the scan's budget */
+  meter?: SpendMeter;
 }
 
 export interface TargetRequest {
@@ -30,6 +34,8 @@ export interface TargetRequest {
   body: string;
   /** values (the API key) that must never appear in an error message */
   secrets: Array<string | null | undefined>;
+  /** the tokens it says (the conversation's words and the tools offered, estimated): what the meter counts it at */
+  tokens: number;
 }
 
 /**
@@ -90,6 +96,8 @@ export class ApiTransport {
 
     for (let attempt = 1, throttled = 0; ; ) {
       const sentAt = await this.pacer.take(signal);
+      // counted before it leaves: one that would cross the scan's budget is never sent
+      const outgoing = this.options.meter?.send(req.tokens, attempt > 1 || throttled > 0);
       const inFlight = ++this.inFlight;
       // a slow model, or one queueing the scan's requests, is given time by what it has shown
       const timeoutMs = answerDeadline(this.timeoutMs, this.pacer.latency, inFlight);
@@ -109,8 +117,9 @@ export class ApiTransport {
         if (res.statusCode >= 200 && res.statusCode < 300) {
           try {
             const meter = new AnswerMeter();
-            const answer = await read({ headers: res.headers, contentType, chunks: meter.through(this.bounded(res.body)) });
+            const answer = await read({ headers: res.headers, contentType, chunks: meter.through(this.bounded(res.body, outgoing)) });
             this.pacer.record({ kind: 'answered', sentAt, latencyMs: Date.now() - sentAt, units: meter.units(answer), inFlight });
+            outgoing?.received(answerTokens(answer));
             return answer;
           } catch (err) {
             // the status it came with belongs to what the check reports
@@ -120,6 +129,7 @@ export class ApiTransport {
             res.body.destroy();
           }
         }
+        outgoing?.failed();
         const excerpt = redact(await bodyExcerpt(res.body));
         const http: TargetFailure = { kind: 'http', status: res.statusCode, contentType };
         const retryAfterMs = retryAfterOf(res.headers, Date.now());
@@ -140,6 +150,12 @@ export class ApiTransport {
           throw new TargetProtocolError(`${where} answered HTTP ${res.statusCode}${detail}`, http);
         }
       } catch (err) {
+        // an answer that would have crossed the budget was cut: the scan stops there, nothing is retried
+        if (err instanceof BudgetReached) {
+          outgoing?.cut();
+          throw err;
+        }
+        outgoing?.failed();
         if (err instanceof TargetProtocolError) throw new TargetProtocolError(redact(err.message), err.failure);
         if (signal?.aborted) throw signal.reason;
         if (isOutboundRefusal(err)) {
@@ -170,14 +186,22 @@ export class ApiTransport {
     await this.dispatcher.destroy();
   }
 
-  private async *bounded(body: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  private async *bounded(body: AsyncIterable<Buffer>, outgoing?: Outgoing): AsyncIterable<Buffer> {
     let size = 0;
     for await (const chunk of body) {
       size += chunk.length;
       if (size > this.maxAnswerBytes) throw new TargetProtocolError(`the answer is larger than ${this.maxAnswerBytes} bytes`);
+      outgoing?.reading(size);
       yield chunk;
     }
   }
+}
+
+/** the tokens of an answer as read: its text, and an agent's calls (their names and arguments) */
+function answerTokens(answer: unknown): number {
+  if (typeof answer === 'string') return estimateTokens(answer);
+  const { text, calls } = (answer ?? {}) as { text?: unknown; calls?: unknown };
+  return (typeof text === 'string' ? estimateTokens(text) : 0) + (Array.isArray(calls) && calls.length ? estimateTokens(JSON.stringify(calls)) : 0);
 }
 
 /** the endpoint without query string (which may carry a key) for messages */

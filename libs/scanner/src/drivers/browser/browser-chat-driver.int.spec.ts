@@ -53,6 +53,19 @@ describeWithChromium('BrowserChatDriver in real Chromium, no selectors configure
     await conversation.close();
   });
 
+  it('a page that falls over mid-conversation: the conversation goes on in a fresh page, the earlier messages sent again, and the browser\'s own words go to the log at debug', async () => {
+    const logged: Array<Record<string, unknown>> = [];
+    const conversation = await driverFor('handmade-chat.html?crash=driver-spec', { log: { debug: (fields) => void logged.push(fields) } }).openConversation();
+    const messages = ['Where is my parcel?', 'When will it arrive?', 'Can I change the address?'];
+    const answers: string[] = [];
+    for (const message of messages) answers.push(await conversation.send(message));
+    await conversation.close();
+    // the second message's answer came from a fresh page, after the first was sent there again
+    expect(answers.slice(1)).toEqual([answerFor('handmade', 4, messages[1]), answerFor('handmade', 5, messages[2])]);
+    expect(site.prompts.handmade.slice(-5)).toEqual([messages[0], messages[1], messages[0], messages[1], messages[2]]);
+    expect(logged.some((f) => typeof f.browser_error === 'string')).toBe(true);
+  });
+
   it('gives each conversation a fresh context', async () => {
     const driver = driverFor('plain-chat.html');
     const a = await driver.openConversation();

@@ -1,4 +1,4 @@
-import { PageDidNotSettleError, within } from './browser-chat-driver';
+import { PageDidNotSettleError, within } from './deadlines';
 
 describe('within: every browser operation has a deadline', () => {
   it('given an operation that never settles, when its deadline passes, then it fails as a page that did not settle', async () => {

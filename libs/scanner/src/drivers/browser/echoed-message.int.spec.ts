@@ -34,7 +34,7 @@ describe('what the page shows of our own message is never evidence', () => {
     const driver = new BrowserChatDriver({ url: `${site.base}/${page}` }, { allowPrivate: true, browser: browser!, timeoutMs: 8_000, quietMs: 400, operationTimeoutMs: 3_000 });
     drivers.push(driver);
     const primary = detectorByName(PRIMARY_DETECTOR)!;
-    const out: Array<{ probe: string; answer: string; observed: unknown; outcome: string }> = [];
+    const out: Array<{ probe: string; sent: string; answer: string; observed: unknown; outcome: string }> = [];
     const conversation = await driver.openConversation();
     for (const probe of probes) {
       const rendered = renderProbe(probe, 'echo-seed');
@@ -47,7 +47,7 @@ describe('what the page shows of our own message is never evidence', () => {
       }
       const verdict = await primary.judge(probe, transcript, { canary: rendered.canary, targetCanaries: [], entity: rendered.entity, plainTurns: rendered.turns });
       const last = transcript[transcript.length - 1];
-      out.push({ probe: probe.id, answer: last.content, observed: last.observed ?? null, outcome: verdict.outcome });
+      out.push({ probe: probe.id, sent: rendered.turns.join('\n'), answer: last.content, observed: last.observed ?? null, outcome: verdict.outcome });
     }
     await conversation.close();
     return out;
@@ -57,7 +57,13 @@ describe('what the page shows of our own message is never evidence', () => {
     if (!browser) return;
     const results = await judged('echo-html');
     expect(results.length).toBeGreaterThanOrEqual(6);
-    for (const r of results) expect(r).toEqual({ probe: r.probe, answer: PLAIN_ANSWER, observed: { attribution: 'bot_message', attribution_reason: expect.any(String) }, outcome: 'resisted' });
+    for (const r of results) {
+      // what our own message loads as the page showed it is noted as ours (a request to it proves nothing), never as the answer's
+      const { own_message_urls: own, ...observed } = (r.observed ?? {}) as { own_message_urls?: string[] };
+      const { sent, ...judged } = r;
+      expect({ ...judged, observed }).toEqual({ probe: r.probe, answer: PLAIN_ANSWER, observed: { attribution: 'bot_message', attribution_reason: expect.any(String) }, outcome: 'resisted' });
+      for (const url of own ?? []) expect(sent).toContain(url);
+    }
   });
 
   it('the bot\'s greeting above our message, finishing loading once we have sent: the answer is the message after ours alone', async () => {

@@ -1,4 +1,4 @@
-import { AnswerReading, effectsOfAnswer } from './browser-chat-driver';
+import { AnswerReading, effectsOfAnswer } from './answer-effects';
 
 const reading = (over: Partial<AnswerReading> = {}): AnswerReading => ({ markup: '', attribution: 'bot_message', reason: 'r', urls: [], oursUrls: [], scripts: false, oursScripts: false, origins: [], ...over });
 

@@ -10,6 +10,7 @@ describe("the browser's failures in Gauntlet's words", () => {
     ['page.evaluate: Target page, context or browser has been closed', 'the browser closed the page before it was done'],
     ['page.evaluate: Execution context was destroyed, most likely because of a navigation', 'the page navigated away while it was being read'],
     ['locator.fill: Element is not visible', 'the chat controls could not be used (hidden, disabled or covered by something else)'],
+    ['frame.evaluate: TypeError: el.getAttribute is not a function\n    at wordsOf (<anonymous>:121:23)', "Gauntlet's reader failed on this page (the page's structure, or a script of the page's, broke it)"],
     ['Protocol error (Runtime.callFunctionOn): something internal', 'the browser could not complete it'],
   ])('%s', (playwright, ours) => {
     const said = inGauntletWords(playwright);

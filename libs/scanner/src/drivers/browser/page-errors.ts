@@ -1,3 +1,10 @@
+import { TargetFailure, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
+
+/** The part of a logger the driver writes to (pino's shape). */
+export interface BrowserLog {
+  debug(fields: Record<string, unknown>, message: string): void;
+}
+
 /**
  * What went wrong in the browser, in Gauntlet's words: Playwright's and Chromium's own text
  * (`page.goto: Timeout 30000ms exceeded.`, `net::ERR_TUNNEL_CONNECTION_FAILED at ...`, call logs)
@@ -12,6 +19,8 @@ export function inGauntletWords(detail: string): string {
   if (/(?:Target|page|context|browser)[^\n]*(?:has been )?closed/i.test(detail)) return 'the browser closed the page before it was done';
   if (/Execution context was destroyed|frame was detached|navigat/i.test(detail)) return 'the page navigated away while it was being read';
   if (/not (?:visible|enabled|editable|attached)|outside of the viewport|intercepts pointer events/i.test(detail)) return 'the chat controls could not be used (hidden, disabled or covered by something else)';
+  // a script Gauntlet ran in the page threw: its reader met a page it does not handle (or the page broke what it uses)
+  if (/\.evaluate(?:Handle)?: (?:\w*Error|Uncaught)\b/.test(detail)) return "Gauntlet's reader failed on this page (the page's structure, or a script of the page's, broke it)";
   return 'the browser could not complete it';
 }
 
@@ -42,3 +51,25 @@ const NETWORK: Record<string, string> = {
   BLOCKED_BY_RESPONSE: 'the site forbids being opened this way',
   UNSAFE_PORT: 'the browser refuses that port',
 };
+
+/**
+ * An error of the browser's as Gauntlet says it: its kind read from Playwright's text, the words a
+ * user reads ours; Playwright's own text goes to the log at debug, for whoever diagnoses the page.
+ */
+export function asTargetError(err: unknown, what: string, failure: TargetFailure, log?: BrowserLog): TargetUnavailableError | TargetProtocolError {
+  if (err instanceof TargetUnavailableError || err instanceof TargetProtocolError) return err;
+  const raw = err instanceof Error ? err.message : String(err);
+  const detail = raw.split('\n')[0];
+  log?.debug({ browser_error: raw.slice(0, 2_000), what }, 'the browser failed');
+  return new TargetUnavailableError(`${what}: ${inGauntletWords(detail)}`, err, browserFailure(detail) ?? failure);
+}
+
+/** Chromium's network errors said the way the API drivers say them */
+function browserFailure(detail: string): TargetFailure | null {
+  const net = detail.match(/net::ERR_([A-Z_]+)/)?.[1];
+  if (net === 'CONNECTION_REFUSED') return { kind: 'network', code: 'ECONNREFUSED' };
+  if (net === 'NAME_NOT_RESOLVED') return { kind: 'network', code: 'ENOTFOUND' };
+  if (net?.startsWith('CERT_') || net?.startsWith('SSL_')) return { kind: 'tls', code: `ERR_${net}` };
+  if (net) return { kind: 'network', code: `ERR_${net}` };
+  return null;
+}
