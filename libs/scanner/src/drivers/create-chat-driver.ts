@@ -66,7 +66,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     const page = new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks, log: options.log },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks, log: options.log, meter: options.meter },
     );
     return options.meter ? meteredDriver(page, options.meter) : page;
   }

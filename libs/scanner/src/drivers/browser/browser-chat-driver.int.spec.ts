@@ -7,6 +7,8 @@ import { Browser } from 'playwright';
 import { answerFor, startWidgetServer, WidgetServer } from '../../../../../test/browser/widgets/widget-server';
 import { TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { BrowserChatDriver, BrowserChatDriverOptions, launchChromium } from './browser-chat-driver';
+import { SpendMeter } from '../../budget/meter';
+import { meteredDriver } from '../metered-driver';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -53,9 +55,11 @@ describeWithChromium('BrowserChatDriver in real Chromium, no selectors configure
     await conversation.close();
   });
 
-  it('a page that falls over mid-conversation: the conversation goes on in a fresh page, the earlier messages sent again, and the browser\'s own words go to the log at debug', async () => {
+  it('a page that falls over mid-conversation: the conversation goes on in a fresh page, the earlier messages sent again (retries on the budget), and the browser\'s own words go to the log at debug', async () => {
     const logged: Array<Record<string, unknown>> = [];
-    const conversation = await driverFor('handmade-chat.html?crash=driver-spec', { log: { debug: (fields) => void logged.push(fields) } }).openConversation();
+    const meter = new SpendMeter();
+    const driver = driverFor('handmade-chat.html?crash=driver-spec', { log: { debug: (fields) => void logged.push(fields) }, meter });
+    const conversation = await meteredDriver(driver, meter).openConversation();
     const messages = ['Where is my parcel?', 'When will it arrive?', 'Can I change the address?'];
     const answers: string[] = [];
     for (const message of messages) answers.push(await conversation.send(message));
@@ -63,6 +67,8 @@ describeWithChromium('BrowserChatDriver in real Chromium, no selectors configure
     // the second message's answer came from a fresh page, after the first was sent there again
     expect(answers.slice(1)).toEqual([answerFor('handmade', 4, messages[1]), answerFor('handmade', 5, messages[2])]);
     expect(site.prompts.handmade.slice(-5)).toEqual([messages[0], messages[1], messages[0], messages[1], messages[2]]);
+    // every message typed is a request on the scan's budget: the two typed again are its retries
+    expect([meter.usage.requests, meter.retries]).toEqual([5, 2]);
     expect(logged.some((f) => typeof f.browser_error === 'string')).toBe(true);
   });
 

@@ -2,6 +2,7 @@ import type { CallbackHook } from '@gauntlet/outbound';
 import { checkOutboundUrl, GuardedProxy, startGuardedProxy } from '@gauntlet/outbound';
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { ChatDriver, Conversation, TargetUnavailableError } from '../../chat-driver';
+import type { SpendMeter } from '../../budget/meter';
 import { BrowserSelectorsConfig } from './chat-controls';
 import { findChromium } from './chromium';
 import { BrowserConversation } from './conversation';
@@ -52,6 +53,8 @@ export interface BrowserChatDriverOptions {
   screenshotOnFailure?: boolean;
   /** where the browser's own words go (Playwright's error text, at debug): for whoever diagnoses a page */
   log?: BrowserLog;
+  /** the scan's meter: what a fresh page is sent again counts as retries (the messages are counted around the driver) */
+  meter?: SpendMeter;
 }
 
 /**
@@ -83,13 +86,14 @@ export class BrowserChatDriver implements ChatDriver {
       screenshotOnFailure: options.screenshotOnFailure ?? false,
       callbacks: options.callbacks,
       log: options.log,
+      meter: options.meter,
     };
   }
 
   async openConversation(): Promise<Conversation> {
     const url = this.checkedUrl();
     const chat = await this.openChat(url);
-    return new BrowserConversation(chat, () => this.openChat(url), this.options.log);
+    return new BrowserConversation(chat, () => this.openChat(url), this.options.log, this.options.meter);
   }
 
   /** the chat page's address, once the outbound policy admits it */
@@ -168,4 +172,4 @@ export class BrowserChatDriver implements ChatDriver {
   }
 }
 
-type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser' | 'callbacks' | 'log'>> & { chromiumPath: string | null; browser?: Browser; callbacks?: CallbackHook; log?: BrowserLog } & PageChatSettings;
+type Settings = Required<Omit<BrowserChatDriverOptions, 'chromiumPath' | 'browser' | 'callbacks' | 'log' | 'meter'>> & { chromiumPath: string | null; browser?: Browser; callbacks?: CallbackHook; log?: BrowserLog; meter?: SpendMeter } & PageChatSettings;

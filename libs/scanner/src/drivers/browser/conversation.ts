@@ -1,4 +1,5 @@
-import type { PageObservation } from '@gauntlet/domain';
+import { estimateTokens, PageObservation } from '@gauntlet/domain';
+import { BudgetReached, SpendMeter } from '../../budget/meter';
 import { Conversation, TargetProtocolError, TargetUnavailableError } from '../../chat-driver';
 import { PageDidNotSettleError } from './deadlines';
 import type { PageChat } from './page-chat';
@@ -10,6 +11,8 @@ import type { BrowserLog } from './page-errors';
  * went), the conversation is had again once in a new context (a new visitor: no storage, so a
  * widget that keeps its conversation across page loads starts empty): the messages sent so far
  * are sent again, then this one. Waiting out the target is not recovered: that is the target's.
+ * What is sent again is a retry on the scan's budget: each message typed again is counted before
+ * it is typed (the messages themselves are counted around the driver, metered-driver.ts).
  */
 export class BrowserConversation implements Conversation {
   /** the messages answered in this conversation, to send again on a fresh page */
@@ -20,6 +23,7 @@ export class BrowserConversation implements Conversation {
     private chat: PageChat,
     private readonly open: () => Promise<PageChat>,
     private readonly log: BrowserLog | undefined,
+    private readonly meter?: SpendMeter,
   ) {}
 
   async send(message: string, options: { signal?: AbortSignal } = {}): Promise<string> {
@@ -36,13 +40,31 @@ export class BrowserConversation implements Conversation {
       try {
         await this.chat.close();
         this.chat = await this.open();
-        for (const earlier of this.sent) await this.chat.exchange(earlier, signal);
-        return this.answered(message, await this.chat.exchange(message, signal));
+        for (const earlier of this.sent) await this.sendAgain(earlier, signal, true);
+        return this.answered(message, await this.sendAgain(message, signal, false));
       } catch (again) {
         if (signal?.aborted) throw signal.reason;
+        if (again instanceof BudgetReached) throw again;
         const second = this.chat.failure(again);
         throw new TargetUnavailableError(`${failed.message}; a fresh page did not answer either (${second.message.replace(/^the chat page /, '')})`, again, second.failure ?? failed.failure);
       }
+    }
+  }
+
+  /**
+   * a message typed again on the fresh page, counted as a retry first; `answerCounted`: its answer
+   * counts too (an earlier message's), else it is this message's, counted once around the driver
+   */
+  private async sendAgain(message: string, signal: AbortSignal | undefined, answerCounted: boolean): Promise<string> {
+    const outgoing = this.meter?.send(estimateTokens(message), true);
+    try {
+      const answer = await this.chat.exchange(message, signal);
+      if (answerCounted) outgoing?.received(estimateTokens(answer));
+      else outgoing?.failed();
+      return answer;
+    } catch (e) {
+      outgoing?.failed();
+      throw e;
     }
   }
 
