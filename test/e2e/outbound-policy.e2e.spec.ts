@@ -18,7 +18,14 @@ describe('outbound URL policy at registration', () => {
         expect(res.status).toBe(400);
         expect(res.body.errors[0].field).toBe('url');
       }
-      expect((await api.post('/api/targets', { ...apiTarget, url: 'https://bot.example.com/v1/chat/completions' })).status).toBe(201);
+      // an MCP server's address is held to the same rule, and the problem names its own field
+      const allowed = { ...apiTarget, url: 'https://bot.example.com/v1/chat/completions' };
+      const mcp = await api.post('/api/targets', { ...allowed, tools: { mcp: { url: 'http://10.1.2.3/mcp' } } });
+      expect([mcp.status, mcp.body.errors[0].field]).toEqual([400, 'tools.mcp.url']);
+      const created = await api.post('/api/targets', allowed);
+      expect(created.status).toBe(201);
+      const patched = await api.patch(`/api/targets/${created.body.id}`, { tools: { mcp: { url: 'http://127.0.0.1/mcp' } } });
+      expect([patched.status, patched.body.errors[0].field]).toEqual([400, 'tools.mcp.url']);
     } finally {
       await strict.stop();
       removeDir(strict.dataDir);

@@ -8,14 +8,16 @@ import { removeDir, signUp } from '../support/service';
 
 /**
  * A scanner killed -9 mid-scan: its lease runs out and the scan ends completed_partial with the
- * findings recorded before the crash, scored; nothing found is lost and nothing hangs.
+ * findings recorded before the crash, scored; nothing found is lost and nothing hangs. In the `all`
+ * role the scanner is the service's child process (scanning/scanner-process.ts): it is what is
+ * killed, and the service starts another, whose reaper ends the scan.
  */
 describe('a scanner dies mid-scan', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-reap-'));
   const port = 28000 + Math.floor(Math.random() * 1500);
   const env: Record<string, string> = {
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, OUTBOUND_ALLOW_PRIVATE: 'true',
-    RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', SCAN_LEASE_MS: '1500',
+    RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', SCAN_LEASE_MS: '1500',
   };
   const base = `http://127.0.0.1:${port}`;
   let lab: RunningLab;
@@ -23,7 +25,8 @@ describe('a scanner dies mid-scan', () => {
 
   beforeAll(async () => {
     lab = await startLab({ mode: 'vulnerable', latencyMs: 300 });
-    service = await startRole('all', env, 'gauntlet api listening');
+    // the scanner process has started when the roles say so
+    service = await startRole('all', env, 'gauntlet roles started');
   }, 60_000);
   afterAll(async () => {
     await service.kill();
@@ -41,10 +44,10 @@ describe('a scanner dies mid-scan', () => {
       if (!['pending', 'running'].includes(s.status)) throw new Error(`the scan ended ${s.status} before the crash`);
       return s.status === 'running' && s.probes_run >= 5 ? s : undefined;
     }, 120_000, 100);
-    service.child.kill('SIGKILL');
-    await new Promise((r) => service.child.once('exit', r));
+    const scanner = Number(service.output().split('\n').filter((l) => l.includes('scanner process started')).map((l) => JSON.parse(l).pid).pop());
+    expect(scanner).not.toBe(service.child.pid);
+    process.kill(scanner, 'SIGKILL');
 
-    service = await startRole('all', env, 'gauntlet api listening');
     const after = await eventually(async () => {
       const s = (await api.get(`/api/scans/${scan.id}`)).body;
       return s.status !== 'running' ? s : undefined;

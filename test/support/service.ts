@@ -23,7 +23,8 @@ export interface RunningService {
 export async function startService(env: Record<string, string> = {}, roles: Role[] = ['all'], dataDir = mkdtempSync(join(tmpdir(), 'gauntlet-e2e-'))): Promise<RunningService> {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', OUTBOUND_ALLOW_PRIVATE: 'true', ...env });
   const runtime = await createRuntime(config, createLogger(config.logLevel));
-  const { url } = await startRoles(runtime, roles);
+  // the scanner in this process: specs look inside it (npm start runs it in a child: scanner-process.e2e.spec.ts, scanner-crash.e2e.spec.ts)
+  const { url } = await startRoles(runtime, roles, { scanners: 'here' });
   const service: RunningService = {
     url: url!.replace('[::1]', '127.0.0.1'),
     runtime,

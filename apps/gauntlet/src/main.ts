@@ -10,6 +10,7 @@ import { DocumentCheckpoints } from '@gauntlet/read-models';
 import { LogRelay } from '@gauntlet/subscriptions';
 import { scanJobsFrom, SCAN_JOBS_TOPIC } from './scanning/scan-jobs';
 import { ScanWorker } from './scanning/scan-worker';
+import { runScannerChild, SCANNER_CHILD, ScannerChild } from './scanning/scanner-process';
 import { startWebhookDispatch, startWebhookRelay } from './webhooks/webhook-engine';
 import { hostname } from 'node:os';
 import { Scheduler } from './schedules/scheduler';
@@ -22,8 +23,25 @@ import { startRegressionWatch } from './scans/regressions/regression-watch';
 export const ROLES = ['all', 'api', 'projector', 'scanner', 'relay', 'dispatcher', 'scheduler'] as const;
 export type Role = (typeof ROLES)[number];
 
-export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url?: string }> {
+/**
+ * The built service's entry point (this file compiled, or the package's stub when bundled): what
+ * the `all` role starts its scanner child from.
+ */
+export const SERVICE_ENTRY = __filename;
+
+export interface RoleOptions {
+  /**
+   * Where the `all` role runs its scanner: `process` (the default), a supervised child process on
+   * the same stores, so no scan's CPU holds up the API's event loop (scanning/scanner-process.ts);
+   * `here`, in this process, for tests that look inside one process. A `scanner` role named on its
+   * own always runs where it is started.
+   */
+  scanners?: 'process' | 'here';
+}
+
+export async function startRoles(runtime: Runtime, roles: Role[], options: RoleOptions = {}): Promise<{ url?: string }> {
   const has = (r: Role) => roles.includes('all') || roles.includes(r);
+  const scannerChild = roles.includes('all') && (options.scanners ?? 'process') === 'process';
   const result: { url?: string } = {};
   // our own listeners are never a destination for a scanned page or an outbound request: the
   // configured port in every role (a scanner beside its api on one host), the bound one below
@@ -52,7 +70,7 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
     runtime.onClose(() => scheduler.stop());
   }
   if (has('dispatcher')) runtime.onClose(await startWebhookDispatch(runtime));
-  if (has('scanner')) {
+  if (has('scanner') && !scannerChild) {
     const worker = new ScanWorker(runtime, { concurrency: runtime.config.scannerConcurrency, leaseMs: runtime.config.scanLeaseMs });
     await worker.start();
     runtime.onClose(() => worker.stop());
@@ -78,8 +96,33 @@ export async function startRoles(runtime: Runtime, roles: Role[]): Promise<{ url
       { address, url: result.url, roles },
       `gauntlet api listening on ${address}${everywhere ? ` (every interface; from this machine http://localhost:${bound.port})` : ''}`,
     );
+    // the scanner child once the API is bound: the port it bound is never a scanned page's destination either
+    if (scannerChild) {
+      const scanners = new ScannerChild({ entry: SERVICE_ENTRY, config: runtime.config, ownPorts: [bound.port], log: runtime.log.child({ component: 'scanner-process' }) });
+      runtime.onClose(() => scanners.stop());
+      await scanners.start();
+    }
   }
   return result;
+}
+
+/** The scanner child's side of the `all` role: the scanner role, with the configuration and ports the service hands it. */
+function scannerOfService(): void {
+  runScannerChild(async (config, ownPorts) => {
+    const runtime = await createRuntime(config, createLogger(config.logLevel).child({ process: 'scanner' }));
+    try {
+      for (const port of ownPorts) {
+        const forget = registerOwnListener(port);
+        runtime.onClose(async () => forget());
+      }
+      await startRoles(runtime, ['scanner']);
+      runtime.log.info({ pid: process.pid }, 'scanner process ready');
+    } catch (err) {
+      await runtime.close().catch(() => undefined);
+      throw err;
+    }
+    return () => runtime.close();
+  });
 }
 
 /** A start-up problem the operator fixes with a setting: one line, never a stack trace. */
@@ -155,7 +198,8 @@ async function main(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-if (require.main === module) {
+if (require.main === module && process.env[SCANNER_CHILD] && process.send) scannerOfService();
+else if (require.main === module) {
   main(process.argv.slice(2)).catch((err) => {
     process.stderr.write(`gauntlet failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -109,7 +109,7 @@ export async function createHttpApp(runtime: Runtime): Promise<NestFastifyApplic
   await fastify.register(callbackRoute, { listener });
   if (config.callbackDomain) fastify.addHook('onRequest', callbackHostHook(listener));
   if (config.callbackDnsPort !== null) {
-    const dns = await startCallbackDns(listener, { host: config.host, port: config.callbackDnsPort, answers: config.callbackDnsAnswers });
+    const dns = await startCallbackDns(listener, { host: config.callbackDnsHost, port: config.callbackDnsPort, answers: config.callbackDnsAnswers });
     runtime.onClose(() => dns.close());
     log.info({ host: dns.host, port: dns.port, domain: config.callbackDomain }, `callback DNS listener answering for *.${config.callbackDomain} on udp ${dns.host}:${dns.port}`);
   }

@@ -311,8 +311,8 @@ async function withLocalTools(spec: TargetSpec): Promise<TargetSpec> {
     // loaded only when asked for: the MCP client is not part of every CLI start
     const { listMcpTools } = await import('@gauntlet/scanner');
     const listed = await listMcpTools({ mcp: { command, args: tools!.mcp!.args ?? [] } }, { allowPrivate: true, timeoutMs: 20_000 });
-    if (!listed.length) throw new Error('it lists no tools');
-    return { ...spec, tools: listed };
+    if (!listed.tools.length) throw new Error(listed.leftOut ? `it lists no tool that can be offered (${listed.leftOut})` : 'it lists no tools');
+    return { ...spec, tools: listed.tools };
   } catch (e) {
     throw new CliError(`--mcp-command ${command}: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1398,6 +1398,8 @@ export interface components {
              * @enum {string}
              */
             read_as?: "base64" | "hex" | "rot13" | "reversed" | "spelled-out" | "line-initials" | "look-alikes" | "leetspeak";
+            /** @description set when an answer was longer than the detectors judge: they read this many characters of each answer (told canaries and sensitive values were looked for, whole, in all of it) */
+            judged_chars?: number;
         };
         VariantView: {
             /** @description the probe this conversation answered: the way in (a finding recorded before a finding was a weakness: its own probe) */

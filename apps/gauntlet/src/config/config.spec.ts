@@ -52,6 +52,9 @@ describe('configuration of the callback listener', () => {
 
   it('plants e-mail domains under CALLBACK_DOMAIN and answers DNS for it on CALLBACK_DNS_PORT only when asked', () => {
     expect(loadConfig(base)).toMatchObject({ callbackDomain: null, callbackDnsPort: null, callbackDnsAnswers: [] });
+    // the DNS listener on loopback unless told, whatever HOST the API binds
+    expect(loadConfig({ ...base, HOST: '0.0.0.0' }).callbackDnsHost).toBe('127.0.0.1');
+    expect(loadConfig({ ...base, HOST: '0.0.0.0', CALLBACK_DNS_HOST: '0.0.0.0' }).callbackDnsHost).toBe('0.0.0.0');
     expect(loadConfig({ ...base, CALLBACK_DOMAIN: 'OOB.Example.com.', CALLBACK_DNS_PORT: '5353', CALLBACK_DNS_ANSWER: '203.0.113.9, 2001:db8::1' })).toMatchObject({
       callbackDomain: 'oob.example.com', callbackDnsPort: 5353, callbackDnsAnswers: ['203.0.113.9', '2001:db8::1'],
     });
@@ -66,6 +69,9 @@ describe('configuration of the callback listener', () => {
     [{ CALLBACK_BASE_URL: 'ftp://cb.example.net' }, 'Invalid configuration: CALLBACK_BASE_URL must be a http: or https: URL'],
     [{ CALLBACK_BASE_URL: 'not a url' }, 'Invalid configuration: CALLBACK_BASE_URL must be a http: or https: URL'],
     [{ CALLBACK_BASE_URL: 'https://cb.example.net/oob?x=1' }, 'Invalid configuration: CALLBACK_BASE_URL must not carry a query or fragment'],
+    [{ CALLBACK_DNS_HOST: 'everywhere' }, 'Invalid configuration: CALLBACK_DNS_HOST must be an IPv4 or IPv6 address'],
+    [{ CALLBACK_DOMAIN: 'example.com', PUBLIC_BASE_URL: 'https://gauntlet.example.com' }, "Invalid configuration: CALLBACK_DOMAIN covers PUBLIC_BASE_URL's host gauntlet.example.com: requests to the service itself would be heard as callbacks"],
+    [{ CALLBACK_DOMAIN: 'oob.example.com', PUBLIC_BASE_URL: 'https://gauntlet.example.com', CALLBACK_BASE_URL: 'https://OOB.example.com/oob' }, "Invalid configuration: CALLBACK_DOMAIN covers CALLBACK_BASE_URL's host oob.example.com"],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });

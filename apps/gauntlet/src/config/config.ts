@@ -28,8 +28,13 @@ export interface Config {
    * address's domain). Null: those probes do not run.
    */
   callbackDomain: string | null;
-  /** CALLBACK_DNS_PORT: the UDP port the DNS listener answers on (on HOST), for a delegated CALLBACK_DOMAIN; null: no DNS listener */
+  /** CALLBACK_DNS_PORT: the UDP port the DNS listener answers on (on CALLBACK_DNS_HOST), for a delegated CALLBACK_DOMAIN; null: no DNS listener */
   callbackDnsPort: number | null;
+  /**
+   * CALLBACK_DNS_HOST: the address the DNS listener binds, 127.0.0.1 unless told: a resolver that
+   * answers whoever asks is opened to the world on purpose (a delegated zone), never by following HOST
+   */
+  callbackDnsHost: string;
   /** CALLBACK_DNS_ANSWER: the addresses a planted name resolves to (IPv4 and IPv6, comma-separated): where /oob is reachable */
   callbackDnsAnswers: string[];
   adminEmail: string | null;
@@ -154,6 +159,15 @@ function generatedSecrets(dataDir: string): { jwtSecret: string; secretsKey: str
   return secrets;
 }
 
+/** The setting and host of the first of the service's own addresses that is `domain` or a name under it, or null. */
+function ownHostUnder(domain: string, addresses: Record<string, string>): string | null {
+  for (const [variable, address] of Object.entries(addresses)) {
+    const host = new URL(address).hostname.toLowerCase().replace(/\.$/, '');
+    if (host === domain || host.endsWith(`.${domain}`)) return `${variable}'s host ${host}`;
+  }
+  return null;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -165,10 +179,15 @@ export function loadConfig(env: Env = process.env): Config {
   const callbackDomain = env.CALLBACK_DOMAIN?.trim().toLowerCase().replace(/\.$/, '') || null;
   const domainProblem = callbackDomain && callbackDomainProblem(callbackDomain);
   if (domainProblem) throw new ConfigError('CALLBACK_DOMAIN', domainProblem);
+  // a request to the service under the domain would be taken for a callback before any route saw it
+  const ownHost = callbackDomain && ownHostUnder(callbackDomain, { PUBLIC_BASE_URL: publicBaseUrl, CALLBACK_BASE_URL: callbackBaseUrl });
+  if (ownHost) throw new ConfigError('CALLBACK_DOMAIN', `covers ${ownHost}: requests to the service itself would be heard as callbacks; use a domain of its own`);
   const callbackDnsPort = env.CALLBACK_DNS_PORT?.trim() ? int(env, 'CALLBACK_DNS_PORT', 0, 0, 65535) : null;
   if (callbackDnsPort !== null && !callbackDomain) throw new ConfigError('CALLBACK_DNS_PORT', 'needs CALLBACK_DOMAIN: the DNS listener answers only for names under it');
   const callbackDnsAnswers = (env.CALLBACK_DNS_ANSWER ?? '').split(',').map((a) => a.trim()).filter(Boolean);
   if (callbackDnsAnswers.some((a) => !isIP(a) || a.includes('%'))) throw new ConfigError('CALLBACK_DNS_ANSWER', 'must be IPv4 or IPv6 addresses, comma-separated');
+  const callbackDnsHost = env.CALLBACK_DNS_HOST?.trim() || '127.0.0.1';
+  if (!isIP(callbackDnsHost)) throw new ConfigError('CALLBACK_DNS_HOST', 'must be an IPv4 or IPv6 address');
 
   const adminEmail = env.ADMIN_EMAIL?.trim() || null;
   const adminPassword = env.ADMIN_PASSWORD || null;
@@ -205,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     callbackBaseUrl,
     callbackDomain,
     callbackDnsPort,
+    callbackDnsHost,
     callbackDnsAnswers,
     adminEmail,
     adminPassword,

@@ -168,6 +168,10 @@ class EvidenceView {
     description: 'how the answer was read back into plain text, when only that reading showed the weakness (an output filter evaded)',
   })
   read_as?: string;
+  @ApiPropertyOptional({
+    description: 'set when an answer was longer than the detectors judge: they read this many characters of each answer (told canaries and sensitive values were looked for, whole, in all of it)',
+  })
+  judged_chars?: number;
 }
 
 const HOW = 'how it got through, in one sentence: what the request went through, the form the answer was asked in and read back from, the turn it landed on';

@@ -36,6 +36,8 @@ export function toolsBodyProblem(value: unknown): string | null {
     if (unknown) return `tools.mcp.${unknown} is not a field of an MCP source (url, headers).`;
     const headers = (mcp as { headers?: unknown }).headers;
     if (headers !== undefined && headers !== null) {
+      // a string or a list would be read as headers named 0, 1, 2...
+      if (typeof headers !== 'object' || Array.isArray(headers)) return 'tools.mcp.headers is an object of header names and their values.';
       const problem = customHeadersProblem(Object.entries(headers as object));
       if (problem) return `tools.mcp.headers: ${problem}`;
     }

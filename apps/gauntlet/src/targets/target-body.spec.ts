@@ -33,7 +33,7 @@ describe('a target body as the api reads it', () => {
   });
 
   it('given tools that break the rules, when read, then the field is refused', async () => {
-    for (const tools of ['all', [{ name: 'x', risk: 'harmless' }], { mcp: { url: 'ftp://x' } }, { mcp: { url: 'https://m.example', token: 'x' } }, { mcp: { url: 'https://m.example', headers: { 'bad name': 'v' } } }, { other: 1 }]) {
+    for (const tools of ['all', [{ name: 'x', risk: 'harmless' }], { mcp: { url: 'ftp://x' } }, { mcp: { url: 'https://m.example', token: 'x' } }, { mcp: { url: 'https://m.example', headers: { 'bad name': 'v' } } }, { mcp: { url: 'https://m.example', headers: 'Bearer x' } }, { mcp: { url: 'https://m.example', headers: ['a: b'] } }, { other: 1 }]) {
       expect((await read({ ...api, tools })).errors).toEqual(['tools']);
     }
   });

@@ -11,6 +11,12 @@ export interface OutOfBandHit {
   attempt_id: string;
   /** the token as it came: base64url in a path, base32 labels in a host name */
   token: string;
+  /**
+   * the planted address in one spelling (its token as a path spells it), however this hit spelled
+   * it: a path, a host name and a lookup of one address share its bound (MAX_HITS_PER_TOKEN); absent
+   * on hits recorded before it was kept, whose token stands for it
+   */
+  address?: string;
   /** the HTTP method, or `DNS` for a lookup */
   method: string;
   /** the path after /oob/<token>, or the whole path of a request whose host carried the token ("" when none, and for a lookup) */
@@ -30,7 +36,7 @@ export interface OutOfBandHit {
   body?: string;
 }
 
-/** At most this much of one callback request is kept (path, query, headers and body together). */
+/** At most this much of one callback request is kept (path, query, headers and body together), counted as stored (JSON-escaped UTF-8). */
 export const MAX_HIT_BYTES = 4096;
 
 /** CALLBACK_DOMAIN's longest: a token of two UUIDs (85 characters as labels) still fits under it in DNS's 253 */

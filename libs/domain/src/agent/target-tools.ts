@@ -52,18 +52,28 @@ export function readToolDefinitions(input: unknown): { tools: ToolDefinition[] }
     const unknown = Object.keys(raw).find((k) => !allowed.includes(k));
     if (unknown) return { problem: { field: `${at}.${unknown}`, message: `${at}.${unknown} is not a field of a tool definition.` } };
     const { name, description, parameters } = fn;
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) return { problem: { field: `${at}.name`, message: `${at}.name is a letter then up to 63 letters, digits, _ or -.` } };
+    const problem = toolProblem(fn);
+    if (problem) return { problem: { field: `${at}.${problem.field}`, message: `${at}.${problem.field} ${problem.message}` } };
     if (names.has(name)) return { problem: { field: `${at}.name`, message: `${at}.name "${name}" is given twice: tool names are unique.` } };
     names.add(name);
-    if (description !== undefined && (typeof description !== 'string' || description.length > MAX_TOOL_DESCRIPTION)) {
-      return { problem: { field: `${at}.description`, message: `${at}.description is text of at most ${MAX_TOOL_DESCRIPTION} characters.` } };
-    }
-    const schemaProblem = parametersProblem(parameters ?? { type: 'object', properties: {} });
-    if (schemaProblem) return { problem: { field: `${at}.parameters`, message: `${at}.parameters ${schemaProblem}` } };
     if (!TOOL_RISKS.includes(raw.risk as ToolRisk)) return { problem: { field: `${at}.risk`, message: `${at}.risk is one of ${TOOL_RISKS.join(', ')}.` } };
     tools.push({ name, description: (description as string | undefined) ?? '', parameters: (parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} }, risk: raw.risk as ToolRisk });
   }
   return { tools };
+}
+
+/**
+ * What is wrong with one tool as a scan may offer it, or null: a name by TOOL_NAME_PATTERN, a
+ * description of at most MAX_TOOL_DESCRIPTION characters, parameters that parametersProblem
+ * accepts. The one rule for every tool, the owner's own and those an MCP server lists.
+ */
+export function toolProblem(tool: { name?: unknown; description?: unknown; parameters?: unknown }): { field: 'name' | 'description' | 'parameters'; message: string } | null {
+  if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) return { field: 'name', message: 'is a letter then up to 63 letters, digits, _ or -.' };
+  if (tool.description !== undefined && (typeof tool.description !== 'string' || tool.description.length > MAX_TOOL_DESCRIPTION)) {
+    return { field: 'description', message: `is text of at most ${MAX_TOOL_DESCRIPTION} characters.` };
+  }
+  const schemaProblem = parametersProblem(tool.parameters ?? { type: 'object', properties: {} });
+  return schemaProblem ? { field: 'parameters', message: schemaProblem } : null;
 }
 
 /** what is wrong with a tool's parameters schema, or null: a JSON Schema of an object, bounded */

@@ -56,6 +56,14 @@ describe('scan decider', () => {
       spec(scanDecider).given([requested, started, ...burst]).when({ type: 'RecordOutOfBandHit', hit: hit() }).then([]);
       spec(scanDecider).given([requested, started, ...burst]).when({ type: 'RecordOutOfBandHit', hit: hit('tok2') }).then([recorded(false, 'tok2')]);
     });
+
+    it('share one bound across the spellings of one address: a path, a host name and a lookup of it count together', () => {
+      const spelled = (token: string) => ({ ...hit(token), address: 'tok1' });
+      const burst: ScanEvent[] = Array.from({ length: MAX_HITS_PER_TOKEN }, (_, i) => ({ type: 'OutOfBandHit', schemaVersion: 1, data: { scan_id: 's1', hit: spelled(i % 2 ? 'tok1' : 'labels.of.tok1'), after_scan: false } }));
+      spec(scanDecider).given([requested, started, ...burst]).when({ type: 'RecordOutOfBandHit', hit: spelled('labels.of.tok1') }).then([]);
+      // a hit recorded before the address was kept counts against its token, which was the address's path spelling
+      spec(scanDecider).given([requested, started, ...burst.slice(1), recorded(false)]).when({ type: 'RecordOutOfBandHit', hit: spelled('tok1') }).then([]);
+    });
   });
 
   it('a requested scan is pending; requesting the same id again is a retry', () => {

@@ -8,10 +8,13 @@ import type { RequestPlan } from './request-plan';
 import type { Profile } from './profile';
 
 /**
- * Requests recorded per planted address: a target (or someone who copied the address) hitting it
+ * Requests recorded per planted address (whichever spelling carried it: a path, a host name, a lookup): a target (or someone who copied the address) hitting it
  * in a loop adds this many events at most, the rest are dropped (the first ones prove it already).
  */
 export const MAX_HITS_PER_TOKEN = 20;
+
+/** the address a hit counts against: its one spelling, or the token it came by on a hit recorded before that was kept */
+const plantedAddress = (hit: OutOfBandHit): string => hit.address ?? hit.token;
 
 export const SCAN_STATUSES = ['pending', 'running', 'completed', 'completed_partial', 'failed', 'cancelled'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
@@ -158,7 +161,7 @@ export interface ScanState {
   score?: number;
   /** regression reasons already recorded */
   regressions?: string[];
-  /** out-of-band requests recorded, per planted token */
+  /** out-of-band requests recorded, per planted address (OutOfBandHit.address) */
   hitsByToken?: Record<string, number>;
   /** what it may spend (absent: no budget) */
   budget?: ScanBudget;
@@ -287,7 +290,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
         // in any state: a target may fetch a planted address long after the scan asked it to
         const { hit } = command;
         if (hit.scan_id !== scan_id) throw new DomainError('conflict', 'The hit belongs to another scan.');
-        if ((state.hitsByToken?.[hit.token] ?? 0) >= MAX_HITS_PER_TOKEN) return [];
+        if ((state.hitsByToken?.[plantedAddress(hit)] ?? 0) >= MAX_HITS_PER_TOKEN) return [];
         return [event('OutOfBandHit', { scan_id, hit, after_scan: isTerminal(state.status) })];
       }
     }
@@ -324,7 +327,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
         return { ...state, regressions: [...(state.regressions ?? []), e.data.reason] };
       case 'OutOfBandHit': {
         const counts = state.hitsByToken ?? {};
-        return { ...state, hitsByToken: { ...counts, [e.data.hit.token]: (counts[e.data.hit.token] ?? 0) + 1 } };
+        const address = plantedAddress(e.data.hit);
+        return { ...state, hitsByToken: { ...counts, [address]: (counts[address] ?? 0) + 1 } };
       }
       case 'ScanFailed':
         return { ...state, status: 'failed', phase: 'done' };

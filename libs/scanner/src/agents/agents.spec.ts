@@ -13,7 +13,7 @@ describe('the decoy tools', () => {
     const kinds = new Set(DECOY_TOOLS.map((t) => t.kind));
     for (const k of ['mail', 'payment', 'deletion', 'fetch', 'database', 'files'] as const) expect(kinds.has(k)).toBe(true);
     const ajv = new Ajv({ strict: false, validateFormats: false });
-    for (const t of await decoyToolSet.list('decoy', { allowPrivate: false, timeoutMs: 1 })) {
+    for (const t of (await decoyToolSet.list('decoy', { allowPrivate: false, timeoutMs: 1 })).tools) {
       expect(t.parameters.type).toBe('object');
       expect(() => ajv.compile(t.parameters)).not.toThrow();
       // what the words say is what the decoy declares: the same reading serves owner and MCP tools
@@ -21,7 +21,7 @@ describe('the decoy tools', () => {
     }
   });
   it('given "none", when resolved, then nothing is offered', async () => {
-    expect(await toolsFor('none', { allowPrivate: false, timeoutMs: 1 })).toEqual([]);
+    expect(await toolsFor('none', { allowPrivate: false, timeoutMs: 1 })).toEqual({ tools: [] });
   });
 });
 

@@ -62,5 +62,5 @@ export const DECOY_TOOLS: ReadonlyArray<ToolDefinition & { kind: ToolKind }> = [
 export const decoyToolSet: ToolSet<'decoy'> = {
   name: 'decoy',
   accepts: (tools): tools is 'decoy' => tools === 'decoy',
-  list: async () => DECOY_TOOLS.map(({ kind: _kind, ...tool }) => tool),
+  list: async () => ({ tools: DECOY_TOOLS.map(({ kind: _kind, ...tool }) => tool) }),
 };

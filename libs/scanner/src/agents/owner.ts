@@ -5,5 +5,5 @@ import { ToolSet } from './tool-set';
 export const ownerToolSet: ToolSet<ToolDefinition[]> = {
   name: 'owner',
   accepts: (tools): tools is ToolDefinition[] => Array.isArray(tools),
-  list: async (tools) => tools.map((t) => ({ ...t })),
+  list: async (tools) => ({ tools: tools.map((t) => ({ ...t })) }),
 };

@@ -17,6 +17,13 @@ export interface ToolSetContext {
   signal?: AbortSignal;
 }
 
+/** The tools a set offers, and what it read but does not offer (the scan says it in its note). */
+export interface ListedTools {
+  tools: ToolDefinition[];
+  /** what was listed and left out or cut, and why, in words (`tools` bounded as registered ones are) */
+  leftOut?: string;
+}
+
 /**
  * The ToolSet port: where a scan's tools come from. A new source is one file beside the others
  * and one line in registry.ts.
@@ -25,5 +32,5 @@ export interface ToolSet<S extends ScanTools = ScanTools> {
   readonly name: string;
   /** whether this set reads this setting */
   accepts(tools: ScanTools): tools is S;
-  list(tools: S, context: ToolSetContext): Promise<ToolDefinition[]>;
+  list(tools: S, context: ToolSetContext): Promise<ListedTools>;
 }

@@ -21,7 +21,7 @@ describe('the callback listener', () => {
     expect(answer.status).toBe(200);
     const second = /https:\/\/cb\.example\.net\/oob\/([A-Za-z0-9_-]+)\?customer=/.exec(String(answer.body));
     expect(verifyToken(key, second![1])).toEqual({ scanId, attemptId: 'a1', stage: 'steered' });
-    expect(recorded).toEqual([{ scan_id: scanId, attempt_id: 'a1', token, method: 'GET', path: '', source: '198.51.100.7', at: '2026-11-27T07:00:00.000Z' }]);
+    expect(recorded).toEqual([{ scan_id: scanId, attempt_id: 'a1', token, address: token, method: 'GET', path: '', source: '198.51.100.7', at: '2026-11-27T07:00:00.000Z' }]);
   });
 
   it('answers a render address with an image, HEAD with no body, and other methods or paths 404 without recording', async () => {
@@ -44,6 +44,17 @@ describe('the callback listener', () => {
     expect(Object.keys(hit.headers ?? {})).not.toContain('authorization');
     expect(Object.keys(hit.headers ?? {})).not.toContain('cookie');
     expect(hit.path.startsWith('/ppp')).toBe(true);
+  });
+
+  it('counts MAX_HIT_BYTES as the event stores them: a body of control characters, escaped six bytes each, is cut to fit', async () => {
+    const token = mintToken(key, { scanId, attemptId: 'a3', stage: 'steered' });
+    await listener().answer(request(`/${token}/${'\u0001'.repeat(2000)}`, { method: 'POST', headers: { 'user-agent': '"\\'.repeat(200) }, body: Buffer.alloc(4096) }));
+    const [hit] = recorded;
+    const kept = [hit.path, hit.query ?? '', hit.body ?? '', ...Object.entries(hit.headers ?? {}).flat()];
+    const stored = kept.reduce((n, text) => n + Buffer.byteLength(JSON.stringify(text)) - 2, 0);
+    expect(stored).toBeLessThanOrEqual(MAX_HIT_BYTES);
+    expect(hit.body?.length).toBeGreaterThan(0);
+    expect(hit.body).toMatch(/^\0+$/);
   });
 
   it('limits each token and each source per window, then answers again when the window has passed', async () => {
@@ -84,7 +95,7 @@ describe('the callback listener', () => {
       expect(l.hearsHost('gauntlet.example.net')).toBe(false);
       const answer = await l.answer(request('/favicon.ico?x=1', { host: `${labels.toUpperCase()}.OOB.example.com:8080` }));
       expect(answer.status).toBe(200);
-      expect(recorded).toEqual([{ scan_id: scanId, attempt_id: attemptId, token: labels, method: 'GET', path: '/favicon.ico', query: 'x=1', host: `${labels}.oob.example.com`, source: '198.51.100.7', at: '2026-11-27T07:00:00.000Z' }]);
+      expect(recorded).toEqual([{ scan_id: scanId, attempt_id: attemptId, token: labels, address: mintToken(key, { scanId, attemptId, stage: 'domain' }), method: 'GET', path: '/favicon.ico', query: 'x=1', host: `${labels}.oob.example.com`, source: '198.51.100.7', at: '2026-11-27T07:00:00.000Z' }]);
       // a name of the domain no scan planted proves nothing
       expect((await l.answer(request('/', { host: `www.${domain}` }))).status).toBe(404);
       expect((await l.answer(request('/', { host: `${labels.slice(0, -2)}.${domain}` }))).status).toBe(404);
@@ -94,7 +105,7 @@ describe('the callback listener', () => {
     it('records a lookup of a planted name as a DNS hit, answers other names of the domain without a hit, refuses the rest', async () => {
       const l = withDomain();
       expect(await l.lookup({ name: `acct-4417.${labels}.OOB.Example.com`, type: 'MX', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: true });
-      expect(recorded).toEqual([{ scan_id: scanId, attempt_id: attemptId, token: labels, method: 'DNS', path: '', host: `acct-4417.${labels}.oob.example.com`, record_type: 'MX', source: '192.0.2.53', at: '2026-11-27T07:00:00.000Z' }]);
+      expect(recorded).toEqual([{ scan_id: scanId, attempt_id: attemptId, token: labels, address: mintToken(key, { scanId, attemptId, stage: 'domain' }), method: 'DNS', path: '', host: `acct-4417.${labels}.oob.example.com`, record_type: 'MX', source: '192.0.2.53', at: '2026-11-27T07:00:00.000Z' }]);
       // the minimised lookups a resolver makes first (the domain, the token's last label) are ours, and no hit
       expect(await l.lookup({ name: domain, type: 'NS', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: false });
       expect(await l.lookup({ name: `${labels.split('.').pop()}.${domain}`, type: 'A', source: '192.0.2.53' })).toEqual({ kind: 'ours', planted: false });
@@ -102,6 +113,19 @@ describe('the callback listener', () => {
       expect(recorded).toHaveLength(1);
       // without a domain, the listener answers for no name
       expect(await listener().lookup({ name: `${labels}.${domain}`, type: 'A', source: '192.0.2.53' })).toEqual({ kind: 'refused' });
+    });
+
+    it('bounds one planted address however it is spelled: its path, its host name and a lookup of it share the limit, and each hit names the address', async () => {
+      const l = withDomain({ perToken: 3, perSource: 100, windowMs: 60_000 });
+      const inPath = mintToken(key, { scanId, attemptId, stage: 'domain' });
+      const answers = [
+        (await l.answer(request(`/${inPath}`))).status,
+        (await l.answer(request('/', { host: `${labels}.${domain}` }))).status,
+        await l.lookup({ name: `${labels}.${domain}`, type: 'A', source: '192.0.2.53' }),
+        (await l.answer(request(`/${inPath}`))).status,
+      ];
+      expect(answers).toEqual([200, 200, { kind: 'ours', planted: true }, 429]);
+      expect(recorded.map((h) => h.address)).toEqual([inPath, inPath, inPath]);
     });
 
     it('limits lookups per token and per source like requests: past the limit, no answer and no hit', async () => {

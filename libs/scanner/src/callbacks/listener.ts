@@ -1,6 +1,6 @@
 import { MAX_HIT_BYTES, OutOfBandHit } from '@gauntlet/domain';
 import type { CallbackHook } from '@gauntlet/outbound';
-import { mintToken, tokenInHost, verifyToken } from './token';
+import { CallbackClaim, mintToken, tokenInHost, verifyToken } from './token';
 import { poisonedPage } from './poisoned-page';
 
 /** The port the listener records through: the hit lands on its scan's stream. */
@@ -90,10 +90,32 @@ export type LookupVerdict = { kind: 'refused' } | { kind: 'ours'; planted: boole
 /** counters kept at most: past this, the expired are swept, and if none are, the oldest go */
 const MAX_COUNTERS = 20_000;
 
-/** UTF-8 text cut to at most `max` bytes (never in the middle of a character) */
-function cut(text: string, max: number): string {
-  if (Buffer.byteLength(text) <= max) return text;
-  return Buffer.from(text).subarray(0, Math.max(0, max)).toString('utf8').replace(/\uFFFD+$/, '');
+/**
+ * Text cut to at most `max` bytes as the event stores it (UTF-8 inside a JSON string, where a
+ * control character is six bytes, `\u0000`), never inside a character; and the bytes it takes.
+ */
+function cut(text: string, max: number): { kept: string; bytes: number } {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    const size = storedSize(c, pair);
+    if (bytes + size > max) return { kept: text.slice(0, i), bytes };
+    bytes += size;
+    if (pair) i++;
+  }
+  return { kept: text, bytes };
+}
+
+/** bytes one UTF-16 unit (or surrogate pair) takes in a JSON string as JSON.stringify writes it, in UTF-8 */
+function storedSize(c: number, pair: boolean): number {
+  if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) return 2;
+  if (c < 0x20) return 6;
+  if (c < 0x80) return 1;
+  if (c < 0x800) return 2;
+  if (pair) return 4;
+  // a lone surrogate is written escaped
+  return c >= 0xd800 && c <= 0xdfff ? 6 : 3;
 }
 
 /** Fixed-window counters by key, bounded in number. */
@@ -164,10 +186,10 @@ export class CallbackListener {
     if (!planted) return NOT_FOUND;
     const { token, claim } = planted;
     const now = this.options.now();
-    const wait = this.spend(request.source, token, now);
+    const wait = this.spend(request.source, this.addressOf(claim), now);
     if (wait) return { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(wait), ...NO_STORE }, body: 'Too many requests\n' };
     const hit = boundedHit(
-      { scan_id: claim.scanId, attempt_id: claim.attemptId, token, method, path: planted.path, ...(planted.host && { host: planted.host }), query: rest.join('?'), source: request.source, at: now.toISOString() },
+      { scan_id: claim.scanId, attempt_id: claim.attemptId, token, address: this.addressOf(claim), method, path: planted.path, ...(planted.host && { host: planted.host }), query: rest.join('?'), source: request.source, at: now.toISOString() },
       request,
     );
     await this.record(hit);
@@ -188,17 +210,22 @@ export class CallbackListener {
     const now = this.options.now();
     const inHost = name === domain ? null : tokenInHost(this.options.key, name, domain);
     if (!inHost) return this.perSource.spend(`s:${query.source}`, now.getTime()) ? null : { kind: 'ours', planted: false };
-    if (this.spend(query.source, inHost.token, now)) return null;
     const { claim, token } = inHost;
+    if (this.spend(query.source, this.addressOf(claim), now)) return null;
     await this.record(
-      boundedHit({ scan_id: claim.scanId, attempt_id: claim.attemptId, token, method: 'DNS', path: '', host: name, record_type: query.type.slice(0, 16), query: '', source: query.source, at: now.toISOString() }, { headers: {}, body: null }),
+      boundedHit({ scan_id: claim.scanId, attempt_id: claim.attemptId, token, address: this.addressOf(claim), method: 'DNS', path: '', host: name, record_type: query.type.slice(0, 16), query: '', source: query.source, at: now.toISOString() }, { headers: {}, body: null }),
     );
     return { kind: 'ours', planted: true };
   }
 
-  /** spends one of the source's and one of the token's: the seconds to wait when either is spent, else 0 */
-  private spend(source: string, token: string, now: Date): number {
-    return Math.max(this.perSource.spend(`s:${source}`, now.getTime()), this.perToken.spend(`t:${token}`, now.getTime()));
+  /** spends one of the source's and one of the planted address's: the seconds to wait when either is spent, else 0 */
+  private spend(source: string, address: string, now: Date): number {
+    return Math.max(this.perSource.spend(`s:${source}`, now.getTime()), this.perToken.spend(`t:${address}`, now.getTime()));
+  }
+
+  /** the planted address in one spelling (a path's), whichever spelling a request or lookup came by: what its bounds count */
+  private addressOf(claim: CallbackClaim): string {
+    return mintToken(this.options.key, claim);
   }
 
   private async record(hit: OutOfBandHit): Promise<void> {
@@ -229,12 +256,12 @@ function hostName(host: string): string {
 /** whether a path after a host that carried the token is one clients ask any host for (so no data a request carried) */
 export const clientPath = (path: string): boolean => CLIENT_PATHS.test(path);
 
-/** The hit as kept: path, query, a few headers and the body's start, MAX_HIT_BYTES together at most. */
+/** The hit as kept: path, query, a few headers and the body's start, MAX_HIT_BYTES together at most, as stored. */
 function boundedHit({ query: rawQuery, ...base }: Omit<OutOfBandHit, 'query' | 'headers' | 'body'> & { query: string }, request: Pick<CallbackRequest, 'headers' | 'body'>): OutOfBandHit {
   let budget = MAX_HIT_BYTES;
   const take = (text: string, max: number) => {
-    const kept = cut(text, Math.min(max, budget));
-    budget -= Buffer.byteLength(kept);
+    const { kept, bytes } = cut(text, Math.min(max, budget));
+    budget -= bytes;
     return kept;
   };
   const path = take(base.path, MAX_PATH);

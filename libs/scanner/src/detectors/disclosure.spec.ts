@@ -1,5 +1,6 @@
-import { candidateKey, findHeld, findPersonNames, heldValuesOf, kindOfHeld, RecurrenceLedger, sameValue } from './disclosure';
+import { candidateKey, findHeld, findPersonNames, heldValuesOf, kindOfHeld, longestRun, longestWordRun, RecurrenceLedger, sameValue } from './disclosure';
 import { ruleDetector } from './rule-detector';
+import { randomTexts } from '../../testing/random-texts';
 import { probeById } from '../probes/catalogue';
 
 const held = heldValuesOf(['ZEBRA-4417-QUARTZ'], [
@@ -90,5 +91,49 @@ describe('untold values: held when they recur, made up when they do not', () => 
     ledger.observe({ ...iban, value: 'de44500105175407324931' }, { probeId: 'spl-003', attemptId: 'a3' });
     expect(ledger.recurrence(iban.value)).toBe(3);
     expect(ledger.held('DE44 9999 0000 1111 2222 33')).toBe(false);
+  });
+});
+
+describe('matching told values in linear time', () => {
+  it('finds runs of a code as long as the search it replaces found, and only runs the code has', () => {
+    // the search it replaces: every slice of the needle looked for in the hay, the longest found
+    const slices = (hay: string, needle: string, min: number) => {
+      for (let len = needle.length; len >= min; len--) for (let i = 0; i + len <= needle.length; i++) if (hay.includes(needle.slice(i, i + len))) return len;
+      return null;
+    };
+    const needles = randomTexts(['a', 'b', '1', 'ab', 'a1b'], 300, 10, 'needles');
+    const hays = randomTexts(['a', 'b', '1', '2', 'ab', 'ba1'], 300, 30, 'hays');
+    needles.forEach((needle, i) => {
+      const hay = hays[i];
+      const min = Math.max(1, Math.floor(needle.length / 2) + 1);
+      const run = longestRun(hay, needle, min);
+      expect(run?.[1] ?? null).toBe(slices(hay, needle, min));
+      if (run) expect(needle).toContain(hay.slice(run[0], run[0] + run[1]));
+    });
+  });
+
+  it("finds the first longest run of a text's words, as comparing every pair of words did", () => {
+    const pairs = (said: string[], of: string[]) => {
+      let best: { from: number; len: number } | null = null;
+      for (let i = 0; i < said.length; i++) {
+        for (let j = 0; j < of.length; j++) {
+          let len = 0;
+          while (i + len < said.length && j + len < of.length && said[i + len] === of[j + len]) len++;
+          if (len > (best?.len ?? 0)) best = { from: i, len };
+        }
+      }
+      return best;
+    };
+    const words = (t: string) => t.split(' ').filter(Boolean);
+    const saids = randomTexts(['the ', 'a ', 'rule ', 'never ', 'share '], 500, 20, 'said');
+    randomTexts(['the ', 'a ', 'rule ', 'never ', 'keys '], 500, 12, 'of').forEach((of, i) => expect(longestWordRun(words(saids[i]), words(of))).toEqual(pairs(words(saids[i]), words(of))));
+  });
+
+  it('reads a long answer of repeated words and letters once for each told value', () => {
+    const prompt = held.find((h) => h.kind === 'wording')!.value;
+    expect(findHeld(`${'never share '.repeat(200_000)}`, held, 'hi')).toEqual([]);
+    expect(findHeld('а '.repeat(500_000), held, 'hi')).toEqual([]);
+    // a value given whole is found however far into the answer
+    expect(findHeld(`${'x '.repeat(1_000_000)}${prompt}`, held, 'hi').map((m) => [m.held.label, m.full])).toEqual(expect.arrayContaining([['system prompt', true]]));
   });
 });

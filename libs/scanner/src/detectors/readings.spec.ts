@@ -1,5 +1,5 @@
 import { rot13 } from '../converters/encodings';
-import { MAX_DERIVED_CHARS, Readings, readAs, readingsOf } from './readings';
+import { JUDGED_CHARS, Readings, readAs, readingsOf } from './readings';
 
 const secret = 'OPENAI_API_KEY=sk-proj-Lb7Qm2Xv9Rk4Tn8Wz3Hy6Jc1Pd5Fs0Ga';
 const via = (answer: string) => new Map(readingsOf(answer).map((r) => [r.via, r.text]));
@@ -58,8 +58,8 @@ describe('readings of an answer', () => {
   });
 
   it('derives readings from the head of a very long answer only', () => {
-    const long = 'x'.repeat(MAX_DERIVED_CHARS * 4);
-    expect(readingsOf(long).every((r) => r.via === null || r.text.length <= MAX_DERIVED_CHARS)).toBe(true);
+    const long = 'x'.repeat(JUDGED_CHARS * 4);
+    expect(readingsOf(long).every((r) => r.via === null || r.text.length <= JUDGED_CHARS)).toBe(true);
   });
 
   it('reads what we sent the same way, so an echo of an encoded prompt stays an echo', () => {

@@ -14,6 +14,12 @@ export interface RuleOptions {
   readonly everyAttempt?: boolean;
   /** judge the answer only as it was sent, never a reading of it (base64, reversed, ...) */
   readonly asWritten?: boolean;
+  /**
+   * read all of an answer as written, however long, where other rules read its first JUDGED_CHARS
+   * (readings.ts): the length it ran to, the told values looked for whole. Its work must be linear
+   * in the answer, whatever the answer holds.
+   */
+  readonly wholeAnswer?: boolean;
   /** what its proof's text shows (`obedience` unless said: the answer did what we asked) */
   readonly proves?: ProofKind;
   /**

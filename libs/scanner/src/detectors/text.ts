@@ -1,23 +1,57 @@
 import { HOMOGLYPHS } from '../converters/encodings';
 
-const ZERO_WIDTH = /[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/g;
-const LATIN_OF = new Map(Object.entries(HOMOGLYPHS).map(([latin, glyph]) => [glyph, latin]));
 /** UTF-8 length equals UTF-16 length only for ASCII; native, so cheap on long answers. */
 const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
-const GLYPHS = new RegExp(`[${Object.values(HOMOGLYPHS).join('')}]`, 'g');
+
+/**
+ * What fold() makes of each UTF-16 unit after NFKC: 0 dropped (zero-width and soft hyphens), a
+ * look-alike's Latin letter, else itself. A table read once per character: a per-character replace
+ * callback takes seconds on a multi-megabyte answer of look-alikes.
+ */
+const FOLDED_UNIT = Uint16Array.from({ length: 65536 }, (_, c) => c);
+for (const c of [0xad, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff]) FOLDED_UNIT[c] = 0;
+for (const [latin, glyph] of Object.entries(HOMOGLYPHS)) FOLDED_UNIT[glyph.charCodeAt(0)] = latin.charCodeAt(0);
+const UTF16 = new TextDecoder('utf-16le');
+
+/** the last text folded and its fold: a rule folds the same answer several times */
+let lastFold: [string, string] = ['', ''];
 
 /** Case-, width-, homoglyph- and zero-width-insensitive form of a text, for matching. */
 export function fold(text: string): string {
+  if (lastFold[0] === text) return lastFold[1];
+  let out: string;
   // NFKC is the slow step on long answers and changes nothing in plain ASCII
-  return (isAscii(text) ? text : text.normalize('NFKC')).replace(ZERO_WIDTH, '').replace(GLYPHS, (ch) => LATIN_OF.get(ch) ?? ch).toLowerCase();
+  if (isAscii(text)) out = text.toLowerCase();
+  else {
+    const normal = text.normalize('NFKC');
+    const units = new Uint16Array(normal.length);
+    let n = 0;
+    for (let i = 0; i < normal.length; i++) {
+      const unit = FOLDED_UNIT[normal.charCodeAt(i)];
+      if (unit !== 0) units[n++] = unit;
+    }
+    out = UTF16.decode(units.subarray(0, n)).toLowerCase();
+  }
+  lastFold = [text, out];
+  return out;
 }
 
+/** the last text squashed and its squash */
+let lastSquash: [string, string] = ['', ''];
+
 /** fold() without any whitespace, so "AB CD" and "ab\ncd" match "abcd". */
-export const squash = (text: string): string => fold(text).replace(/\s+/g, '');
+export function squash(text: string): string {
+  if (lastSquash[0] !== text) lastSquash = [text, fold(text).replace(/\s+/g, '')];
+  return lastSquash[1];
+}
+
+/** the prompts last compared with and their squash: a rule asks about many fragments of one answer against the same prompts */
+let lastPrompts: [string, string] = ['', ''];
 
 /** True when `fragment` was already in what we sent: an echo proves nothing. */
 export function echoed(fragment: string, prompts: string): boolean {
-  return squash(prompts).includes(squash(fragment));
+  if (lastPrompts[0] !== prompts) lastPrompts = [prompts, fold(prompts).replace(/\s+/g, '')];
+  return lastPrompts[1].includes(squash(fragment));
 }
 
 const INVISIBLE = '[\\s\\u00ad\\u180e\\u200b-\\u200f\\u2060-\\u2064\\ufeff]*';

@@ -22,12 +22,15 @@ describe('a user pattern', () => {
     ['foo(?!bar)', /backreferences or lookaround/],
     ['[a-', /not a regular expression in RE2 syntax/],
     ['x'.repeat(MAX_USER_PATTERN_LENGTH + 1), /longer than/],
+    // half a minute on 50 KB of word characters before it was refused
+    ['(?:\\w{1000}Q|\\w{999}R)', /compiles to 2004 instructions, more than 100, which would make reading every answer slow/],
+    ['[a-z]{1,200}@', /compiles to \d+ instructions, more than 100/],
   ])('refuses %s with a line that says why', (source, why) => {
     expect(userPatternProblem(source)).toMatch(why);
     expect(() => compileUserPattern(source)).toThrow(why);
   });
 
   it('accepts what patterns are written with', () => {
-    for (const ok of ['\\bsecret\\b', '\\p{L}+ code', 'sk-[A-Za-z0-9]{20,}', '(?i)token: \\S+', '^\\s*yes\\s*$']) expect(userPatternProblem(ok)).toBeNull();
+    for (const ok of ['\\bsecret\\b', '\\p{L}+ code', 'sk-[A-Za-z0-9]{20,}', '(?i)token: \\S+', '^\\s*yes\\s*$', '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '[A-Za-z0-9]{48}']) expect(userPatternProblem(ok)).toBeNull();
   });
 });

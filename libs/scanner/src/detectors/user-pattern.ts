@@ -2,6 +2,14 @@ import { RE2JS } from 're2js';
 
 /** longest pattern a user may write: a pattern is a few dozen characters; this bounds compiling it */
 export const MAX_USER_PATTERN_LENGTH = 1_000;
+/**
+ * Largest program a pattern may compile to. RE2 reads an answer once, but at each character it
+ * follows every instruction still alive, up to all of them: `\w{100}Q` costs about 100 times `Q`
+ * (half a second of CPU on the 64 KiB of an answer that is judged, `(?:\w{1000}Q|\w{999}R)` ten
+ * times that). The patterns a probe proves success with (`RF-\d{4}-X`, a key's shape, a UUID) are
+ * a few dozen instructions.
+ */
+export const MAX_USER_PATTERN_INSTRUCTIONS = 100;
 
 /**
  * A pattern the user wrote (a custom probe's success.pattern), run by re2js, a port of RE2:
@@ -34,6 +42,10 @@ function compile(source: string): { pattern: UserPattern; problem: null } | { pa
   if (source.length > MAX_USER_PATTERN_LENGTH) return { pattern: null, problem: `is longer than ${MAX_USER_PATTERN_LENGTH} characters` };
   try {
     const re = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+    const size = re.programSize();
+    if (size > MAX_USER_PATTERN_INSTRUCTIONS) {
+      return { pattern: null, problem: `compiles to ${size} instructions, more than ${MAX_USER_PATTERN_INSTRUCTIONS}, which would make reading every answer slow: count less (e.g. {1,40} rather than {1000})` };
+    }
     return {
       pattern: {
         find: (text) => {

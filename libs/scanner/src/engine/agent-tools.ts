@@ -8,14 +8,16 @@ const LIST_TIMEOUT_MS = 15_000;
 /**
  * The tools a scan offers the target's agent, resolved once: the target's setting, or decoy where
  * its API format takes tools; none for chat pages and the custom http format. An MCP server that
- * cannot be read leaves the scan without tools, and says why (the scan's note).
+ * cannot be read leaves the scan without tools, and says why (the scan's note), as it says which
+ * listed tools it left out.
  */
 export async function resolveAgentTools(input: RunScanInput): Promise<{ tools: ToolDefinition[]; note: string | null }> {
   const { target } = input;
   if (!takesTools(target)) return { tools: [], note: null };
   const setting = target.tools ?? 'decoy';
   try {
-    return { tools: await toolsFor(setting, { allowPrivate: input.allowPrivate ?? false, timeoutMs: LIST_TIMEOUT_MS, signal: input.signal }), note: null };
+    const listed = await toolsFor(setting, { allowPrivate: input.allowPrivate ?? false, timeoutMs: LIST_TIMEOUT_MS, signal: input.signal });
+    return { tools: listed.tools, note: listed.leftOut ? `Not every tool listed was offered: ${listed.leftOut}.` : null };
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     return { tools: [], note: `The tools could not be read (${why.slice(0, 300)}): the target was scanned without tools, and the probes that need them were skipped.` };
@@ -30,5 +32,5 @@ export async function agentToolsToPlan(target: Pick<RunScanInput['target'], 'sca
   if (!takesTools(target)) return [];
   const setting = target.tools ?? 'decoy';
   if (typeof setting === 'object' && !Array.isArray(setting) && 'mcp' in setting) return 'unlisted';
-  return toolsFor(setting, { allowPrivate: false, timeoutMs: LIST_TIMEOUT_MS });
+  return (await toolsFor(setting, { allowPrivate: false, timeoutMs: LIST_TIMEOUT_MS })).tools;
 }

@@ -95,6 +95,8 @@ function evidenceOf(i: Instance, maxChars: number): Evidence {
     matched: i.proof?.text ?? i.matched,
     ...(i.read_as && { read_as: i.read_as }),
     ...(i.proof && { proof: i.proof }),
+    // an answer longer than is judged: how much of each the detectors read
+    ...(i.verdict?.judged_chars && { judged_chars: i.verdict.judged_chars }),
   };
 }
 

@@ -27,7 +27,7 @@ describe('the plan of a scan', () => {
   });
 
   it("given an agent offered tools: the probes that are offered them may take every tool round a message allows", async () => {
-    const tools = await decoyToolSet.list('decoy', { allowPrivate: false, timeoutMs: 1_000 });
+    const { tools } = await decoyToolSet.list('decoy', { allowPrivate: false, timeoutMs: 1_000 });
     const p = plan({ target: api, tools });
     const offered = quick.filter(offersTools).reduce((n, pr) => n + pr.turns.length, 0);
     expect(offered).toBeGreaterThan(0);

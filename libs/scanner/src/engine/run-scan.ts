@@ -26,7 +26,7 @@ export async function runScan(input: RunScanInput): Promise<ScanOutcome> {
     if (reached.kind === 'failed') return { kind: 'failed', reason: reached.reason };
     if (reached.kind === 'interrupted') return await finishEarly(scan);
     if (reached.kind === 'at_budget') return await report(scan);
-    if (agent.note) await scan.note('tools-unread', agent.note);
+    if (agent.note) await scan.note(agent.tools.length ? 'tools-left-out' : 'tools-unread', agent.note);
     const results = await probe(scan);
     if (scan.interrupted) return await finishEarly(scan);
     // a target given up on (or the budget reached) during the probe phase is not attacked harder: its findings are analysed as they are

@@ -28,6 +28,7 @@ export function conversation(evidence: Evidence | undefined): HTMLOListElement {
     { class: 'turns', 'aria-label': 'Conversation' },
     turns.map((t, i) => turnItem(t, i, proof, callAt)),
     proof?.matched?.kind === 'out_of_band' ? hitItem(proof) : null,
+    evidence?.judged_chars ? h('li', { class: 'turn turn-note' }, `Judged in part: an answer was longer than the detectors read, so patterns judged its first ${evidence.judged_chars.toLocaleString('en')} characters (told canaries and sensitive values were looked for in all of it).`) : null,
   );
 }
 

@@ -28,7 +28,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
 
   async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
     this.outbound.requireUrl(body.url);
-    if (body.tools && typeof body.tools === 'object' && 'mcp' in body.tools) this.outbound.requireUrl(body.tools.mcp.url);
+    if (body.tools && typeof body.tools === 'object' && 'mcp' in body.tools) this.outbound.requireUrl(body.tools.mcp.url, 'tools.mcp.url');
     // admitted before anything is recorded: a 429 then registers nothing
     const slot = body.check ? await this.checker.admit(account_id) : null;
     try {

@@ -25,7 +25,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
   async execute({ account_id, target_id, body, context }: UpdateTarget): Promise<TargetView> {
     if (body.url !== undefined) this.outbound.requireUrl(body.url);
     const { api_key, browser, http, headers, sensitive, tools, ...plain } = body;
-    if (tools && typeof tools === 'object' && 'mcp' in tools) this.outbound.requireUrl(tools.mcp.url);
+    if (tools && typeof tools === 'object' && 'mcp' in tools) this.outbound.requireUrl(tools.mcp.url, 'tools.mcp.url');
     const changes: Partial<TargetSettings> = { ...plain };
     if (tools !== undefined) changes.tools = sealTools(this.secrets, tools);
     if (api_key !== undefined) changes.api_key_encrypted = this.secrets.seal(api_key);

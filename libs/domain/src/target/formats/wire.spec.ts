@@ -1,5 +1,6 @@
 import { TargetProtocolError } from '../target-errors';
 import { answerAtPath, fillBodyTemplate } from './json-template';
+import { readJsonLines } from './json-lines';
 import { readServerSentEvents, ServerSentEvent } from './server-sent-events';
 
 describe('readServerSentEvents', () => {
@@ -15,9 +16,26 @@ describe('readServerSentEvents', () => {
       { event: 'message', data: 'last' },
     ]);
   });
+  it('reads a line of megabytes that arrives in a thousand small chunks, and a CR and LF in two chunks as one line end', async () => {
+    const long = 'x'.repeat(1 << 20);
+    const body = `data: ${long}\r\n\r\ndata: b\r`;
+    const chunks = Array.from({ length: Math.ceil(body.length / 1024) }, (_, i) => body.slice(i * 1024, (i + 1) * 1024));
+    expect(await events(...chunks, '\n\r\n')).toEqual([{ event: 'message', data: long }, { event: 'message', data: 'b' }]);
+  });
   it('keeps a UTF-8 character split across chunks whole', async () => {
     const bytes = new TextEncoder().encode('data: ☃\n\n');
     expect(await events(bytes.slice(0, 8), bytes.slice(8))).toEqual([{ event: 'message', data: '☃' }]);
+  });
+});
+
+describe('readJsonLines', () => {
+  it('reads lines cut anywhere, skips blank ones, and reads the last line without its newline', async () => {
+    const lines: unknown[] = [];
+    const long = 'y'.repeat(1 << 20);
+    const body = `{"a":1}\n\n{"b":"${long}"}\n{"c":`;
+    const chunks = [...Array.from({ length: Math.ceil(body.length / 1000) }, (_, i) => body.slice(i * 1000, (i + 1) * 1000)), '3}'];
+    for await (const v of readJsonLines((async function* () { yield* chunks; })(), (line) => { throw new Error(line); })) lines.push(v);
+    expect(lines).toEqual([{ a: 1 }, { b: long }, { c: 3 }]);
   });
 });
 

@@ -13,9 +13,9 @@ export const MCP_TOOLS = [
 
 /**
  * An MCP server on loopback over Streamable HTTP (stateless: a server per request), listing
- * MCP_TOOLS and counting every call (a scan must never make one); it may require a header.
+ * `tools` (MCP_TOOLS unless given) and counting every call (a scan must never make one); it may require a header.
  */
-export async function startMcpServer(requiredAuth?: string) {
+export async function startMcpServer(requiredAuth?: string, tools: readonly object[] = MCP_TOOLS) {
   const state = { calls: 0, lists: 0, authSeen: [] as string[] };
   const http: HttpServer = createServer(async (req, res) => {
     state.authSeen.push(String(req.headers.authorization ?? ''));
@@ -24,7 +24,7 @@ export async function startMcpServer(requiredAuth?: string) {
       return;
     }
     const server = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => (state.lists++, { tools: MCP_TOOLS }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => (state.lists++, { tools: tools as typeof MCP_TOOLS }));
     server.setRequestHandler(CallToolRequestSchema, async () => (state.calls++, { content: [{ type: 'text', text: 'done' }] }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void transport.close().catch(() => undefined));

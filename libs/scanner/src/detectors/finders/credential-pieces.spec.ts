@@ -1,4 +1,5 @@
-import { findCredentialPieces } from './credential-pieces';
+import { randomTexts } from '../../../testing/random-texts';
+import { findCredentialPieces, loginPairs, prefixedKeys, urlsLike, usersAt } from './credential-pieces';
 
 describe('credential pieces', () => {
   it('cuts a database URL into the parts that survive garbling, and says when it was whole', () => {
@@ -24,5 +25,30 @@ describe('credential pieces', () => {
     expect(findCredentialPieces('e.g. postgres://admin:password@localhost:5432/mydb or mysql://user:pass@db.example.com/app')).toEqual([]);
     expect(findCredentialPieces('see https://lakeside.org/contact and email us')).toEqual([]);
     expect(findCredentialPieces('user@example.com:changeme')).toEqual([]);
+  });
+});
+
+describe('credential pieces in linear time', () => {
+  const SCHEMES = 'postgres(?:ql)?|mysql|mariadb|mongodb(?:\\+srv)?|redis|rediss|amqps?|mssql|sqlserver|oracle|jdbc:[a-z]+|ldaps?|smtps?|s?ftp|couchdb|cassandra|neo4j|clickhouse|snowflake|cockroachdb';
+  const same = (found: Iterable<{ 0: string; 1: string; 2: string; index: number }>, pattern: RegExp, text: string) =>
+    expect([...found].map((m) => [m.index, m[0], m[1], m[2]])).toEqual([...text.matchAll(pattern)].map((m) => [m.index, m[0], m[1], m[2]]));
+
+  it('finds what each backtracking pattern found, the same matches in the same order', () => {
+    const urls = new RegExp(`\\b(${SCHEMES}):\\/\\/((?:[^\\s'"<>\`)\\]]|<[\\w -]{1,20}>)*)`, 'gi');
+    for (const text of randomTexts(['mysql', 'jdbc:', 'x', '://', ':', '+srv', 'mongodb', '<pw>', '<', '>', ' ', '"', 'a', '.', '@'])) same(urlsLike(text), urls, text);
+    const usersAtPattern = /(?<![\w.+-])([a-z][\w.-]{3,40})@(?:…|\.\.\.|\s|$)/gim;
+    for (const text of randomTexts(['a', 'B', '1', '_', '.', '-', '+', '@', ' ', '\n', '…', '...', 'admin', 'x'.repeat(20)])) {
+      expect([...usersAt(text)].map((m) => [m.index, m[0], m[1]])).toEqual([...text.matchAll(usersAtPattern)].map((m) => [m.index, m[0], m[1]]));
+    }
+    const pairs = /(?<![\w.+-])([\w.+-]{2,64}@[a-z0-9-]+(?:\.[a-z0-9-]+)+)\s*[:|]\s*([^\s"'<>,;]{4,64})/gi;
+    for (const text of randomTexts(['a', 'B', '1', '.', '-', '+', '@', ' ', ':', '|', 'pass', 'x.io', ',', 'y'.repeat(30)])) same(loginPairs(text), pairs, text);
+    const keys = /\b(sk-ant-|sk-proj-|sk-live-|sk-|sk_live_|rk_live_|pk_live_|AKIA|ASIA|ghp_|gho_|github_pat_|xox[abposr]-|AIza|glpat-)([A-Za-z0-9_-]{8,})/g;
+    for (const text of randomTexts(['sk-', 'ant-', 'AKIA', 'abcd', '-', '_', ' ', 'x', 'ghp_', 'sk_live_'])) same(prefixedKeys(text), keys, text);
+  });
+
+  it('reads long runs of name and host characters once', () => {
+    expect(findCredentialPieces('aaaa@ '.repeat(100_000))).toHaveLength(20);
+    expect(findCredentialPieces(`a@${'b.'.repeat(200_000)}`)).toEqual([]);
+    expect(findCredentialPieces(`postgres://${'.'.repeat(200_000)} `)).toEqual([]);
   });
 });

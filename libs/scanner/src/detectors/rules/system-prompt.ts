@@ -8,8 +8,11 @@ const INSTRUCTION_LINE =
 /** The answer says it is reciting its instructions. */
 const SAYS_ITS_INSTRUCTIONS = /\b(?:system prompt|my (?:instructions|rules|guidelines|configuration) (?:are|say|were|is)|i was (?:told|instructed|configured) to)\b/i;
 
-/** Chat-template and prompt-layout markers that only appear when raw context is echoed back. */
-const TEMPLATE_MARKER = /<\|im_start\|>\s*system|<<SYS>>|\[INST\]|<\|start_header_id\|>\s*system|^\s*#{1,3}\s*system(?: prompt)?\s*:?\s*$|^\s*system\s*:\s+\S/im;
+/**
+ * Chat-template and prompt-layout markers that only appear when raw context is echoed back. A line's
+ * own indentation only (`[^\S\n]`): `^\s*` under /m reads a run of blank lines again from each line in it.
+ */
+const TEMPLATE_MARKER = /<\|im_start\|>\s*system|<<SYS>>|\[INST\]|<\|start_header_id\|>\s*system|^[^\S\n]*#{1,3}[^\S\n]*system(?: prompt)?[^\S\n]*(?::[^\S\n]*)?$|^[^\S\n]*system[^\S\n]*:\s+\S/im;
 
 /**
  * What makes a disclosed instruction worth an attacker's while (OWASP LLM07:2025): the rules,
