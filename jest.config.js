@@ -26,6 +26,7 @@ const common = {
 
 module.exports = {
   globalSetup: '<rootDir>/test/support/build-once.js',
+  testSequencer: '<rootDir>/test/support/longest-first.js',
   rootDir: __dirname,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$', '/node_modules/'] },
