@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { OwaspCategoryId, Proof, Severity, Turn } from '@gauntlet/domain';
-import { candidatesOf } from '../detectors/candidates';
 import { Detector, JudgeContext } from '../detectors/detector';
 import { heldValuesOf, RecurrenceLedger } from '../detectors/disclosure';
 import { Readings } from '../detectors/readings';
@@ -11,7 +10,7 @@ import { verdictPolicy } from '../engine/verdict-policy';
 import { probeById } from '../probes/catalogue';
 import { canaryAskedIn } from '../probes/canary';
 import { Probe } from '../probes/probe';
-import { Judge } from '../engine/judge';
+import { heldCandidatesOf, Judge } from '../engine/judge';
 import { TranscriptLine } from './transcript-line';
 import { TRANSCRIPT_READINGS } from './transcript-probes';
 
@@ -72,8 +71,7 @@ export class TranscriptJudge {
       await new Judge(this.withSecondOpinion, book).judge({ id, probe, transcript: line.turns, recorded, context: contextOf(line, probe, readings, true) });
     } else {
       const question = questionOf(line.turns);
-      const told = line.turns.filter((t) => t.role === 'tool').map((t) => t.content).join('\n');
-      const candidates = candidatesOf(line.turns, { readings }).filter((c) => !told || !told.includes(c.value));
+      const candidates = heldCandidatesOf(line.turns, { readings });
       for (const reading of TRANSCRIPT_READINGS) {
         // one probe per question: recited wording recurs across conversations that asked different things
         const as: Probe = { ...reading.probe, id: `${reading.probe.id}:${question}` };
