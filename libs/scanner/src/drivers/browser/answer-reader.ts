@@ -52,7 +52,8 @@ export async function awaitAnswer(frame: Frame, { timeoutMs, quietMs }: AnswerWa
     if (text && quiet >= enough && ((pageQuiet && !held) || quiet >= quietMs * 4)) return { text, cutOffAfterMs: null };
     await sleep(POLL_MS);
   }
-  // still arriving when we stopped reading: itself a sign of unbounded output
-  if (text) return { text, cutOffAfterMs: Date.now() - changedAt < quietMs ? timeoutMs : null };
+  // not whole when reading stopped (a whole answer ends the loop by four quiet times at most): still
+  // arriving, itself a sign of unbounded output, however long a starved page paused in drawing it
+  if (text) return { text, cutOffAfterMs: timeoutMs };
   throw new TargetUnavailableError(`the chat page did not answer within ${timeoutMs} ms`, undefined, { kind: 'page', step: 'answer' });
 }
