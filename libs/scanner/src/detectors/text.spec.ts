@@ -7,7 +7,7 @@ function* texts(count: number): Generator<string> {
   const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
   for (let k = 0; k < count; k++) {
     let s = '';
-    // short texts and long ones: squash keeps only long ones in its cache
+    // short texts and long ones: long and short ones are cached apart
     const length = next(k % 2 ? 24 : 700);
     for (let i = 0; i < length; i++) s += alphabet[next(alphabet.length)];
     yield s;

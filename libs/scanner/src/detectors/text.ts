@@ -17,17 +17,19 @@ const UTF16 = new TextDecoder('utf-16le');
 const SPACE = Uint8Array.from({ length: 65536 }, (_, c) => (/\s/.test(String.fromCharCode(c)) ? 1 : 0));
 
 /**
- * Texts shorter than this are folded and squashed afresh: cheap, and kept out of the one-entry
- * caches below, so a rule that folds a needle between two folds of its answer folds the answer once.
+ * Texts shorter than this (a needle, a sentence) are cached apart from longer ones (an answer), so
+ * a rule that folds a needle between two folds of its answer folds the answer once.
  */
-const CACHED_FROM = 256;
+const LONG = 256;
 
-/** the last long text folded and its fold: a rule folds the same answer several times */
+/** the last long text folded and its fold, and the last short one: a rule folds the same answer several times */
 let lastFold: [string, string] = ['', ''];
+let lastShortFold: [string, string] = ['', ''];
 
 /** Case-, width-, homoglyph- and zero-width-insensitive form of a text, for matching. */
 export function fold(text: string): string {
-  if (lastFold[0] === text) return lastFold[1];
+  const last = text.length >= LONG ? lastFold : lastShortFold;
+  if (last[0] === text) return last[1];
   let out: string;
   // NFKC is the slow step on long answers and changes nothing in plain ASCII
   if (isAscii(text)) out = text.toLowerCase();
@@ -41,18 +43,25 @@ export function fold(text: string): string {
     }
     out = UTF16.decode(units.subarray(0, n)).toLowerCase();
   }
-  if (text.length >= CACHED_FROM) lastFold = [text, out];
+  if (text.length >= LONG) lastFold = [text, out];
+  else lastShortFold = [text, out];
   return out;
 }
 
-/** the last long text squashed and its squash */
+/** the last long text squashed and its squash, and the last short one */
 let lastSquash: [string, string] = ['', ''];
+let lastShortSquash: [string, string] = ['', ''];
 
 /** fold() without any whitespace, so "AB CD" and "ab\ncd" match "abcd". */
 export function squash(text: string): string {
+  if (text.length < LONG) {
+    // a short text (a sentence, a value) by a regex replace: a typed array and a decoder cost more than it saves
+    if (lastShortSquash[0] !== text) lastShortSquash = [text, fold(text).replace(/\s+/g, '')];
+    return lastShortSquash[1];
+  }
   if (lastSquash[0] === text) return lastSquash[1];
-  // one pass over a table: a regex replace of every run of spaces costs ten times more on `a a a …`
   const folded = fold(text);
+  // a long one in one pass over a table: a regex replace of every run of spaces costs ten times more on `a a a …`
   const units = new Uint16Array(folded.length);
   let n = 0;
   for (let i = 0; i < folded.length; i++) {
@@ -61,7 +70,7 @@ export function squash(text: string): string {
   }
   // fold() leaves no lone surrogate, so decoding the units gives them back as they were
   const out = n === folded.length ? folded : UTF16.decode(units.subarray(0, n));
-  if (text.length >= CACHED_FROM) lastSquash = [text, out];
+  lastSquash = [text, out];
   return out;
 }
 
