@@ -33,7 +33,7 @@ export * from './schedule/deploy';
 export * from './scan/regression';
 export * from './fleet/fleet';
 export * from './agent/tools';
-export * from './agent/target-tools';
+export * from './target/target-tools';
 export * from './agent/callbacks';
 export * from './scan/callback-policy';
 export * from './scan/weakness';
