@@ -70,7 +70,7 @@ export function readTools(value: unknown, door: ToolsDoor = 'api'): { setting: S
 export function sealTools(value: unknown, box: Sealer): TargetTools {
   const read = readTools(value);
   if ('problem' in read) throw new DomainError('invalid', read.problem.message, { field: read.problem.field });
-  const kept = formOf(read.setting, 'api')!.seal(read.setting, box) as TargetTools;
+  const kept = formOf(value, 'api')!.seal(read.setting, box) as TargetTools;
   if (kept !== null && typeof kept === 'object') sealedHere.add(kept);
   return kept;
 }
@@ -99,7 +99,7 @@ export function toolsView(tools: TargetTools | undefined): ToolsView | null {
 export function toolsOutboundUrls(value: unknown): OutboundUrl[] {
   if (value === undefined) return [];
   const read = readTools(value);
-  return 'setting' in read ? formOf(read.setting, 'api')!.outboundUrls(read.setting) : [];
+  return 'setting' in read ? formOf(value, 'api')!.outboundUrls(read.setting) : [];
 }
 
 /** the form a setting is of, by name (the scanner picks the tool set that lists it by this) */
