@@ -396,8 +396,8 @@ export function sameValue(a: string, b: string): boolean {
 const COPY_PLACES = 1_000;
 
 /**
- * Where `hay` holds `needle` with one letter changed, added or dropped, not whole: [offset, length],
- * or null. One half of such a copy is intact, so it is looked for only where a half of the needle
+ * Where `hay` holds `needle` with one letter changed, added or dropped in it (not cut short, not
+ * running on): [offset, length], or null. One half of such a copy is intact, so it is looked for only where a half of the needle
  * is, each place checked in the needle's length (at most COPY_PLACES places a half).
  */
 export function oneEditCopy(hay: string, needle: string): [number, number] | null {
@@ -407,7 +407,9 @@ export function oneEditCopy(hay: string, needle: string): [number, number] | nul
   const isCopy = (start: number, length: number) => {
     if (start < 0 || start + length > hay.length) return false;
     const copy = hay.slice(start, start + length);
-    return copy !== needle && (length >= needle.length ? oneEditApart(needle, copy) : oneEditApart(copy, needle));
+    // the value cut short or running on is the value itself (a part of it, or whole), not a garbled copy
+    if (needle.includes(copy) || copy.includes(needle)) return false;
+    return length >= needle.length ? oneEditApart(needle, copy) : oneEditApart(copy, needle);
   };
   // the head intact: the copy starts where it does
   for (let at = hay.indexOf(head), n = 0; at >= 0 && n < COPY_PLACES; at = hay.indexOf(head, at + 1), n++) {
