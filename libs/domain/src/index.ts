@@ -1,5 +1,6 @@
 export * from './decider';
 export * from './events';
+export * from './upcasts';
 export * from './streams';
 export * from './account/account';
 export * from './account/email-reservation';
