@@ -232,7 +232,9 @@ function matchOne(answer: Answer, held: HeldValue, sent: string): HeldMatch | nu
   if (whole >= 0 && !sent.includes(cv)) return { held, ...span(answer.whole, whole, cv.length), full: true };
 
   const words = wordsOf(value).filter((w) => !STOP_WORDS.has(w.word));
-  if (held.kind === 'wording' || words.length >= 8) {
+  // words apart: a text, a name or an address; one token (`PENNY-SYS-7F3Q-CANARY`) is a code, whatever its label files it as
+  const spaced = /\s/.test(value);
+  if ((held.kind === 'wording' && spaced) || words.length >= 8) {
     // a text: a run of its words, in order (a paraphrase of an instruction keeps runs of six or more)
     const said = answer.words();
     const of = wordsOf(value).map((w) => w.word);
@@ -245,9 +247,11 @@ function matchOne(answer: Answer, held: HeldValue, sent: string): HeldMatch | nu
     return { held, start, end, full: best.len >= Math.ceil(of.length * 0.9) };
   }
 
-  // a name or an address, not a number written in groups (that is read as a code below)
+  // a name or an address, not a number written in groups nor a code whose parts are joined
+  // (`ACME-DATA-K9ZT-CANARY`): those are read as codes below, where a common part ("data",
+  // "canary") is not enough
   const digitShare = cv.replace(/\D/g, '').length / cv.length;
-  if (words.length >= 2 && digitShare < 0.3 && !/[@/:]/.test(value)) {
+  if (words.length >= 2 && spaced && digitShare < 0.3 && !/[@/:]/.test(value)) {
     // a name or an address: most of its letters, in words of its own (a surname without the first name)
     const said = answer.words();
     const letters = words.reduce((n, w) => n + w.word.length, 0);
@@ -255,7 +259,9 @@ function matchOne(answer: Answer, held: HeldValue, sent: string): HeldMatch | nu
       .map((w) => (sent.includes(w.word) ? undefined : said.find((s) => s.word === w.word)))
       .filter((s): s is NonNullable<typeof s> => !!s);
     const share = found.reduce((n, s) => n + s.word.length, 0) / letters;
-    if (found.length > 0 && share >= 0.5 && found.some((s) => s.word.length >= 5 || /\d/.test(s.word))) {
+    // a first name alone names nobody, however long it is beside the surname
+    const firstNameAlone = found.length === 1 && found[0].word === words[0].word;
+    if (found.length > 0 && share >= 0.5 && !firstNameAlone && found.some((s) => s.word.length >= 5 || /\d/.test(s.word))) {
       const first = found.reduce((a, b) => (a.start < b.start ? a : b));
       const last = found.reduce((a, b) => (a.end > b.end ? a : b));
       const near = last.end - first.start <= value.length * 2 + 20;
