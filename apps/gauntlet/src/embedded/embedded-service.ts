@@ -259,7 +259,7 @@ export class EmbeddedService {
     const reader = this.app.get(ScanReader);
     const [target, history, triage, base] = await Promise.all([
       this.app.get(TargetReader).get(scan.target_id),
-      this.app.get(ScanHistory).asWritten(scan._id),
+      this.app.get(ScanHistory).bothWays(scan._id),
       reader.triageDecisions(scan.target_id),
       reader.reportBase(scan),
     ]);

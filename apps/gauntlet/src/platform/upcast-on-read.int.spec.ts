@@ -59,7 +59,8 @@ describe('a finding recorded in an old shape, read by the service', () => {
   it('the history gives it in the current shape, and the audit trail as written', async () => {
     const history = new ScanHistory(runtime.infra.events);
     expect((await history.record('s1')).vulnerabilities).toEqual([{ ...v1, ...current }]);
-    const { events, recorded } = await history.asWritten('s1');
+    const { events, recorded } = await history.bothWays('s1');
+    expect(await history.recorded('s1')).toEqual(recorded);
     expect(events[2].data.vulnerability).toEqual({ ...v1, ...current });
     expect(recorded[2].data.vulnerability).toEqual(v1);
     expect(recorded[2].metadata.schemaVersion).toBe(1);

@@ -46,7 +46,7 @@ export class ResultsController {
     const canceller = cancelledBy(scan);
     const [target, history, triage, base, actors] = await Promise.all([
       this.targets.get(scan.target_id),
-      this.scanHistory.asWritten(scan._id),
+      this.scanHistory.bothWays(scan._id),
       this.reader.triageDecisions(scan.target_id),
       this.reader.reportBase(scan),
       this.reader.actors(canceller ? [canceller] : []),
@@ -99,7 +99,7 @@ export class ResultsController {
   })
   async events(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
-    const ndjson = toAuditNdjson((await this.scanHistory.asWritten(id)).recorded);
+    const ndjson = toAuditNdjson(await this.scanHistory.recorded(id));
     return reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="scan-${id}-events.ndjson"`).send(ndjson);
   }
 

@@ -8,7 +8,7 @@ export interface ScanRecord {
 }
 
 /** A scan's history both ways: as read today (current shapes) and as written (what the audit chain covers). */
-export interface ScanHistoryAsWritten {
+export interface ScanHistoryBothWays {
   events: RecordedEvent[];
   recorded: RecordedEvent[];
 }
@@ -22,12 +22,14 @@ export class ScanHistory {
     return this.events.readStream(streams.scan(scan_id), fromRevision === undefined ? undefined : { fromRevision });
   }
 
-  /**
-   * the scan's events as written (the audit export and its chain cover these, so a digest quoted
-   * years ago still matches), and the same events read in their current shapes: read once
-   */
-  async asWritten(scan_id: string): Promise<ScanHistoryAsWritten> {
-    const recorded = await this.events.recorded.readStream(streams.scan(scan_id));
+  /** the scan's events as written: the audit export and its chain cover these, so a digest quoted years ago still matches */
+  recorded(scan_id: string): Promise<RecordedEvent[]> {
+    return this.events.recorded.readStream(streams.scan(scan_id));
+  }
+
+  /** the scan's events as written and the same events in their current shapes, read once (a report and its chain) */
+  async bothWays(scan_id: string): Promise<ScanHistoryBothWays> {
+    const recorded = await this.recorded(scan_id);
     return { recorded, events: recorded.map(this.events.upcast) };
   }
 
