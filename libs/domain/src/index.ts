@@ -1,5 +1,6 @@
 export * from './decider';
 export * from './events';
+export * from './upcasts';
 export * from './streams';
 export * from './account/account';
 export * from './account/email-reservation';
@@ -21,6 +22,7 @@ export * from './scan/scan-summary';
 export * from './scan/vulnerability';
 export * from './scan/owasp';
 export * from './scan/proof-wording';
+export * from './scan/proof-facts';
 export * from './webhook/webhook';
 export * from './monitor/monitor';
 export * from './scan/finding-severity';

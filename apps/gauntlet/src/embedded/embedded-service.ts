@@ -259,11 +259,12 @@ export class EmbeddedService {
     const reader = this.app.get(ScanReader);
     const [target, history, triage, base] = await Promise.all([
       this.app.get(TargetReader).get(scan.target_id),
-      this.app.get(ScanHistory).read(scan._id),
+      this.app.get(ScanHistory).bothWays(scan._id),
       reader.triageDecisions(scan.target_id),
       reader.reportBase(scan),
     ]);
-    return buildScanReport(history, {
+    return buildScanReport(history.events, {
+      recorded: history.recorded,
       target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
       baseUrl: this.runtime.config.publicBaseUrl,
       generatedAt: new Date().toISOString(),
