@@ -1,12 +1,13 @@
 // The editors' JSON Schema of gauntlet.yaml (schemas/gauntlet.schema.json) takes its value lists from
 // the registries: the API formats (names and labels), the scan profiles and the severities; and a
 // scan's budget fields (max_requests, max_tokens, max_cost, price_in, price_out) from their owner in
-// the domain, at the top of the file and on each target. The rest
+// the domain, at the top of the file and on each target; a target's `tools` from their owner (the
+// domain's target/target-tools.ts, the CLI's forms). The rest
 // of the file is written by hand; `npm run dashboard:api` rewrites the lists in it (this file, run
 // from dist/), and the spec beside it fails until the committed file matches the registries again.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { API_FORMAT_SPECS, BUDGET_FIELD_NAMES, budgetFieldSchema, PROFILES, SEVERITIES } from '@gauntlet/domain';
+import { API_FORMAT_SPECS, BUDGET_FIELD_NAMES, budgetFieldSchema, PROFILES, SEVERITIES, toolsDescription, toolsSchema } from '@gauntlet/domain';
 
 export const REGENERATE = 'npm run dashboard:api';
 const ROOT = resolve(__dirname, __dirname.split(sep).includes('dist') ? '../../../..' : '../../..');
@@ -20,6 +21,7 @@ export function renderConfigSchema(schemaText: string, formats = API_FORMAT_SPEC
     enum: formats.map((f) => f.name),
     description: `the API's shape (default openai): ${formats.map((f) => `${f.name}, ${f.label}`).join('; ')}; ignored with browser`,
   };
+  definitions.target.properties.tools = { description: toolsDescription('cli'), ...withoutFormats(toolsSchema('cli')) };
   definitions.profile.enum = [...PROFILES];
   definitions.customProbe.properties.severity.enum = [...SEVERITIES];
   for (const field of BUDGET_FIELD_NAMES) {
@@ -28,6 +30,13 @@ export function renderConfigSchema(schemaText: string, formats = API_FORMAT_SPEC
     definitions.target.properties[field] = { ...rules, description: `${description}; this target's (before the file's own)` };
   }
   return `${json(schema, '')}\n`;
+}
+
+/** a schema without `format`: the file's reader knows none (its patterns say what a format would) */
+function withoutFormats(schema: unknown): any {
+  if (Array.isArray(schema)) return schema.map(withoutFormats);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([k, v]) => !(k === 'format' && typeof v === 'string')).map(([k, v]) => [k, withoutFormats(v)]));
 }
 
 /** JSON as a person would lay it out: what fits on a line stays on it. */

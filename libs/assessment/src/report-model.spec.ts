@@ -1,3 +1,4 @@
+import { upcastEvent } from '@gauntlet/domain';
 import { sampleHistory } from '../testing/sample-history';
 import { chainDigest } from './integrity';
 import { buildScanReport } from './report-model';
@@ -10,6 +11,21 @@ describe('buildScanReport', () => {
     const recorded = { ...scoreScan({ attempts: [], vulnerabilities: [] }), overall_score: 42, grade: 'F', scoring_version: '2020.01-0' };
     const r = buildScanReport(sampleHistory({ findings: 5, score: recorded }), ctx);
     expect(r.score).toEqual(recorded);
+  });
+
+  it('reads findings as the store reads them, and chains the history as it was written', () => {
+    // findings written before they listed what they exposed, without their fingerprints, instances or how
+    const written = sampleHistory({ findings: 3 }).map((e) => {
+      if (e.type !== 'VulnerabilityFound') return e;
+      const { fingerprint, variants, how, probes, conversations, attempt_ids, supersedes, exposures, ...old } = (e.data as { vulnerability: Record<string, unknown> }).vulnerability;
+      return { ...e, data: { ...(e.data as object), vulnerability: old } };
+    });
+    const r = buildScanReport(written.map(upcastEvent), { ...ctx, recorded: written });
+    expect(r.compliance.integrity).toEqual({ event_count: written.length, chain_sha256: chainDigest(written) });
+    expect(r.compliance.integrity.chain_sha256).not.toBe(chainDigest(written.map(upcastEvent)));
+    expect(r.exposures_recorded).toBe(false);
+    expect(r.vulnerabilities).toHaveLength(3);
+    for (const v of r.vulnerabilities) expect(v).toMatchObject({ fingerprint: `${v.probe_id}:${v.category}`, exposures: [], variants: [] });
   });
 
   it('describes the scan, target, timing and links from the events', () => {

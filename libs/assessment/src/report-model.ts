@@ -1,4 +1,4 @@
-import { ActorDirectory, cancellation, ScanExposure, scanExposures, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, RequestPlan, ScanBudget, ScanEvent, ScanScore, ScanSpending, ScanStatus, Severity, SEVERITIES, SpentBesidePlan, spentBesidePlan, TriageDecision, Unfinished, upcastVulnerability, Vulnerability } from '@gauntlet/domain';
+import { ActorDirectory, cancellation, ScanExposure, scanExposures, canonicalCategoryId, owaspCategory, diffFindings, FindingChanges, gradeLabel, partialCoverage, TargetFindingHistory, ProbeAttempt, RequestPlan, ScanBudget, ScanEvent, ScanScore, ScanSpending, ScanStatus, Severity, SEVERITIES, SpentBesidePlan, spentBesidePlan, TriageDecision, Unfinished, Vulnerability } from '@gauntlet/domain';
 import { ComplianceEvidence, complianceEvidence } from './compliance';
 import { ChainEvent } from './integrity';
 import { attemptFailed, attemptRan, scoreExplanation } from './scoring';
@@ -137,9 +137,16 @@ function group(attempts: readonly ProbeAttempt[], keyOf: (a: ProbeAttempt) => st
   return [...groups.values()].sort((a, b) => a.key.localeCompare(b.key));
 }
 
+/**
+ * The report model from a scan's history read in its events' current shapes (as the event store's
+ * reading side gives them); `recorded`, the same history as written, is what the integrity chain
+ * covers and what tells findings recorded before they listed their exposures (absent: `history` is
+ * as written, none of it older than its shape).
+ */
 export function buildScanReport(
   history: readonly ChainEvent[],
   context: {
+    recorded?: readonly ChainEvent[];
     target?: ReportTarget;
     baseUrl: string;
     generatedAt: string;
@@ -169,8 +176,9 @@ export function buildScanReport(
   const attempts: ProbeAttempt[] = [];
   const vulnerabilities: Vulnerability[] = [];
   const seenVulnerabilities = new Set<string>();
-  /** a finding recorded before findings listed what they exposed */
-  let unlisted = false;
+  const written = context.recorded ?? history;
+  /** a finding recorded before findings listed what they exposed: its `exposures` was not known, not empty */
+  const unlisted = written.some((e) => e.type === 'VulnerabilityFound' && !Array.isArray((e.data as { vulnerability: Partial<Vulnerability> }).vulnerability.exposures));
 
   for (const recorded of history) {
     const e = { type: recorded.type, data: recorded.data } as ScanEvent;
@@ -205,8 +213,7 @@ export function buildScanReport(
       case 'VulnerabilityFound':
         if (!seenVulnerabilities.has(e.data.vulnerability.id)) {
           seenVulnerabilities.add(e.data.vulnerability.id);
-          unlisted ||= !Array.isArray((e.data.vulnerability as Partial<Vulnerability>).exposures);
-          vulnerabilities.push(upcastVulnerability(e.data.vulnerability));
+          vulnerabilities.push(e.data.vulnerability);
         }
         break;
       case 'ScanCompleted':
@@ -311,7 +318,7 @@ export function buildScanReport(
       .filter((w) => w.succeeded > 0)
       .map((w) => ({ ...w, categories: w.categories.sort() }))
       .sort((a, b) => b.succeeded - a.succeeded || a.technique.localeCompare(b.technique)),
-    compliance: complianceEvidence({ scan_id: scanId, attempts, vulnerabilities }, history, context.generatedAt),
+    compliance: complianceEvidence({ scan_id: scanId, attempts, vulnerabilities }, written, context.generatedAt),
     links: { scan_url: `${base}/api/scans/${scanId}`, report_url: `${base}/api/scans/${scanId}/report` },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EventStore, EventToAppend, Position, RecordedEvent, Subscription, WrongExpectedRevisionError } from '../src/event-store';
+import { UpcastingEventStore } from '../src/upcasting';
 
 export interface EventStoreUnderTest {
   store: EventStore;
@@ -344,6 +345,27 @@ export function describeEventStoreContract(name: string, make: () => Promise<Eve
       const seen: string[] = [];
       subscribe(head!, async (e) => void seen.push(e.type));
       await eventually(() => expect(seen).toEqual(['ApiKeyRevoked']));
+    }, TEST_MS);
+
+    it('read through UpcastingEventStore, gives an event written in an old shape in the current one on every read, and keeps it as written', async () => {
+      // version 1 said `name`; version 2 says `title`: the upcast is the reader's, the adapter stores what it is given
+      const upcast = (e: RecordedEvent): RecordedEvent => (e.type === 'TargetRenamed' && 'name' in e.data ? { ...e, data: { title: e.data.name } } : e);
+      const reading = new UpcastingEventStore(store, upcast);
+      const stream = `${prefix}target-1`;
+      await store.append(stream, [{ ...event('TargetRenamed', { name: 'old shape' }), metadata: { schemaVersion: 1 } }], { expectedRevision: 'no_stream' });
+      await reading.append(stream, [{ ...event('TargetRenamed', { title: 'current shape' }), metadata: { schemaVersion: 2 } }], { expectedRevision: 0 });
+      const current = [{ title: 'old shape' }, { title: 'current shape' }];
+
+      const seen: RecordedEvent[] = [];
+      live.push(reading.subscribeToAll(mine(), async (e) => void seen.push(e)));
+      expect((await reading.readStream(stream)).map((e) => e.data)).toEqual(current);
+      expect((await reading.readAll(mine())).map((e) => e.data)).toEqual(current);
+      await eventually(() => expect(seen.map((e) => e.data)).toEqual(current));
+      // only the data changed: ids, revisions, positions and metadata are the store's
+      expect(seen).toEqual(await reading.readAll(mine()));
+      expect(seen.map((e) => e.metadata.schemaVersion)).toEqual([1, 2]);
+      expect((await store.readStream(stream)).map((e) => e.data)).toEqual([{ name: 'old shape' }, { title: 'current shape' }]);
+      expect((await reading.recorded.readStream(stream)).map((e) => e.data)).toEqual([{ name: 'old shape' }, { title: 'current shape' }]);
     }, TEST_MS);
   });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { argumentsText, bounded, exposureLine, exposureOrder, gradeLabel, partialCoverage, proofShows, type AgentAlert, type ScanExposure, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
+import { bounded, exposureLine, exposureOrder, gradeLabel, partialCoverage, PROOF_FACTS, proofFacts, proofShows, type ProofFact, type AgentAlert, type ScanExposure, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
 
 /** Every event a webhook can carry: the contract's five, the Live Agent Monitor's alert, and the test ping. */
 export type WebhookEventName = WebhookEventType | 'agent.alert' | 'ping';
@@ -64,31 +64,27 @@ export interface ScanEventData {
 }
 
 /**
- * A finding's proof as a SIEM reads it: the kind, the sentence every view says it in, and for what
- * the target did, the call (tool, arguments on one bounded line) or the request that reached the
- * planted address (method, path, query, when).
+ * A finding's proof as a SIEM reads it: the kind, the sentence every view says it in, and its
+ * kind's own facts (PROOF_FACTS in the domain: for a tool call `tool` and `arguments`, on one bounded
+ * line; for an out-of-band request `method`, `path`, `host`, `query`, `at`), each a string.
  */
 export interface FindingProof {
   kind: ProofKind;
   shows: string;
-  tool?: string;
-  /** `to="a@evil.example", amount=5000`: each value as JSON, bounded to 300 characters */
-  arguments?: string;
-  method?: string;
-  path?: string;
-  /** the host name that carried the token (a lookup, method DNS, or a request to <token>.<CALLBACK_DOMAIN>) */
-  host?: string;
-  query?: string;
-  at?: string;
+  [fact: string]: string;
 }
 
 /** the proof a webhook carries: bounded, one line, never the whole conversation */
 export function findingProof(p: Proof | undefined): FindingProof | undefined {
   if (!p?.matched) return undefined;
-  const m = p.matched;
-  if (m.kind === 'tool_call') return { kind: m.kind, shows: proofShows(m), tool: m.tool ?? '', arguments: argumentsText(m.arguments) };
-  if (m.kind === 'out_of_band') return { kind: m.kind, shows: proofShows(m), method: m.method ?? 'GET', path: m.path ?? '', ...(m.host && { host: m.host }), ...(m.query && { query: m.query }), ...(m.at && { at: m.at }) };
-  return { kind: m.kind, shows: proofShows(m) };
+  // its kind's own facts, each under its declared name (PROOF_FACTS)
+  return { kind: p.matched.kind, shows: proofShows(p.matched), ...Object.fromEntries(proofFacts(p.matched)) };
+}
+
+/** the proof's own facts as a SIEM format names its fields: `proof_tool`, `proof_method`, ... (PROOF_FACTS' order) */
+export function proofFactFields(p: FindingProof): [field: string, value: string | undefined][] {
+  const facts: readonly ProofFact[] = Object.hasOwn(PROOF_FACTS, p.kind) ? PROOF_FACTS[p.kind] : [];
+  return facts.map((f) => [`proof_${f.name}`, p[f.name]]);
 }
 
 /** `tool_call=2,out_of_band=1`: the tally as one SIEM field */

@@ -2,7 +2,7 @@ import Ajv, { ErrorObject } from 'ajv';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Document, isAlias, isCollection, isMap, isPair, isScalar, LineCounter, Node, parseDocument, visit } from 'yaml';
-import type { ApiFormat, Profile, ScanBudget } from '@gauntlet/domain';
+import type { ApiFormat, Profile, ScanBudget, ToolsBody } from '@gauntlet/domain';
 import { CliError } from '../io';
 
 /**
@@ -47,7 +47,7 @@ export interface ConfigTarget extends ScanBudget {
   http?: { body_template: string; response_path: string };
   max_requests_per_second?: number;
   /** what the agent is offered; `{mcp: {command}}` is a local stdio server the CLI lists itself */
-  tools?: 'decoy' | 'none' | unknown[] | { mcp: { url: string; headers?: Record<string, string> } } | { mcp: { command: string; args?: string[] } };
+  tools?: ToolsBody;
   profile?: Profile;
 }
 

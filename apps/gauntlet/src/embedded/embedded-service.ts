@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { buildScanReport, ScanReport } from '@gauntlet/assessment';
-import { CiGatePolicy, isTerminal, ProbeSelection, Profile, RequestPlan, ScanBudget, takesTools } from '@gauntlet/domain';
+import { CiGatePolicy, isTerminal, ProbeSelection, Profile, RequestPlan, ScanBudget, toolsOf } from '@gauntlet/domain';
 import type { ScanDoc, TargetDoc } from '@gauntlet/read-models';
 import { CALLBACK_MOUNT, CallbackListener, startCallbackDns, startCallbackServer } from '@gauntlet/scanner';
 import { AppModule } from '../app.module';
@@ -167,7 +167,7 @@ export class EmbeddedService {
     const reader = this.app.get(TargetReader);
     const existing = (await this.targets()).find((t) => t.name === target.name);
     if (existing) {
-      const tools = body.tools ?? (takesTools({ scan_mode: target.scan_mode, api_format: target.api_format ?? null }) ? 'decoy' : 'none');
+      const tools = toolsOf(target);
       await this.commands.execute(new UpdateTarget({ account_id: this.account.id, target_id: existing._id, body: await validTargetBody(UpdateTargetBody, { ...body, headers: body.headers ?? null, tools }), context: this.context() }));
       return (await reader.get(existing._id))!;
     }
@@ -259,11 +259,12 @@ export class EmbeddedService {
     const reader = this.app.get(ScanReader);
     const [target, history, triage, base] = await Promise.all([
       this.app.get(TargetReader).get(scan.target_id),
-      this.app.get(ScanHistory).read(scan._id),
+      this.app.get(ScanHistory).bothWays(scan._id),
       reader.triageDecisions(scan.target_id),
       reader.reportBase(scan),
     ]);
-    return buildScanReport(history, {
+    return buildScanReport(history.events, {
+      recorded: history.recorded,
       target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
       baseUrl: this.runtime.config.publicBaseUrl,
       generatedAt: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { EventStore, openSqlite, SqliteEventStore, EventStoreDbEventStore } from '@gauntlet/eventstore';
+import { upcastEvent } from '@gauntlet/domain';
+import { EventStore, openSqlite, SqliteEventStore, EventStoreDbEventStore, UpcastingEventStore } from '@gauntlet/eventstore';
 import { DocumentStore, SqliteDocumentStore, connectMongoDocumentStore } from '@gauntlet/read-models';
 import { Bus, EmbeddedBus, KafkaBus, namespaced } from '@gauntlet/messaging';
 import { BudgetStore, connectMongoBudgetStore, SqliteBudgetStore } from '@gauntlet/auth';
@@ -9,7 +10,11 @@ import type { Config } from '../config/config';
 export interface Infrastructure {
   /** `embedded` (one SQLite file) or `distributed` (EventStoreDB, MongoDB, Kafka) per engine */
   kinds: { events: 'sqlite' | 'eventstoredb'; documents: 'sqlite' | 'mongodb'; bus: 'embedded' | 'kafka' };
-  events: EventStore;
+  /**
+   * the log, every event read in its type's current shape (`upcastEvent`): what every reader reads;
+   * `events.recorded` is the log as written, for the audit trail alone
+   */
+  events: UpcastingEventStore;
   documents: DocumentStore;
   bus: Bus;
   /**
@@ -28,7 +33,8 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
   const needsSqlite = !config.eventstoreUrl || !config.mongodbUrl || !config.kafkaBrokers;
   const db = needsSqlite ? openSqlite(join(config.dataDir, 'gauntlet.db')) : null;
 
-  const events: EventStore = config.eventstoreUrl ? new EventStoreDbEventStore(config.eventstoreUrl) : new SqliteEventStore(db!);
+  const recorded: EventStore = config.eventstoreUrl ? new EventStoreDbEventStore(config.eventstoreUrl) : new SqliteEventStore(db!);
+  const events = new UpcastingEventStore(recorded, upcastEvent);
   const documents: DocumentStore = config.mongodbUrl ? await connectMongoDocumentStore(config.mongodbUrl, config.mongodbDatabase) : new SqliteDocumentStore(db!);
   const bus: Bus = namespaced(
     config.kafkaBrokers ? new KafkaBus({ brokers: config.kafkaBrokers, clientId: 'gauntlet', partitions: config.kafkaPartitions, logger: log }) : new EmbeddedBus(db!),

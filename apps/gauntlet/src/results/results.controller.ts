@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, ParseUUIDPipe, Query, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiConflictResponse, ApiExtraModels, ApiOkResponse, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { buildScanReport, ChainEvent, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
+import { buildScanReport, toAuditNdjson, TriagedVulnerability } from '@gauntlet/assessment';
 import { cancelledBy, gradeLabel, isTerminal, requireReportFormat, ScanScore } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { renderReport } from '@gauntlet/reports';
@@ -42,20 +42,17 @@ export class ResultsController {
     return scan;
   }
 
-  private history(id: string): Promise<ChainEvent[]> {
-    return this.scanHistory.read(id);
-  }
-
   private async report(scan: ScanDoc) {
     const canceller = cancelledBy(scan);
     const [target, history, triage, base, actors] = await Promise.all([
       this.targets.get(scan.target_id),
-      this.history(scan._id),
+      this.scanHistory.bothWays(scan._id),
       this.reader.triageDecisions(scan.target_id),
       this.reader.reportBase(scan),
       this.reader.actors(canceller ? [canceller] : []),
     ]);
-    return buildScanReport(history, {
+    return buildScanReport(history.events, {
+      recorded: history.recorded,
       target: target ? { id: target._id, name: target.name, url: target.url, scan_mode: target.scan_mode } : undefined,
       baseUrl: this.config.publicBaseUrl,
       generatedAt: this.clock.iso(),
@@ -102,7 +99,7 @@ export class ResultsController {
   })
   async events(@CurrentPrincipal() p: Principal, @Param('id', new ParseUUIDPipe()) id: string, @Res() reply: FastifyReply) {
     await this.reader.owned(p.account_id, id);
-    const ndjson = toAuditNdjson(await this.history(id));
+    const ndjson = toAuditNdjson(await this.scanHistory.recorded(id));
     return reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="scan-${id}-events.ndjson"`).send(ndjson);
   }
 

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested,
 } from 'class-validator';
-import { API_FORMAT_SPECS, API_FORMATS, ApiFormat, MAX_TOOLS, TOOL_NAME_PATTERN, TOOL_RISKS, ToolDefinition, customHeadersProblem, readToolDefinitions, targetToolsProblem, HEADER_NAME_PATTERN, HeaderPairs, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
+import { API_FORMAT_SPECS, API_FORMATS, ApiFormat, customHeadersProblem, readTools, ToolsBody, toolsDescription, toolsSchema, ToolsView, toolsViewSchema, HEADER_NAME_PATTERN, HeaderPairs, MAX_CUSTOM_HEADERS, MAX_SENSITIVE_VALUES, MAX_TAGS, SCAN_MODES, ScanMode, tagsProblem } from '@gauntlet/domain';
 import { CleanText } from '../http/clean-text';
 import { SchemaRules } from '../http/openapi';
 import { AsPairs, Clearable } from '../http/validation';
@@ -21,71 +21,18 @@ const IsCustomHeaders = () =>
     },
   });
 
-/** what a `tools` body says is wrong, or null: the domain's rules (agent/target-tools.ts), the MCP headers as custom headers */
-export function toolsBodyProblem(value: unknown): string | null {
-  if (value === 'decoy' || value === 'none') return null;
-  if (Array.isArray(value)) {
-    const read = readToolDefinitions(value);
-    return 'problem' in read ? read.problem.message : null;
-  }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const keys = Object.keys(value);
-    const mcp = (value as { mcp?: unknown }).mcp;
-    if (keys.length !== 1 || keys[0] !== 'mcp' || !mcp || typeof mcp !== 'object') return 'tools is "decoy", "none", a list of tool definitions or {mcp: {url, headers?}}.';
-    const unknown = Object.keys(mcp).find((k) => k !== 'url' && k !== 'headers');
-    if (unknown) return `tools.mcp.${unknown} is not a field of an MCP source (url, headers).`;
-    const headers = (mcp as { headers?: unknown }).headers;
-    if (headers !== undefined && headers !== null) {
-      // a string or a list would be read as headers named 0, 1, 2...
-      if (typeof headers !== 'object' || Array.isArray(headers)) return 'tools.mcp.headers is an object of header names and their values.';
-      const problem = customHeadersProblem(Object.entries(headers as object));
-      if (problem) return `tools.mcp.headers: ${problem}`;
-    }
-    return targetToolsProblem({ mcp: { url: (mcp as { url?: string }).url as string } })?.message ?? null;
-  }
-  return 'tools is "decoy", "none", a list of tool definitions or {mcp: {url, headers?}}.';
-}
-
+/** tools: read by their owner (target/target-tools.ts), its message as the field problem; the handler seals what was read here */
 const IsTargetTools = () =>
   ValidateBy({
     name: 'isTargetTools',
     validator: {
-      validate: (value) => toolsBodyProblem(value) === null,
-      defaultMessage: (args) => toolsBodyProblem(args?.value) ?? 'invalid tools',
+      validate: (value) => 'setting' in readTools(value),
+      defaultMessage: (args) => {
+        const read = readTools(args?.value);
+        return 'problem' in read ? read.problem.message : 'invalid tools';
+      },
     },
   });
-
-/** a tool definition in the document (the OpenAI function form {type, function, risk} is taken too) */
-const TOOL_DEFINITION_SCHEMA = {
-  type: 'object',
-  required: ['name', 'risk'],
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
-    description: { type: 'string', maxLength: 1024 },
-    parameters: { type: 'object', description: 'JSON Schema of the arguments (type object)' },
-    risk: { enum: TOOL_RISKS, description: 'what a steered call can do: read (medium), write (high), financial, destructive, exfiltration (critical)' },
-  },
-};
-const TOOLS_SCHEMA = {
-  oneOf: [
-    { enum: ['decoy', 'none'] },
-    { type: 'array', maxItems: MAX_TOOLS, items: { oneOf: [TOOL_DEFINITION_SCHEMA, { type: 'object', required: ['type', 'function', 'risk'], properties: { type: { enum: ['function'] }, function: { type: 'object' }, risk: { enum: TOOL_RISKS } } }] } },
-    {
-      type: 'object', required: ['mcp'], additionalProperties: false,
-      properties: { mcp: { type: 'object', required: ['url'], additionalProperties: false, properties: { url: { type: 'string', format: 'uri' }, headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'sent to the MCP server; sealed like api_key, never returned' } } } },
-    },
-  ],
-};
-const TOOLS_VIEW_SCHEMA = {
-  oneOf: [
-    { enum: ['decoy', 'none'] },
-    { type: 'array', items: TOOL_DEFINITION_SCHEMA },
-    { type: 'object', required: ['mcp'], properties: { mcp: { type: 'object', required: ['url', 'header_names'], properties: { url: { type: 'string' }, header_names: { type: 'array', items: { type: 'string' } } } } } },
-  ],
-};
-/** the `tools` body, as sent */
-export type ToolsBody = 'decoy' | 'none' | unknown[] | { mcp: { url: string; headers?: Record<string, string> | null } };
 
 /** tags: the domain's rule (tags.ts), its message as the field problem */
 const IsTags = () =>
@@ -208,12 +155,8 @@ class TargetFields {
   regression_threshold?: number | null;
 
   @ApiPropertyOptional({
-    ...TOOLS_SCHEMA,
-    description:
-      `what the target's agent is offered during a scan (API formats with tool calling: ${API_FORMAT_SPECS.filter((f) => f.tools).map((f) => f.name).join(', ')}). ` +
-      '"decoy" (the default there): a small set covering mail, payments, deletion, web fetch, database and files; "none": no tools; a list of your own tool definitions ' +
-      '[{name, description, parameters (JSON Schema), risk}] (or the OpenAI function form with risk beside it); or {mcp: {url, headers?}}: the tools an MCP server lists over Streamable HTTP (never called; each risk inferred). ' +
-      'Gauntlet answers every call itself; nothing is executed.',
+    ...toolsSchema('api'),
+    description: toolsDescription('api'),
     example: 'decoy',
   } as Parameters<typeof ApiPropertyOptional>[0])
   @IsOptional() @IsTargetTools()
@@ -293,8 +236,8 @@ export class TargetView {
   @ApiProperty() stream: boolean;
   @ApiProperty({ type: [String] }) tags: string[];
   @ApiProperty({ nullable: true, type: Number, description: 'score drop, in points, beyond which a finished scan raises scan.regressed' }) regression_threshold: number | null;
-  @ApiProperty({ ...TOOLS_VIEW_SCHEMA, description: 'what the agent is offered in a scan (the default said out loud); MCP headers by name only' } as Parameters<typeof ApiProperty>[0])
-  tools: 'decoy' | 'none' | ToolDefinition[] | { mcp: { url: string; header_names: string[] } };
+  @ApiProperty({ ...toolsViewSchema(), description: 'what the agent is offered in a scan (the default said out loud); MCP headers by name only' } as Parameters<typeof ApiProperty>[0])
+  tools: ToolsView;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
 }

@@ -1,6 +1,5 @@
 import type { SecretBox } from '@gauntlet/auth';
-import { customHeaders, HeaderPairs, readToolDefinitions, TargetTools } from '@gauntlet/domain';
-import type { ToolsBody } from './dto';
+import { customHeaders, HeaderPairs, openTools as openToolsSetting, sealTools as sealToolsSetting, TargetTools } from '@gauntlet/domain';
 import type { SensitiveLabel, SensitiveValue } from '@gauntlet/domain';
 
 /** Custom headers are sealed as one JSON object: their names and values leave the request only as ciphertext. */
@@ -30,19 +29,6 @@ export function openSensitive(secrets: SecretBox, sealed: string | null | undefi
 /** the names of the headers given, as the api shows them */
 export const headerNames = (headers: HeaderPairs | null | undefined): string[] => (headers ?? []).map(([name]) => name);
 
-/** the `tools` body as the log keeps it: definitions in one form, MCP headers sealed like the key */
-export function sealTools(secrets: SecretBox, tools: ToolsBody | undefined): TargetTools | undefined {
-  if (tools === undefined || tools === 'decoy' || tools === 'none') return tools;
-  if (Array.isArray(tools)) {
-    const read = readToolDefinitions(tools);
-    return 'tools' in read ? read.tools : undefined;
-  }
-  const headers = Object.entries(tools.mcp.headers ?? {}) as HeaderPairs;
-  return { mcp: { url: tools.mcp.url, headers_encrypted: sealHeaders(secrets, headers), header_names: headerNames(headers) } };
-}
-
-/** the tools setting opened for a scan: MCP headers in clear, in memory only */
-export function openTools(secrets: SecretBox, tools: TargetTools | undefined) {
-  if (!tools || typeof tools === 'string' || Array.isArray(tools)) return tools ?? null;
-  return { mcp: { url: tools.mcp.url, headers: openHeaders(secrets, tools.mcp.headers_encrypted) } };
-}
+/** the `tools` setting as the log keeps it, and as a scan opens it: their owner (target/target-tools.ts) with the service's key */
+export const sealTools = (secrets: SecretBox, tools: unknown): TargetTools => sealToolsSetting(tools, secrets);
+export const openTools = (secrets: SecretBox, tools: TargetTools | undefined) => openToolsSetting(tools, secrets);

@@ -1,6 +1,6 @@
 import type { TargetDoc } from '@gauntlet/read-models';
 import { targetEndpoint } from '@gauntlet/scanner';
-import { takesTools, toolsView } from '@gauntlet/domain';
+import { toolsOf, toolsView } from '@gauntlet/domain';
 import type { TargetView } from './dto';
 
 /**
@@ -12,7 +12,7 @@ export function targetView(doc: TargetDoc): TargetView {
     id: doc._id, name: doc.name, url: doc.url, endpoint: targetEndpoint(doc), scan_mode: doc.scan_mode, api_format: doc.api_format, has_api_key: doc.api_key_encrypted !== null,
     model: doc.model, canaries: doc.canaries, browser: doc.browser, http: doc.http, max_requests_per_second: doc.max_requests_per_second,
     header_names: doc.header_names ?? [], sensitive: doc.sensitive_labels ?? [], stream: doc.stream ?? false, tags: doc.tags ?? [], regression_threshold: doc.regression_threshold ?? null,
-    tools: toolsView(doc.tools) ?? (takesTools(doc) ? 'decoy' : 'none'),
+    tools: toolsView(toolsOf(doc)),
     created_at: doc.created_at, updated_at: doc.updated_at,
   };
 }

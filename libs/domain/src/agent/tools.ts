@@ -5,6 +5,12 @@
 export const TOOL_RISKS = ['read', 'write', 'financial', 'destructive', 'exfiltration'] as const;
 export type ToolRisk = (typeof TOOL_RISKS)[number];
 
+/** the risks from the least to the most: money first, then destruction, data leaving, writes, reads */
+const RISK_ORDER: readonly ToolRisk[] = ['read', 'write', 'exfiltration', 'destructive', 'financial'];
+
+/** how risky a steered call of a tool of this risk is, higher the riskier: the one order of tool risk */
+export const toolRiskRank = (risk: ToolRisk): number => RISK_ORDER.indexOf(risk);
+
 /**
  * A tool an agent under test is offered: its name, what it says it does, its parameters (JSON
  * Schema, as the OpenAI function form and MCP both carry them) and the risk of a steered call.

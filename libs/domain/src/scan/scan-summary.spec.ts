@@ -1,3 +1,4 @@
+import { upcastEvent } from '../upcasts';
 import { evolveScanSummary, ScanSummaryEvent, ScanSummaryState } from './scan-summary';
 
 /** given these events, the summary a reader of the scan's events keeps */
@@ -10,13 +11,14 @@ describe('the scan summary, one fold of scan events', () => {
   });
 
   it('follows the status to its end and counts findings by severity, each fingerprint once', () => {
-    const found = (severity: string, fingerprint: string): ScanSummaryEvent => ({ type: 'VulnerabilityFound', data: { vulnerability: { severity, fingerprint } } });
+    const found = (severity: string, fingerprint: string): ScanSummaryEvent => ({ type: 'VulnerabilityFound', data: { vulnerability: { severity, fingerprint, supersedes: [], exposures: [] } } });
     const s = given([requested, { type: 'ScanStarted', data: { started_at: 'T' } }, found('high', 'f1'), found('critical', 'f2'), found('high', 'f1'), { type: 'ScanCompletedPartial', data: {} }]);
     expect(s).toMatchObject({ status: 'completed_partial', started_at: 'T', critical: 1, high: 2, fingerprints: ['f1', 'f2'] });
   });
 
-  it('a finding recorded before fingerprints existed gets the one derived from its probe and category', () => {
-    const s = given([requested, { type: 'VulnerabilityFound', data: { vulnerability: { severity: 'low', probe_id: 'p2', category: 'LLM07:2025' } } }]);
+  it('a finding recorded before fingerprints existed, read as the store reads it (upcastEvent), counts under the one derived from its probe and category', () => {
+    const recorded = { type: 'VulnerabilityFound', data: { vulnerability: { severity: 'low', probe_id: 'p2', category: 'LLM07:2025', technique: 't', converters: [] } } };
+    const s = given([requested, upcastEvent(recorded)]);
     expect(s?.fingerprints).toEqual(['p2:LLM07:2025']);
   });
 

@@ -1,4 +1,4 @@
-import { probeFingerprint, type FindingExposure, type ProofKind, type Severity } from './vulnerability';
+import { type FindingExposure, type ProofKind, type Severity } from './vulnerability';
 import type { ScanExposure } from './exposure';
 import type { ScanStatus } from './scan';
 
@@ -64,14 +64,14 @@ export function evolveScanSummary<S extends ScanSummaryState>(summary: S | null,
     case 'VulnerabilityFound': {
       const v = d.vulnerability;
       const sev = v.severity as Severity;
-      // findings recorded before fingerprints existed have the same one, derived
-      const fingerprint: string = v.fingerprint ?? probeFingerprint(v.probe_id, v.category);
+      // in its current shape, as the store's reading side gives every event (upcastEvent)
+      const fingerprint: string = v.fingerprint;
       const known = summary.fingerprints ?? [];
       const kind: ProofKind | undefined = v.evidence?.proof?.matched?.kind;
       const proofs = kind ? { ...summary.proofs, [kind]: (summary.proofs?.[kind] ?? 0) + 1 } : summary.proofs;
-      const superseded: string[] = v.supersedes ?? [];
+      const superseded: string[] = v.supersedes;
       const supersedes = superseded.length ? [...(summary.supersedes ?? []).filter((s) => s.fingerprint !== fingerprint), { fingerprint, supersedes: superseded }] : summary.supersedes;
-      const found: FindingExposure[] = v.exposures ?? [];
+      const found: FindingExposure[] = v.exposures;
       const exposures = found.length
         ? [...(summary.exposures ?? []).filter((e) => e.vulnerability_id !== v.id), ...found.map((e) => ({ ...e, vulnerability_id: v.id as string }))].slice(0, MAX_SUMMARY_EXPOSURES)
         : summary.exposures;

@@ -1,7 +1,8 @@
 import { spec } from '@gauntlet/testing';
 import { fold } from '../decider';
 import { gradeLabel, MAX_HITS_PER_TOKEN, partialCoverage, scanDecider, ScanEvent } from './scan';
-import { ProbeAttempt, ScanScore, upcastVulnerability, Vulnerability } from './vulnerability';
+import { upcastEvent } from '../upcasts';
+import { ProbeAttempt, ScanScore, Vulnerability } from './vulnerability';
 import type { RequestPlan } from './request-plan';
 
 const now = '2026-11-21T10:00:00.000Z';
@@ -171,14 +172,14 @@ describe('scan decider', () => {
   });
 
   it('keeps what a triage decision needs from the log: the target, when it was requested, each finding\'s fingerprint', () => {
-    const v2 = { id: 'v2', probe_id: 'pi-002', category: 'LLM01:2025', fingerprint: 'fp-recorded' } as unknown as Vulnerability;
-    // recorded before findings had fingerprints: the one upcastVulnerability gives it
-    const v1 = { id: 'v1', probe_id: 'pii-001', category: 'LLM02:2025' } as unknown as Vulnerability;
-    const found = (v: Vulnerability, schemaVersion: number): ScanEvent => ({ type: 'VulnerabilityFound', schemaVersion, data: { scan_id: 's1', vulnerability: v } });
+    const v2 = { id: 'v2', probe_id: 'pi-002', category: 'LLM01:2025', technique: 't', converters: [], fingerprint: 'fp-recorded' } as unknown as Vulnerability;
+    // recorded before findings had fingerprints: read as the store reads every event (upcastEvent), it has the one derived from its probe and category
+    const v1 = { id: 'v1', probe_id: 'pii-001', category: 'LLM02:2025', technique: 't', converters: [] } as unknown as Vulnerability;
+    const found = (v: Vulnerability, schemaVersion: number): ScanEvent => upcastEvent({ type: 'VulnerabilityFound', schemaVersion, data: { scan_id: 's1', vulnerability: v } });
     // one finding per weakness, superseding the probe-and-category fingerprints of its instances
-    const v3 = { id: 'v3', probe_id: 'sid-001', category: 'LLM02:2025', fingerprint: 'LLM02:2025:person:h1', supersedes: ['sid-001:LLM02:2025'] } as unknown as Vulnerability;
+    const v3 = { id: 'v3', probe_id: 'sid-001', category: 'LLM02:2025', technique: 't', converters: [], fingerprint: 'LLM02:2025:person:h1', supersedes: ['sid-001:LLM02:2025'] } as unknown as Vulnerability;
     const state = fold(scanDecider, [requested, started, found(v2, 2), found(v1, 1), found(v3, 3)]);
-    expect(state).toMatchObject({ target_id: 't1', requested_at: now, findings: { v2: 'fp-recorded', v1: upcastVulnerability({ ...v1, converters: [] }).fingerprint, v3: 'LLM02:2025:person:h1' }, supersedes: { v3: ['sid-001:LLM02:2025'] } });
+    expect(state).toMatchObject({ target_id: 't1', requested_at: now, findings: { v2: 'fp-recorded', v1: 'pii-001:LLM02:2025', v3: 'LLM02:2025:person:h1' }, supersedes: { v3: ['sid-001:LLM02:2025'] } });
   });
 
   it('a pending scan cannot record work: it must be claimed first', () => {

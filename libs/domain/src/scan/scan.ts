@@ -1,6 +1,6 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { probeFingerprint, ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
+import { ProbeAttempt, ProvenWeakness, ScanScore, Severity, Vulnerability } from './vulnerability';
 import type { Regression } from './regression';
 import type { OutOfBandHit } from '../agent/callbacks';
 import { BUDGET_STOP, hasLimit, requireValidBudget, ScanBudget, ScanSpending, Unfinished } from './budget';
@@ -239,7 +239,7 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'RecordVulnerability':
         requireRunning(state);
         if (Object.hasOwn(state.findings, command.vulnerability.id)) return [];
-        // version 3: one finding per weakness (category and what it exposed or did) with its instances (upcastVulnerability reads versions 1 and 2)
+        // version 3: one finding per weakness (category and what it exposed or did) with its instances (the store's reading side upcasts versions 1 and 2, upcastEvent)
         return [event('VulnerabilityFound', { scan_id, vulnerability: command.vulnerability }, 3)];
 
       case 'CompleteScan':
@@ -314,9 +314,8 @@ export const scanDecider: Decider<ScanCommand, ScanEvent, ScanState> = {
       case 'ProbeAttempted':
         return { ...state, progress: e.data.progress, attemptIds: [...state.attemptIds, e.data.attempt.attempt_id], findingsSoFar: Math.max(state.findingsSoFar ?? 0, e.data.findings_so_far ?? 0) };
       case 'VulnerabilityFound': {
-        // version 1 findings carry no fingerprint: it is the one upcastVulnerability gives them
         const v = e.data.vulnerability;
-        const findings = { ...state.findings, [v.id]: v.fingerprint ?? probeFingerprint(v.probe_id, v.category) };
+        const findings = { ...state.findings, [v.id]: v.fingerprint };
         return v.supersedes?.length ? { ...state, findings, supersedes: { ...state.supersedes, [v.id]: v.supersedes } } : { ...state, findings };
       }
       case 'ScanCompleted':

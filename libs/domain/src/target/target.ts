@@ -1,8 +1,8 @@
 import { Decider, DomainError } from '../decider';
 import { DomainEvent, event } from '../events';
-import { TargetTools, targetToolsProblem } from '../agent/target-tools';
+import { takesTools, TargetTools, targetToolsProblem } from './target-tools';
 import { endpointProblem } from './endpoint';
-import { API_FORMAT_SPECS, apiFormat, isApiFormat } from './formats';
+import { API_FORMAT_SPECS } from './formats';
 import type { ApiFormat, HttpFormat } from './formats';
 import { normalizeTags, tagsProblem } from './tags';
 
@@ -57,13 +57,8 @@ export interface TargetSettings {
   tags?: string[];
   /** a finished scan whose score fell by more than this many points since the previous one regressed; absent or null: only found-again weaknesses count */
   regression_threshold?: number | null;
-  /** what its agent is offered in a scan (agent/target-tools.ts); absent: decoy where the format takes tools */
+  /** what its agent is offered in a scan (target/target-tools.ts); absent: decoy where the format takes tools */
   tools?: TargetTools;
-}
-
-/** whether a target's API format can be offered tools (its format has a tools part) */
-export function takesTools(s: Pick<TargetSettings, 'scan_mode' | 'api_format'>): boolean {
-  return s.scan_mode === 'api' && isApiFormat(s.api_format) && !!apiFormat(s.api_format).tools;
 }
 
 export type TargetEvent =

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@gauntlet/eventstore';
-import { upcastVulnerability, type ScanScore, type Vulnerability } from '@gauntlet/domain';
+import { type ScanScore, type Vulnerability } from '@gauntlet/domain';
 import { Projection } from './projection';
 import { accountsProjection, apiKeysProjection } from './account-projections';
 import { scansProjection, vulnerabilitiesProjection } from './scan-projections';
@@ -54,7 +54,7 @@ describe('targets projection', () => {
 });
 
 describe('scan projections', () => {
-  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [], fingerprint: `${id}:LLM01:2025` }) as unknown as Vulnerability;
+  const vuln = (id: string, severity: Vulnerability['severity']) => ({ id, severity, title: id, found_at: now, technique: 't', converters: [], fingerprint: `${id}:LLM01:2025`, supersedes: [], exposures: [] }) as unknown as Vulnerability;
   const score = { overall_score: 55, grade: 'D-' } as ScanScore;
   const events = [
     recorded('scan-s1', 0, 'ScanRequested', { scan_id: 's1', account_id: 'a1', target_id: 't1', target_name: 'bot', profile: 'quick', origin: 'ci', fail_threshold: 70, requested_at: now }),
@@ -126,7 +126,7 @@ describe('scan projections', () => {
   });
 
   it('keeps one document per vulnerability, keyed by scan', () => {
-    expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...upcastVulnerability(vuln('v1', 'critical')), _id: 's1:v1', _rev: 4, scan_id: 's1' });
+    expect(project(vulnerabilitiesProjection, events, 's1:v1')).toEqual({ ...vuln('v1', 'critical'), _id: 's1:v1', _rev: 4, scan_id: 's1' });
   });
 
   it('keeps the regressions recorded after the scan finished', () => {

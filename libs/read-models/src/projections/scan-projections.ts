@@ -1,4 +1,4 @@
-import { evolveScanSummary, isStream, partialCoverage, type ProbeSelection, type RequestPlan, type ScanBudget, type ScanSpending, type Unfinished, type ProvenWeakness, type FindingSupersedes, type ScanExposure, upcastVulnerability, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
+import { evolveScanSummary, isStream, partialCoverage, type ProbeSelection, type RequestPlan, type ScanBudget, type ScanSpending, type Unfinished, type ProvenWeakness, type FindingSupersedes, type ScanExposure, type CiGatePolicy, type ScanOrigin, type ScanSummaryState, type Phase, type ProbeAttempt, type Profile, type ScanEvent, type ScanScore, type ScanStatus, type Severity, type Vulnerability } from '@gauntlet/domain';
 import type { RecordedEvent } from '@gauntlet/eventstore';
 import { Projection } from './projection';
 
@@ -196,6 +196,6 @@ export const vulnerabilitiesProjection: Projection<VulnerabilityDoc> = {
   apply(doc, event) {
     const e = event as E;
     if (e.type !== 'VulnerabilityFound' || doc) return doc;
-    return { ...upcastVulnerability(e.data.vulnerability), _id: `${e.data.scan_id}:${e.data.vulnerability.id}`, _rev: e.revision, scan_id: e.data.scan_id };
+    return { ...e.data.vulnerability, _id: `${e.data.scan_id}:${e.data.vulnerability.id}`, _rev: e.revision, scan_id: e.data.scan_id };
   },
 };

@@ -61,6 +61,6 @@ export const DECOY_TOOLS: ReadonlyArray<ToolDefinition & { kind: ToolKind }> = [
 
 export const decoyToolSet: ToolSet<'decoy'> = {
   name: 'decoy',
-  accepts: (tools): tools is 'decoy' => tools === 'decoy',
+  forms: ['decoy'],
   list: async () => ({ tools: DECOY_TOOLS.map(({ kind: _kind, ...tool }) => tool) }),
 };

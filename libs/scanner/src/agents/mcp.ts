@@ -26,7 +26,7 @@ const NAMED_LEFT_OUT = 5;
  */
 export const mcpToolSet: ToolSet<McpSetting> = {
   name: 'mcp',
-  accepts: (tools): tools is McpSetting => typeof tools === 'object' && tools !== null && !Array.isArray(tools) && 'mcp' in tools,
+  forms: ['mcp', 'mcp-command'],
   list: listMcpTools,
 };
 

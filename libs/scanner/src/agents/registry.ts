@@ -1,3 +1,4 @@
+import { toolsFormOf } from '@gauntlet/domain';
 import { decoyToolSet } from './decoy';
 import { mcpToolSet } from './mcp';
 import { ownerToolSet } from './owner';
@@ -8,8 +9,9 @@ const TOOL_SETS: readonly ToolSet<any>[] = [decoyToolSet, ownerToolSet, mcpToolS
 
 /** The tools a scan offers for a setting: none for "none"; otherwise the set that reads it lists them. */
 export async function toolsFor(setting: ScanTools, context: ToolSetContext): Promise<ListedTools> {
-  if (setting === 'none') return { tools: [] };
-  const set = TOOL_SETS.find((s) => s.accepts(setting));
+  const form = toolsFormOf(setting);
+  if (form === 'none') return { tools: [] };
+  const set = TOOL_SETS.find((s) => s.forms.includes(form));
   if (!set) throw new Error('tools: no tool set reads this setting');
   return set.list(setting, context);
 }

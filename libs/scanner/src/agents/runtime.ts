@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from '@gauntlet/domain';
+import { toolRiskRank, type ToolCall, type ToolDefinition } from '@gauntlet/domain';
 import { AgentSetup } from '../chat-driver';
 import { kindsOf, ToolKind } from './tool-kinds';
 
@@ -94,9 +94,7 @@ export function toolsFit(needs: ReadonlyArray<ToolKind | 'action'>, poison: Pick
   return needs.some((need) => (need === 'action' ? tools.some((t) => t.risk !== 'read') : tools.some((t) => kindOfTool(t).includes(need))));
 }
 
-const RISK_ORDER = ['financial', 'destructive', 'exfiltration', 'write', 'read'] as const;
-
 /** the tool an attack on "your riskiest tool" names: money first, then destruction, data leaving, writes */
 export function riskiestTool(tools: readonly ToolDefinition[]): ToolDefinition | null {
-  return [...tools].sort((a, b) => RISK_ORDER.indexOf(a.risk) - RISK_ORDER.indexOf(b.risk))[0] ?? null;
+  return [...tools].sort((a, b) => toolRiskRank(b.risk) - toolRiskRank(a.risk))[0] ?? null;
 }

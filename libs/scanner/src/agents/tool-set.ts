@@ -1,14 +1,11 @@
-import type { TargetTools, ToolDefinition } from '@gauntlet/domain';
+import type { OpenedTools, ToolDefinition, ToolsFormName } from '@gauntlet/domain';
 
 /**
  * The tools a scan offers, as the engine is given them: the target's `tools` setting with its
  * sealed parts opened (MCP headers), or, from the CLI only, an MCP server run as a local command
- * (stdio).
+ * (stdio). Its forms are the domain's (target/target-tools.ts).
  */
-export type ScanTools =
-  | Exclude<TargetTools, { mcp: unknown }>
-  | { mcp: { url: string; headers?: Record<string, string> | null } }
-  | { mcp: { command: string; args?: string[]; env?: Record<string, string> } };
+export type ScanTools = OpenedTools;
 
 /** What a tool set needs to list its tools: the outbound rules, a deadline, the scan's stop. */
 export interface ToolSetContext {
@@ -30,7 +27,7 @@ export interface ListedTools {
  */
 export interface ToolSet<S extends ScanTools = ScanTools> {
   readonly name: string;
-  /** whether this set reads this setting */
-  accepts(tools: ScanTools): tools is S;
+  /** the forms of the setting this set lists (the domain's names) */
+  readonly forms: readonly ToolsFormName[];
   list(tools: S, context: ToolSetContext): Promise<ListedTools>;
 }

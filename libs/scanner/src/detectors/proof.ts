@@ -28,6 +28,8 @@ export function proofFor(v: RuleVerdict, source: Source, via: string | null, tur
   if (!at) return undefined;
   let [start, end] = at;
   let turn = source.turn;
+  // what the proof shows: the span of the text it was found in, or of the one turn its offsets are taken back to
+  let shows = source.text;
   if (turn === null) {
     // the joined conversation: answers in order, one newline between them
     let offset = 0;
@@ -39,6 +41,7 @@ export function proofFor(v: RuleVerdict, source: Source, via: string | null, tur
         turn = i;
         start -= offset;
         end = Math.min(end - offset, length);
+        shows = turns[i].content;
         break;
       }
       offset += length + 1;
@@ -48,7 +51,7 @@ export function proofFor(v: RuleVerdict, source: Source, via: string | null, tur
   const matched: Proof['matched'] = { kind: proofKindOf(v.detector) };
   const label = v.exposes?.[0]?.label;
   if (label && (matched.kind === 'canary' || matched.kind === 'sensitive')) matched.label = label;
-  return { turn, start, end, text: source.text.slice(start, end), matched, ...(via && { read_as: via }) };
+  return { turn, start, end, text: shows.slice(start, end), matched, ...(via && { read_as: via }) };
 }
 
 /** Every told value the conversation gave away, once each (a whole match over a part), with its proof. */

@@ -1,4 +1,4 @@
-import { takesTools, ToolDefinition } from '@gauntlet/domain';
+import { takesTools, ToolDefinition, toolsFormOf, toolsOf } from '@gauntlet/domain';
 import { toolsFor } from '../agents/registry';
 import { RunScanInput } from './types';
 
@@ -14,7 +14,7 @@ const LIST_TIMEOUT_MS = 15_000;
 export async function resolveAgentTools(input: RunScanInput): Promise<{ tools: ToolDefinition[]; note: string | null }> {
   const { target } = input;
   if (!takesTools(target)) return { tools: [], note: null };
-  const setting = target.tools ?? 'decoy';
+  const setting = toolsOf(target);
   try {
     const listed = await toolsFor(setting, { allowPrivate: input.allowPrivate ?? false, timeoutMs: LIST_TIMEOUT_MS, signal: input.signal });
     return { tools: listed.tools, note: listed.leftOut ? `Not every tool listed was offered: ${listed.leftOut}.` : null };
@@ -30,7 +30,8 @@ export async function resolveAgentTools(input: RunScanInput): Promise<{ tools: T
  */
 export async function agentToolsToPlan(target: Pick<RunScanInput['target'], 'scan_mode' | 'api_format' | 'tools'>): Promise<ToolDefinition[] | 'unlisted'> {
   if (!takesTools(target)) return [];
-  const setting = target.tools ?? 'decoy';
-  if (typeof setting === 'object' && !Array.isArray(setting) && 'mcp' in setting) return 'unlisted';
+  const setting = toolsOf(target);
+  const form = toolsFormOf(setting);
+  if (form === 'mcp' || form === 'mcp-command') return 'unlisted';
   return (await toolsFor(setting, { allowPrivate: false, timeoutMs: LIST_TIMEOUT_MS })).tools;
 }

@@ -1,3 +1,4 @@
+import { upcastEvent } from '@gauntlet/domain';
 import type { WebhookEnvelope } from '../envelope';
 import { alert, completed } from '../../test/fixtures';
 import { deliveryId, subscribers } from './dispatcher';
@@ -35,9 +36,9 @@ describe('evolveScanSummaryDoc', () => {
   it('counts findings by severity and follows the status', () => {
     let doc = evolveScanSummaryDoc(null, e('ScanRequested', { scan_id: 's', account_id: 'a', target_id: 't', target_name: 'n', requested_at: 'R' }, 0));
     doc = evolveScanSummaryDoc(doc, e('ScanStarted', { scan_id: 's', started_at: 'T' }, 1));
-    doc = evolveScanSummaryDoc(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', fingerprint: 'p1:LLM01:2025' } }, 2));
-    // a finding recorded before fingerprints existed gets the one derived from its probe and category
-    doc = evolveScanSummaryDoc(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', probe_id: 'p2', category: 'LLM07:2025' } }, 3));
+    doc = evolveScanSummaryDoc(doc, e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', fingerprint: 'p1:LLM01:2025', supersedes: [], exposures: [] } }, 2));
+    // a finding recorded before fingerprints existed, read as the store reads it (upcastEvent): the one derived from its probe and category
+    doc = evolveScanSummaryDoc(doc, upcastEvent(e('VulnerabilityFound', { scan_id: 's', vulnerability: { severity: 'high', probe_id: 'p2', category: 'LLM07:2025', technique: 't', converters: [] } }, 3)));
     doc = evolveScanSummaryDoc(doc, e('ScanFailed', { scan_id: 's' }, 4));
     expect(doc).toEqual({
       _id: 's', _rev: 4, account_id: 'a', target_id: 't', target_name: 'n', status: 'failed', critical: 0, high: 2, medium: 0, low: 0, started_at: 'T',

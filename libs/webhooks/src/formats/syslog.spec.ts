@@ -127,6 +127,10 @@ describe('syslog format (RFC 5424)', () => {
     expect(call.msg.endsWith(`. Proof: ${proof.shows}`)).toBe(true);
     const hit = parse5424(renderSyslog(agentHit, opts));
     expect(params(hit)).toMatchObject({ proof_kind: 'out_of_band', proof_method: 'GET', proof_path: '/oob/7f3a/c', proof_query: 'd=Jane%20"Doe"]', proof_at: '2026-11-20T10:03:13.900Z' });
+    expect(params(hit)).not.toHaveProperty('proof_host');
+    // every fact the kind declares: a lookup's host too
+    const lookup = { ...agentHit, data: { ...agentHit.data, vulnerability: { ...agentHit.data.vulnerability!, proof: { kind: 'out_of_band' as const, shows: 'a lookup', method: 'DNS', path: '', host: 'tok.cb.example' } } } };
+    expect(params(parse5424(renderSyslog(lookup, opts)))).toMatchObject({ proof_kind: 'out_of_band', proof_method: 'DNS', proof_host: 'tok.cb.example' });
     expect(params(parse5424(renderSyslog(agentCompleted, opts))).findings_by_proof).toBe('tool_call=2,out_of_band=1,canary=3');
   });
 

@@ -1,6 +1,6 @@
 import type { Severity } from '@gauntlet/domain';
 import { hostname } from 'node:os';
-import { eventSeverity, exposureSummary, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { eventSeverity, exposureSummary, proofFactFields, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
 import { siemFormat } from './siem-format';
 
 export interface SyslogOptions {
@@ -82,10 +82,8 @@ function details(envelope: WebhookEnvelope): { severity: number; params: [string
       // what leaked: how many values, how many credentials to rotate (the message says which)
       ['exposures', d.exposures?.length || undefined], ['rotate', d.exposures?.filter((e) => e.rotate).length || undefined],
       ...(v ? ([['vulnerability_id', v.id], ['title', v.title], ['category', v.category], ['severity', v.severity], ['probe_id', v.probe_id]] as [string, unknown][]) : []),
-      // what proves it: the kind, and the call (tool, arguments) or the request that came back
-      ...(v?.proof
-        ? ([['proof_kind', v.proof.kind], ['proof_tool', v.proof.tool], ['proof_arguments', v.proof.arguments], ['proof_method', v.proof.method], ['proof_path', v.proof.path], ['proof_query', v.proof.query], ['proof_at', v.proof.at]] as [string, unknown][])
-        : []),
+      // what proves it: the kind, and its kind's own facts (the call's tool and arguments, the request that came back), each as proof_<fact>
+      ...(v?.proof ? ([['proof_kind', v.proof.kind], ...proofFactFields(v.proof)] as [string, unknown][]) : []),
     ],
     msg: envelope.event === 'scan.regressed'
       ? regressionMessage(d)

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { streams, targetDecider, TargetSettings } from '@gauntlet/domain';
+import { streams, targetDecider, TargetSettings, toolsOutboundUrls } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
@@ -28,7 +28,7 @@ export class RegisterTargetHandler implements ICommandHandler<RegisterTarget, Re
 
   async execute({ account_id, body, context }: RegisterTarget): Promise<RegisteredTargetView> {
     this.outbound.requireUrl(body.url);
-    if (body.tools && typeof body.tools === 'object' && 'mcp' in body.tools) this.outbound.requireUrl(body.tools.mcp.url, 'tools.mcp.url');
+    for (const { url, field } of toolsOutboundUrls(body.tools)) this.outbound.requireUrl(url, field);
     // admitted before anything is recorded: a 429 then registers nothing
     const slot = body.check ? await this.checker.admit(account_id) : null;
     try {

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { DomainError, streams, targetDecider, TargetSettings } from '@gauntlet/domain';
+import { DomainError, streams, targetDecider, TargetSettings, toolsOutboundUrls } from '@gauntlet/domain';
 import { SecretBox } from '@gauntlet/auth';
 import { Command } from '../../platform/command';
 import { CommandContext, WritePath } from '../../platform/write-path';
@@ -25,7 +25,7 @@ export class UpdateTargetHandler implements ICommandHandler<UpdateTarget, Target
   async execute({ account_id, target_id, body, context }: UpdateTarget): Promise<TargetView> {
     if (body.url !== undefined) this.outbound.requireUrl(body.url);
     const { api_key, browser, http, headers, sensitive, tools, ...plain } = body;
-    if (tools && typeof tools === 'object' && 'mcp' in tools) this.outbound.requireUrl(tools.mcp.url, 'tools.mcp.url');
+    for (const { url, field } of toolsOutboundUrls(tools)) this.outbound.requireUrl(url, field);
     const changes: Partial<TargetSettings> = { ...plain };
     if (tools !== undefined) changes.tools = sealTools(this.secrets, tools);
     if (api_key !== undefined) changes.api_key_encrypted = this.secrets.seal(api_key);

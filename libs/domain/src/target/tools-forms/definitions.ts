@@ -1,22 +1,5 @@
-import { TOOL_RISKS, ToolDefinition, ToolRisk } from './tools';
-
-/**
- * What a target's agent is offered during a scan (`tools` on the target):
- * - `decoy`: Gauntlet's own small set (mail, payments, deletion, web fetch, database, files);
- *   the default where the API format supports tool calling;
- * - `none`: no tools, the target is only talked to;
- * - the owner's own definitions (their agent's real schemas, each with a risk);
- * - `{mcp: {url}}`: the tools an MCP server lists (read, never called); its headers are sealed
- *   like the API key (`headers_encrypted`), their names kept in clear.
- */
-export type TargetTools = 'decoy' | 'none' | ToolDefinition[] | { mcp: McpSource };
-
-export interface McpSource {
-  url: string;
-  /** sealed JSON of the headers sent to the MCP server (an Authorization, say); never returned */
-  headers_encrypted?: string | null;
-  header_names?: string[];
-}
+import { TOOL_RISKS, ToolDefinition, ToolRisk } from '../../agent/tools';
+import { isObject, ToolsForm, ToolsProblem } from './form';
 
 export const MAX_TOOLS = 32;
 export const TOOL_NAME_PATTERN = '^[A-Za-z][A-Za-z0-9_-]{0,63}$';
@@ -25,11 +8,6 @@ export const MAX_TOOL_DESCRIPTION = 1024;
 /** the JSON text of one tool's parameters schema */
 export const MAX_TOOL_SCHEMA_BYTES = 16 * 1024;
 const MAX_SCHEMA_DEPTH = 12;
-
-export interface ToolsProblem {
-  field: string;
-  message: string;
-}
 
 /**
  * The owner's tool definitions as Gauntlet keeps them, from either form an agent's code holds
@@ -92,35 +70,43 @@ export function parametersProblem(schema: unknown): string | null {
   return null;
 }
 
-/** the problem of a whole `tools` setting as stored (definitions already read), or null */
-export function targetToolsProblem(tools: TargetTools | undefined): ToolsProblem | null {
-  if (tools === undefined || tools === 'decoy' || tools === 'none') return null;
-  if (Array.isArray(tools)) {
-    const read = readToolDefinitions(tools);
+
+/** JSON Schema of one definition as the API takes and shows it (the OpenAI function form {type, function, risk} is taken too) */
+const DEFINITION_SCHEMA = {
+  type: 'object',
+  required: ['name', 'risk'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: TOOL_NAME_PATTERN },
+    description: { type: 'string', maxLength: MAX_TOOL_DESCRIPTION },
+    parameters: { type: 'object', description: 'JSON Schema of the arguments (type object)' },
+    risk: { enum: TOOL_RISKS, description: 'what a steered call can do: read (medium), write (high), financial, destructive, exfiltration (critical)' },
+  },
+};
+const FUNCTION_FORM_SCHEMA = { type: 'object', required: ['type', 'function', 'risk'], properties: { type: { enum: ['function'] }, function: { type: 'object' }, risk: { enum: TOOL_RISKS } } };
+
+/** The owner's own definitions (their agent's real schemas, a risk each), kept in one form. */
+export const toolDefinitions: ToolsForm<'definitions', unknown[], ToolDefinition[], ToolDefinition[], ToolDefinition[], ToolDefinition[]> = {
+  name: 'definitions',
+  doors: ['api', 'cli'],
+  shape: 'a list of tool definitions',
+  said: 'a list of your own tool definitions [{name, description, parameters (JSON Schema), risk}] (or the OpenAI function form with risk beside it)',
+  claims: (value): value is unknown[] => Array.isArray(value),
+  read: (value) => {
+    const read = readToolDefinitions(value);
+    return 'problem' in read ? read : { setting: read.tools };
+  },
+  check: (kept) => {
+    const read = readToolDefinitions(kept);
     return 'problem' in read ? read.problem : null;
-  }
-  if (!isObject(tools) || !isObject((tools as { mcp?: unknown }).mcp)) return { field: 'tools', message: 'tools is "decoy", "none", a list of tool definitions or {mcp: {url}}.' };
-  const url = tools.mcp.url;
-  let parsed: URL | null = null;
-  try {
-    parsed = typeof url === 'string' && url.length <= 2048 ? new URL(url) : null;
-  } catch {
-    parsed = null;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return { field: 'tools.mcp.url', message: 'tools.mcp.url is the http(s) address of an MCP server (Streamable HTTP).' };
-  return null;
-}
-
-/** the `tools` setting as reads show it: MCP headers named, never their values */
-export function toolsView(tools: TargetTools | undefined): 'decoy' | 'none' | ToolDefinition[] | { mcp: { url: string; header_names: string[] } } | null {
-  if (tools === undefined) return null;
-  if (typeof tools === 'string' || Array.isArray(tools)) return tools;
-  return { mcp: { url: tools.mcp.url, header_names: tools.mcp.header_names ?? [] } };
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
+  },
+  seal: (setting) => setting,
+  open: (kept) => kept,
+  view: (kept) => kept,
+  outboundUrls: () => [],
+  schema: { type: 'array', minItems: 1, maxItems: MAX_TOOLS, items: { oneOf: [DEFINITION_SCHEMA, FUNCTION_FORM_SCHEMA] } },
+  viewSchema: { type: 'array', items: DEFINITION_SCHEMA },
+};
 
 function depth(v: unknown, level = 0): number {
   if (level > MAX_SCHEMA_DEPTH) return level;
