@@ -6,7 +6,6 @@ export * from './rules';
 export { findSecrets } from './finders/secrets';
 export { findPii, luhn, PiiHit } from './finders/pii';
 export { pageEffectsVerdict } from './page-effects';
-export { proofKindOf } from './proof';
 export * from './rule-detector';
 export { candidatesOf } from './candidates';
 export { Readings, Reading, ReadingKind, READING_KINDS } from './readings';

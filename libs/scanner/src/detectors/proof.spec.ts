@@ -11,14 +11,14 @@ describe('proofFor', () => {
   const joined = turns.filter((t) => t.role === 'assistant').map((t) => t.content).join('\n');
 
   it('given a quote found in the joined conversation, when proven: the turn it falls in, and the proof\'s text is that turn\'s own span', () => {
-    const proof = proofFor({ detector: 'sensitive', outcome: 'vulnerable', matched: null, confidence: 1, quote: 'CANARY' }, { text: joined, turn: null }, null, turns)!;
+    const proof = proofFor({ matched: null, quote: 'CANARY' }, 'sensitive', { text: joined, turn: null }, null, turns)!;
     expect(proof.turn).toBe(3);
     expect(proof.text).toBe('CANARY');
     expect(turns[proof.turn].content.slice(proof.start, proof.end)).toBe(proof.text);
   });
 
   it('given a quote found in one answer, when proven: that answer\'s span as it is', () => {
-    const proof = proofFor({ detector: 'sensitive', outcome: 'vulnerable', matched: null, confidence: 1, quote: 'assistance' }, { text: turns[1].content, turn: 1 }, null, turns)!;
+    const proof = proofFor({ matched: null, quote: 'assistance' }, 'obedience', { text: turns[1].content, turn: 1 }, null, turns)!;
     expect(proof).toMatchObject({ turn: 1, text: 'assistance' });
     expect(turns[1].content.slice(proof.start, proof.end)).toBe('assistance');
   });

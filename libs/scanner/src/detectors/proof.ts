@@ -1,14 +1,9 @@
 import { Exposed, Proof, ProofKind, Turn } from '@gauntlet/domain';
 import { RuleVerdict } from './rule';
-import { RULES } from './rules';
 import { spanTolerant } from './text';
 
-/** What a proof's text shows, for verdicts no rule of that name gives: a told value, what a page did. */
-const BESIDE_RULES = new Map<string, ProofKind>([['sensitive', 'sensitive'], ['page-effects', 'markup']]);
-const BY_RULE = new Map<string, ProofKind | undefined>(Object.values(RULES).map((r) => [r.detector, r.proves]));
-
-/** What a proof says its text matched, by the detector that found it (a rule says it in its file). */
-export const proofKindOf = (detector: string): ProofKind => BY_RULE.get(detector) ?? BESIDE_RULES.get(detector) ?? 'obedience';
+/** What a proof's text matched: its kind, and the told value's label for a canary or a sensitive value. */
+const matchedOf = (kind: ProofKind, label: string | undefined): Proof['matched'] => ({ kind, ...(label && (kind === 'canary' || kind === 'sensitive') && { label }) });
 
 /** Where a reading of a conversation came from: one answer (its turn), or all of them joined. */
 export interface Source {
@@ -21,7 +16,7 @@ export interface Source {
  * The proof of a verdict: the quoted span in the answer (as read), the turn it is in. Offsets in
  * the joined conversation are taken back to the turn they fall in.
  */
-export function proofFor(v: RuleVerdict, source: Source, via: string | null, turns: readonly Turn[]): Proof | undefined {
+export function proofFor(v: Pick<RuleVerdict, 'quote' | 'matched' | 'exposes'>, kind: ProofKind, source: Source, via: string | null, turns: readonly Turn[]): Proof | undefined {
   const quote = v.quote ?? v.matched;
   if (!quote) return undefined;
   const at = spanTolerant(source.text, quote);
@@ -48,10 +43,7 @@ export function proofFor(v: RuleVerdict, source: Source, via: string | null, tur
       turn = i;
     }
   }
-  const matched: Proof['matched'] = { kind: proofKindOf(v.detector) };
-  const label = v.exposes?.[0]?.label;
-  if (label && (matched.kind === 'canary' || matched.kind === 'sensitive')) matched.label = label;
-  return { turn, start, end, text: shows.slice(start, end), matched, ...(via && { read_as: via }) };
+  return { turn, start, end, text: shows.slice(start, end), matched: matchedOf(kind, v.exposes?.[0]?.label), ...(via && { read_as: via }) };
 }
 
 /** Every told value the conversation gave away, once each (a whole match over a part), with its proof. */
@@ -59,8 +51,7 @@ export function mergeExposed(into: Map<string, Exposed>, found: RuleVerdict['exp
   for (const { quote, ...e } of found ?? []) {
     const prior = into.get(e.label);
     if (prior && (prior.full || !e.full)) continue;
-    const kind: ProofKind = e.source === 'canary' ? 'canary' : 'sensitive';
-    const proof = proofFor({ detector: kind === 'canary' ? 'target-canary' : 'sensitive', outcome: 'vulnerable', matched: null, confidence: 1, quote, exposes: [e] }, source, via, turns);
+    const proof = proofFor({ quote, matched: null, exposes: [e] }, e.source === 'canary' ? 'canary' : 'sensitive', source, via, turns);
     into.set(e.label, { ...e, ...(proof && { proof }) });
   }
 }

@@ -59,8 +59,9 @@ export const ruleDetector = {
           const v = rule(text, sent, context, reading.via);
           if (!v) continue;
           mergeExposed(exposed, v.exposes, { text, turn: source.turn }, reading.via, turns);
-          const proof = proofFor(v, { text, turn: source.turn }, reading.via, turns);
-          const { quote: _quote, exposes: _exposes, ...plain } = v;
+          // what the proof shows: the verdict says, else its rule does, else the answer did what we asked
+          const proof = proofFor(v, v.proves ?? rule.proves ?? 'obedience', { text, turn: source.turn }, reading.via, turns);
+          const { quote: _quote, proves: _proves, exposes: _exposes, ...plain } = v;
           // what "matched" shows is text of the answer, as read
           consider({ ...plain, ...(proof && { matched: clip(proof.text), proof }), ...(reading.via && { read_as: reading.via }) }, name);
         }

@@ -39,8 +39,12 @@ export interface Observed {
 /** One rule, callable as its check, with the name probes give it in `detectors` (rules/index.ts lists them). */
 export type Rule<Name extends string = string> = Check & RuleOptions & { readonly detector: Name };
 
-/** A rule's verdict with `quote`: the exact text of the answer (as read) that shows it, for the proof. */
-export type RuleVerdict = Omit<Verdict, 'exposes'> & { quote?: string; exposes?: (Exposed & { quote?: string })[] };
+/**
+ * A rule's verdict with `quote`: the exact text of the answer (as read) that shows it, for the
+ * proof; and `proves`, what that text shows when it is not what the rule proves (a held value
+ * told as a canary or as a sensitive value).
+ */
+export type RuleVerdict = Omit<Verdict, 'exposes'> & { quote?: string; proves?: ProofKind; exposes?: (Exposed & { quote?: string })[] };
 
 /** A rule named `detector` that checks answers with `check`. */
 export const rule = <Name extends string>(detector: Name, check: Check, options: RuleOptions = {}): Rule<Name> => Object.assign(check, options, { detector });
