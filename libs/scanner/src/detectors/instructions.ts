@@ -25,7 +25,8 @@ const PATTERNS: [string, RegExp][] = [
   ['persona-switch', /\b(?:you are now|from now on,? you(?: are|'re| will)|act as|pretend (?:to be|you are)|roleplay as)\b[^.\n]{0,60}\b(?:unrestricted|unfiltered|jailbroken|dan\b|developer mode|no (?:rules|limits|restrictions|filters))/i],
   ['developer-mode', /\b(?:developer|debug|god|admin|sudo|maintenance) mode\b[^.\n]{0,30}\b(?:enabled|activated|on)\b|\benable (?:developer|debug|god|admin) mode\b/i],
   ['prompt-extraction', /\b(?:reveal|print|show|repeat|output|leak|tell me|what (?:is|are))\b[^.\n]{0,30}\b(?:your |the )?(?:system prompt|initial (?:prompt|instructions)|hidden (?:instructions|prompt)|instructions above|confidential instructions)\b/i],
-  ['fake-system-turn', /(?:^|\n)\s*(?:#{1,3}\s*)?(?:system|assistant)\s*:|<\|(?:im_start|system|endoftext)\|>|\[\/?(?:INST|SYS)\]/i],
+  // a line's own indentation only: `\s*` after each newline read a run of blank lines again from each of them
+  ['fake-system-turn', /(?:^|\n)[^\S\n]*(?:#{1,3}[^\S\n]*)?(?:system|assistant)\s*:|<\|(?:im_start|system|endoftext)\|>|\[\/?(?:INST|SYS)\]/i],
   ['encoded-payload', /\b(?:decode|base64|rot13)\b[^.\n]{0,40}\b(?:and|then)\b[^.\n]{0,20}\b(?:follow|execute|run|obey|do)\b/i],
   // a note written for whatever model reads the text: "Instructions for AI assistants reading this page:", "[Note to the assistant: ..."
   ['addressed-to-ai', new RegExp(String.raw`\b(?:instructions?|notes?|messages?|attention|reminder|directive|important)\s*(?:for|to)\s+(?:the\s+|any\s+|all\s+|every\s+)?${READER}\b`, 'i')],
