@@ -13,8 +13,16 @@ for (const c of [0xad, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0
 for (const [latin, glyph] of Object.entries(HOMOGLYPHS)) FOLDED_UNIT[glyph.charCodeAt(0)] = latin.charCodeAt(0);
 const UTF16 = new TextDecoder('utf-16le');
 
-/** JavaScript's `\s`, as a table: what squash() drops, read once per character */
-const SPACE = Uint8Array.from({ length: 65536 }, (_, c) => (/\s/.test(String.fromCharCode(c)) ? 1 : 0));
+/** JavaScript's `\s`, as a table: what squash() drops from a long text, read once per character */
+let SPACE: Uint8Array | null = null;
+/** made when a long text is first squashed, not when the module loads: every process that judges imports it */
+function spaceTable(): Uint8Array {
+  if (SPACE) return SPACE;
+  const table = new Uint8Array(65536);
+  const space = /\s/;
+  for (let c = 0; c < 65536; c++) if (space.test(String.fromCharCode(c))) table[c] = 1;
+  return (SPACE = table);
+}
 
 /**
  * Texts shorter than this (a needle, a sentence) are cached apart from longer ones (an answer), so
@@ -62,11 +70,12 @@ export function squash(text: string): string {
   if (lastSquash[0] === text) return lastSquash[1];
   const folded = fold(text);
   // a long one in one pass over a table: a regex replace of every run of spaces costs ten times more on `a a a …`
+  const space = spaceTable();
   const units = new Uint16Array(folded.length);
   let n = 0;
   for (let i = 0; i < folded.length; i++) {
     const unit = folded.charCodeAt(i);
-    if (SPACE[unit] === 0) units[n++] = unit;
+    if (space[unit] === 0) units[n++] = unit;
   }
   // fold() leaves no lone surrogate, so decoding the units gives them back as they were
   const out = n === folded.length ? folded : UTF16.decode(units.subarray(0, n));
