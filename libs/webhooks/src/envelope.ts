@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { bounded, exposureLine, exposureOrder, gradeLabel, partialCoverage, PROOF_FACTS, proofFacts, proofShows, type ProofFact, type AgentAlert, type ScanExposure, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
+import { bounded, exposureLine, exposureOrder, gradeLabel, partialCoverage, proofFacts, proofFactsOf, proofShows, type AgentAlert, type ScanExposure, type OwaspCategoryId, type Proof, type ProofKind, type ScanScore, type Severity, type Vulnerability, type WebhookEventType } from '@gauntlet/domain';
 
 /** Every event a webhook can carry: the contract's five, the Live Agent Monitor's alert, and the test ping. */
 export type WebhookEventName = WebhookEventType | 'agent.alert' | 'ping';
@@ -83,8 +83,7 @@ export function findingProof(p: Proof | undefined): FindingProof | undefined {
 
 /** the proof's own facts as a SIEM format names its fields: `proof_tool`, `proof_method`, ... (PROOF_FACTS' order) */
 export function proofFactFields(p: FindingProof): [field: string, value: string | undefined][] {
-  const facts: readonly ProofFact[] = Object.hasOwn(PROOF_FACTS, p.kind) ? PROOF_FACTS[p.kind] : [];
-  return facts.map((f) => [`proof_${f.name}`, p[f.name]]);
+  return proofFactsOf(p.kind).map((f) => [`proof_${f.name}`, p[f.name]]);
 }
 
 /** `tool_call=2,out_of_band=1`: the tally as one SIEM field */

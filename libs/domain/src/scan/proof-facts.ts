@@ -39,10 +39,12 @@ export const PROOF_FACTS: { readonly [K in ProofKind]: readonly ProofFact[] } = 
   ],
 };
 
-/** the proof's own facts, name and value, those it has in declaration order (none for a kind recorded by a later version) */
+/** a kind's declared facts (none for a kind recorded by a later version than this one knows) */
+export const proofFactsOf = (kind: string): readonly ProofFact[] => (Object.hasOwn(PROOF_FACTS, kind) ? PROOF_FACTS[kind as ProofKind] : []);
+
+/** the proof's own facts, name and value, those it has in declaration order */
 export function proofFacts(m: ProofMatch): [name: string, value: string][] {
-  const facts: readonly ProofFact[] = Object.hasOwn(PROOF_FACTS, m.kind) ? PROOF_FACTS[m.kind] : [];
-  return facts.flatMap((f) => {
+  return proofFactsOf(m.kind).flatMap((f) => {
     const value = f.read(m);
     return value === undefined ? [] : [[f.name, value] as [string, string]];
   });
