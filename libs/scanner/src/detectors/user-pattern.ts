@@ -38,14 +38,19 @@ export function compileUserPattern(source: string): UserPattern {
   return pattern;
 }
 
-/** the first match of `re` in a text, as its matcher finds it, at a cost the text's characters cannot raise past linear */
+/**
+ * The first match of `re` in a text, as its matcher finds it. The matcher follows every state alive
+ * at each character (up to the whole program: `\w{95}Q` follows 95 on a run of word characters);
+ * the automaton steps once a character. So the automaton reads the text, and the matcher only where
+ * the first match is, when a match is bounded in length; when it is not, only if there is one.
+ */
 function finder(re: RE2JS): (text: string) => string | null {
   const first = (text: string) => {
     const m = re.matcher(text);
     return m.find() ? m.group() : null;
   };
   const longest = longestMatch(re);
-  // a match of unbounded length (or one that looks around it): the automaton says whether there is one, the NFA finds it
+  // a match of unbounded length (or one that looks around it): the automaton says whether there is one, the matcher finds it
   if (longest === null) return (text) => (re.test(text) ? first(text) : null);
   // ends are looked for in windows of `step` that overlap by the longest match: the earliest end's window holds the first match
   const step = Math.max(4 * longest, 1024);
