@@ -1,5 +1,5 @@
 import type { CategoryScore, ScanExposure, Severity, Vulnerability } from '@gauntlet/domain';
-import { argumentsText, canonicalCategoryId, exposureLine, exposureOrder, gradeLabel, isWeaknessFingerprint, OWASP_LLM_TOP10_2025, owaspCategory, outOfBandRequest, proofSentence, SEVERITIES } from '@gauntlet/domain';
+import { canonicalCategoryId, exposureLine, exposureOrder, gradeLabel, isWeaknessFingerprint, OWASP_LLM_TOP10_2025, owaspCategory, proofLinesOf, proofSentence, SEVERITIES, type ProofLineName } from '@gauntlet/domain';
 
 /** What the CI client knows about a finished scan: GET /api/scans/{id}, plus the score's categories when it could read them. */
 export interface CiScanResult {
@@ -33,8 +33,20 @@ export const SARIF_LEVEL: Readonly<Record<Severity, 'error' | 'warning' | 'note'
 const rank = (s: Severity) => SEVERITIES.indexOf(s); // 0 = critical
 
 /**
+ * The SARIF result property each proof kind's fact is in (PROOF_FACTS, as lines: a request on one
+ * line). Code scanning integrations already read these names: a fact added to PROOF_FACTS does not
+ * compile until it has its property here.
+ */
+export const SARIF_PROOF_PROPERTIES = {
+  tool: 'tool',
+  arguments: 'tool_arguments',
+  request: 'request',
+  at: 'request_at',
+} as const satisfies Record<ProofLineName, string>;
+
+/**
  * What proves a finding, for a machine reading SARIF: its kind and sentence, and for what the
- * target did, the call (tool and bounded arguments) or the request that reached the planted address.
+ * target did its kind's facts, each one bounded line (null when the proof has none).
  */
 function proofProperties(v: Vulnerability): Record<string, unknown> {
   const p = v.evidence?.proof;
@@ -43,8 +55,7 @@ function proofProperties(v: Vulnerability): Record<string, unknown> {
   return {
     proof_kind: m.kind,
     proof: proofSentence(p),
-    ...(m.kind === 'tool_call' && { tool: m.tool ?? null, tool_arguments: argumentsText(m.arguments) }),
-    ...(m.kind === 'out_of_band' && { request: outOfBandRequest(m), request_at: m.at ?? null }),
+    ...Object.fromEntries(proofLinesOf(m.kind).map((f) => [SARIF_PROOF_PROPERTIES[f.name], f.read(m) ?? null])),
   };
 }
 

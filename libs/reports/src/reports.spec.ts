@@ -64,6 +64,18 @@ describe('renderReport', () => {
 });
 
 describe('csv', () => {
+  it('keeps the columns spreadsheets already read, by name and in order (the proof columns derived from PROOF_FACTS among them): a new one is a change to a published contract, made here on purpose', () => {
+    expect(CSV_COLUMNS).toEqual([
+      'scan_id', 'target', 'finding_id', 'severity', 'category', 'category_name', 'title', 'probe_id', 'technique', 'converters',
+      'how', 'variants', 'fingerprint', 'confidence', 'phase', 'found_at', 'description', 'detector', 'matched', 'read_as', 'evidence', 'remediation', 'references',
+      'since_last_scan', 'triage_state', 'triage_reason', 'triage_by', 'triage_at', 'triage_expires_at',
+      'scan_partial', 'scan_coverage',
+      'proof',
+      'proof_kind', 'proof_tool', 'proof_arguments', 'proof_request', 'proof_request_at',
+      'probes', 'conversations', 'exposes', 'rotate',
+    ]);
+  });
+
   it('reads back with a CSV parser: one row per finding, text intact, formulas neutralised', async () => {
     const r = hostileReport();
     const rows: Record<string, string>[] = parseCsv((await renderReport('csv', r)).body, { columns: true, bom: false, relax_column_count: false });

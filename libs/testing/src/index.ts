@@ -1,4 +1,4 @@
-import { Decider, DomainError, DomainErrorCode } from '@gauntlet/domain';
+import { Decider, DomainError, DomainErrorCode, PROOF_KINDS, proofFactsOf, type ProofKind, type ProofMatch } from '@gauntlet/domain';
 
 /**
  * given(events).when(command).then(events | error): the way every decider is specified.
@@ -36,3 +36,15 @@ export function spec<C, E, S>(decider: Decider<C, E, S>) {
     },
   };
 }
+
+/**
+ * A proof of `kind` that records every fact its kind declares (PROOF_FACTS), each a value of its
+ * own (`method-out_of_band`): what a view's spec builds to see that each fact shows, those a later
+ * change adds too.
+ */
+export function proofWithEveryFact(kind: ProofKind): ProofMatch {
+  return { kind, ...Object.fromEntries(proofFactsOf(kind).map((f) => [f.name, `${f.name}-${kind}`])) };
+}
+
+/** the proof kinds that carry facts of their own (a tool call, an out-of-band request) */
+export const KINDS_WITH_FACTS: readonly ProofKind[] = PROOF_KINDS.filter((k) => proofFactsOf(k).length > 0);

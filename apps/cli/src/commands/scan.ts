@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { isIP } from 'node:net';
-import { BUDGET_FIELD_NAMES, BUDGET_FIELDS, callbackDomainProblem, isTerminal, PROFILES, spentBesidePlan } from '@gauntlet/domain';
+import { BUDGET_FIELD_NAMES, BUDGET_FIELDS, callbackDomainProblem, isTerminal, PROFILES, spentBesidePlan, toolsFlags } from '@gauntlet/domain';
 import type { ScanDoc } from '@gauntlet/read-models';
 import { configPosition, findConfigFile, GauntletConfig, loadConfig } from '../config/gauntlet-config';
 import { CliError, CliIo, EXIT } from '../io';
@@ -282,9 +282,6 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--data-dir <dir>', 'where scans are kept (default: $GAUNTLET_DATA_DIR, else the per-user data folder)')
     .option('--config <file>', 'the config file (default: ./gauntlet.yaml, .yml or .json)')
     .option('--no-private', 'refuse loopback and private addresses, as the service does by default')
-    .option('--tools <set>', 'what an agent is offered (API formats with tool calling): decoy (default), none, or a JSON file of tool definitions [{name, description, parameters, risk}]')
-    .option('--mcp <url>', 'offer the tools this MCP server lists (Streamable HTTP; listed, never called)')
-    .option('--mcp-command <cmd>', 'offer the tools of a local MCP server started with this command (stdio; listed, never called)')
     .option('--timeout <seconds>', 'stop the scan after this long, keeping what it found')
     .option('--plan', 'print each scan\'s plan (requests per phase, tokens, time, cost) and scan nothing')
     .option('--json', 'with --plan: the plan as one JSON object a target, one a line')
@@ -294,6 +291,8 @@ export function registerScan(program: Command, ctx: CommandContext): void {
     .option('--callback-domain <domain>', 'a domain whose names reach the listener (wildcard DNS to it, or delegated to --callback-dns): probes plant e-mail domains under it; default $CALLBACK_DOMAIN')
     .option('--callback-dns <[host:]port>', 'answer DNS (UDP) for --callback-domain here, each lookup of a planted name a hit (host 127.0.0.1 unless given); default $CALLBACK_DNS_PORT, else none')
     .action((url: string | undefined, flags: ScanFlags) => runCommand(ctx, () => runScan(url, flags, ctx.io)));
+  // the tools options, as the setting's owner describes them (its forms' flags)
+  for (const f of toolsFlags()) scan.option(f.option, f.help);
   // the budget's options, as their owner describes them (BUDGET_FIELDS)
   for (const field of BUDGET_FIELD_NAMES) scan.option(`${BUDGET_FIELDS[field].flag} ${BUDGET_FIELDS[field].argument}`, BUDGET_FIELDS[field].description);
 }

@@ -17,7 +17,7 @@ describe('what gauntlet scan will do', () => {
       require('node:fs').rmSync(file);
     }
     expect(() => tools({ tools: '/nonexistent/tools.json' })).toThrow(/--tools/);
-    expect(() => tools({ tools: 'none', mcp: 'https://m.example' })).toThrow(/one of --tools, --mcp and --mcp-command/);
+    expect(() => tools({ tools: 'none', mcp: 'https://m.example' })).toThrow(/one of --tools, --mcp-command and --mcp/);
   });
 
   it('scans the url on the command line with its options', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { API_FORMATS, ApiFormat, BUDGET_FIELD_NAMES, BUDGET_FIELDS, BudgetField, budgetOf, budgetProblem, budgetValueFromText, CustomProbe, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile, ScanBudget } from '@gauntlet/domain';
+import { API_FORMATS, ApiFormat, BUDGET_FIELD_NAMES, BUDGET_FIELDS, BudgetField, budgetOf, budgetProblem, budgetValueFromText, CustomProbe, toolsFlags, toolsFromFlag, OWASP_LLM_TOP10_2025, ProbeSelection, PROFILES, Profile, ScanBudget } from '@gauntlet/domain';
 import { probeById, UNTESTABLE_CATEGORIES, userPatternProblem } from '@gauntlet/scanner';
 import type { ConfigProbe, ConfigTarget, GauntletConfig } from '../config/gauntlet-config';
 import { CliError } from '../io';
@@ -39,12 +39,7 @@ export interface ScanFlags {
   callbackDomain?: string;
   /** where the DNS listener answers for that domain, [host:]port (UDP; host 127.0.0.1 by default); none: no DNS listener */
   callbackDns?: string;
-  /** none | decoy | a JSON file of tool definitions */
-  tools?: string;
-  /** an MCP server's Streamable HTTP address */
-  mcp?: string;
-  /** a local MCP server to run and list (stdio) */
-  mcpCommand?: string;
+  // the tools flags (`tools`, `mcp`, `mcpCommand`) are their owner's: toolsFlags in the domain
   /** print each scan's plan and scan nothing */
   plan?: boolean;
   /** with --plan: one JSON object a target, one a line */
@@ -223,26 +218,21 @@ export function targetFromFlags(url: string, flags: ScanFlags, env: Record<strin
   };
 }
 
-/** --tools none|decoy|<file.json>, --mcp <url>, --mcp-command "<cmd>": at most one of them */
+/** the flag's name as commander keeps its value: `--mcp-command` as `mcpCommand` */
+const flagKey = (flag: string) => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** the tools flags, as the setting's owner gives them (toolsFlags: `--tools`, `--mcp-command`, `--mcp`): at most one of them */
 function toolsOf(flags: ScanFlags): Pick<ConfigTarget, 'tools'> {
-  const given = [flags.tools, flags.mcp, flags.mcpCommand].filter((v) => v !== undefined);
-  if (given.length > 1) throw new CliError('give one of --tools, --mcp and --mcp-command');
-  if (flags.mcp !== undefined) return { tools: { mcp: { url: flags.mcp } } };
-  if (flags.mcpCommand !== undefined) {
-    const [command, ...args] = flags.mcpCommand.trim().split(/\s+/);
-    if (!command) throw new CliError('--mcp-command needs a command');
-    return { tools: { mcp: { command, args } } };
-  }
-  if (flags.tools === undefined) return {};
-  if (flags.tools === 'none' || flags.tools === 'decoy') return { tools: flags.tools };
-  let list: unknown;
-  try {
-    list = JSON.parse(readFileSync(flags.tools, 'utf8'));
-  } catch (e) {
-    throw new CliError(`--tools ${flags.tools}: not none, decoy or a readable JSON file of tool definitions (${e instanceof Error ? e.message : e})`);
-  }
-  if (!Array.isArray(list)) throw new CliError(`--tools ${flags.tools}: the file holds a JSON list of tool definitions`);
-  return { tools: list };
+  const all = toolsFlags().map((f) => f.flag);
+  const given = all.flatMap((flag) => {
+    const value = (flags as Record<string, unknown>)[flagKey(flag)];
+    return typeof value === 'string' ? [{ flag, value }] : [];
+  });
+  if (given.length > 1) throw new CliError(`give one of ${all.slice(0, -1).join(', ')} and ${all[all.length - 1]}`);
+  if (!given.length) return {};
+  const read = toolsFromFlag(given[0].flag, given[0].value, (file) => JSON.parse(readFileSync(file, 'utf8')));
+  if ('problem' in read) throw new CliError(read.problem);
+  return { tools: read.setting };
 }
 
 /** with several targets each writes its own files: {target} in a name, or the target's name before the extension */

@@ -1348,11 +1348,11 @@ export interface components {
             occurrences?: number;
             /** @description tool_call: the tool the agent called */
             tool?: string;
-            /** @description tool_call: its arguments as the agent sent them (object, or the raw text when not JSON) */
+            /** @description tool_call: its arguments as the agent sent them (an object, or the raw text when it was not JSON) */
             arguments?: {
                 [key: string]: unknown;
             } | string;
-            /** @description out_of_band: the method of the request that reached the planted address */
+            /** @description out_of_band: the method of the request that reached the planted address (DNS for a lookup) */
             method?: string;
             /** @description out_of_band: its path */
             path?: string;
@@ -1365,7 +1365,7 @@ export interface components {
              * @description out_of_band: when it arrived
              */
             at?: string;
-            /** @description out_of_band: the request as every view writes it, bounded and on one line: "GET /oob/…/page?d=Jane" */
+            /** @description out_of_band: the request that reached the planted address, on one line: "GET /oob/…/page?d=Jane", "DNS lookup of <host>" */
             request?: string;
         };
         ProofView: {

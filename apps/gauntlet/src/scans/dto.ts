@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/sw
 import { CleanText } from '../http/clean-text';
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, IsUUID, MaxLength, MinLength } from 'class-validator';
 import {
-  BUDGET_LIMITS, BUDGET_OUTLOOKS, EXPOSURE_CHANNELS, MAX_TRIAGE_REASON, PACE_SOURCES, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TOKEN_ESTIMATE,
+  BUDGET_LIMITS, BUDGET_OUTLOOKS, EXPOSURE_CHANNELS, MAX_TRIAGE_REASON, PACE_SOURCES, PHASES, Phase, PROFILES, PROOF_KIND_MEANINGS, PROOF_KINDS, Profile, proofFactsOf, proofLinesOf, type ProofFact, type ProofKind, SCAN_ORIGINS, SCAN_STATUSES, ScanStatus, SEVERITIES, TOKEN_ESTIMATE,
   TRIAGE_STATE_LABELS, TRIAGE_STATES, TriageState,
 } from '@gauntlet/domain';
 import { BudgetFields } from './budget-fields';
@@ -125,7 +125,7 @@ class TurnView {
   @ApiPropertyOptional({ description: "tool turns: the tool's name" }) name?: string;
 }
 
-class ProofMatchView {
+export class ProofMatchView {
   @ApiProperty({
     enum: PROOF_KINDS,
     description: PROOF_KINDS.map((k) => `${k}: ${PROOF_KIND_MEANINGS[k]}`).join('; '),
@@ -133,14 +133,29 @@ class ProofMatchView {
   kind: string;
   @ApiPropertyOptional({ description: 'the canary or sensitive value, by its label (never the value)' }) label?: string;
   @ApiPropertyOptional({ description: 'independent conversations the value came back in' }) occurrences?: number;
-  @ApiPropertyOptional({ description: 'tool_call: the tool the agent called' }) tool?: string;
-  @ApiPropertyOptional({ ...TOOL_ARGUMENTS, description: 'tool_call: its arguments as the agent sent them (object, or the raw text when not JSON)' }) arguments?: Record<string, unknown> | string;
-  @ApiPropertyOptional({ description: 'out_of_band: the method of the request that reached the planted address' }) method?: string;
-  @ApiPropertyOptional({ description: 'out_of_band: its path' }) path?: string;
-  @ApiPropertyOptional({ description: 'out_of_band: the host name that carried the token (a DNS lookup, method DNS, or an HTTP request to <token>.<CALLBACK_DOMAIN>)' }) host?: string;
-  @ApiPropertyOptional({ description: 'out_of_band: its query string, without the "?"' }) query?: string;
-  @ApiPropertyOptional({ format: 'date-time', description: 'out_of_band: when it arrived' }) at?: string;
-  @ApiPropertyOptional({ description: 'out_of_band: the request as every view writes it, bounded and on one line: "GET /oob/…/page?d=Jane"' }) request?: string;
+}
+
+/** the schema of a fact as the proof records it, when it is not a string */
+const FACT_SCHEMAS: Readonly<Record<string, ApiPropertyOptions>> = { arguments: { type: Object, ...TOOL_ARGUMENTS }, at: { type: String, format: 'date-time' } };
+
+/**
+ * Each proof kind's own facts, from their one declaration (PROOF_FACTS): each fact as the proof
+ * records it, then each line made of facts that the view adds (`request`), each described by the
+ * kinds that carry it and its label. A fact added there is in the API document with no edit here.
+ */
+function describedFacts(): Map<string, { kinds: ProofKind[]; label: string }> {
+  const facts = new Map<string, { kinds: ProofKind[]; label: string }>();
+  const add = (kind: ProofKind, f: ProofFact) => {
+    const known = facts.get(f.name);
+    if (known) known.kinds.push(kind);
+    else facts.set(f.name, { kinds: [kind], label: f.label });
+  };
+  for (const kind of PROOF_KINDS) for (const f of proofFactsOf(kind)) add(kind, f);
+  for (const kind of PROOF_KINDS) for (const f of proofLinesOf(kind)) if (f.parts) add(kind, f);
+  return facts;
+}
+for (const [name, { kinds, label }] of describedFacts()) {
+  ApiPropertyOptional({ ...(FACT_SCHEMAS[name] ?? { type: String }), description: `${kinds.join(', ')}: ${label}` })(ProofMatchView.prototype, name);
 }
 
 class ProofView {

@@ -1,5 +1,5 @@
 import type { ScanDoc, VulnerabilityDoc } from '@gauntlet/read-models';
-import { exposureOrder, outOfBandRequest, proofShows, proofWhere, provenByAction, spentBesidePlan, type Cancellation, type Evidence, type ScanExposure, type Vulnerability } from '@gauntlet/domain';
+import { exposureOrder, proofLinesOf, proofShows, proofWhere, provenByAction, spentBesidePlan, type Cancellation, type Evidence, type ScanExposure, type Vulnerability } from '@gauntlet/domain';
 import type { ScanStatusView, ScanSummaryView } from './dto';
 
 /** whether the scan stopped before its plan ran, and what share ran: a partial grade is never shown without them */
@@ -34,13 +34,14 @@ export const summaryView = (d: NamedScanDoc): ScanSummaryView => ({
 
 /**
  * evidence as the API shows it: its proof also says, in the words every view uses, what it shows,
- * where, whether it is an act of the target's, and the request an out-of-band proof is
+ * where, whether it is an act of the target's, and beside the facts it records each fact made of
+ * them on its one line (PROOF_FACTS: the `request` an out-of-band proof's method, host, path and query are)
  */
 function evidenceView(e: Evidence): Evidence {
   if (!e?.proof) return e;
   const { matched } = e.proof;
-  const request = matched.kind === 'out_of_band' ? { request: outOfBandRequest(matched) } : {};
-  return { ...e, proof: { ...e.proof, matched: { ...matched, ...request }, shows: proofShows(matched), where: proofWhere(e.proof), act: provenByAction(matched) } as Evidence['proof'] };
+  const lines = Object.fromEntries(proofLinesOf(matched.kind).flatMap((f) => (f.parts ? [[f.name, f.read(matched)]] : [])));
+  return { ...e, proof: { ...e.proof, matched: { ...matched, ...lines }, shows: proofShows(matched), where: proofWhere(e.proof), act: provenByAction(matched) } as Evidence['proof'] };
 }
 
 export function vulnerabilityView(d: VulnerabilityDoc): Vulnerability {

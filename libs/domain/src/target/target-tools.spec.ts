@@ -1,5 +1,5 @@
 import {
-  defaultTools, openTools, readTools, readToolDefinitions, sealTools, Sealer, TargetTools, targetToolsProblem, toolsDescription, toolsFormOf, toolsOf, toolsOutboundUrls, toolsSchema, toolsView, toolsViewSchema,
+  defaultTools, openTools, readTools, readToolDefinitions, sealTools, Sealer, TargetTools, targetToolsProblem, toolsDescription, toolsFlags, toolsFromFlag, toolsFormOf, toolsOf, toolsOutboundUrls, toolsSchema, toolsView, toolsViewSchema,
 } from './target-tools';
 import { TOOL_RISKS } from '../agent/tools';
 
@@ -147,5 +147,40 @@ describe('the tools setting, one owner for every door', () => {
       expect(toolsDescription('api')).not.toContain('command');
       expect(toolsDescription('cli')).toContain('{mcp: {command, args?}}');
     });
+  });
+});
+
+describe("gauntlet scan's tools flags, as the forms give them", () => {
+  const json: Record<string, unknown> = { 'tools.json': [{ name: 'refund', risk: 'financial' }], 'object.json': { name: 'refund' } };
+  const readJson = (file: string) => {
+    if (!(file in json)) throw new Error(`ENOENT: ${file}`);
+    return json[file];
+  };
+  const from = (flag: string, value: string) => toolsFromFlag(flag, value, readJson);
+
+  it('lists one option a flag, each saying the forms it takes', () => {
+    expect(toolsFlags().map((f) => f.option)).toEqual(['--tools <set>', '--mcp-command <cmd>', '--mcp <url>']);
+    expect(toolsFlags()[0].help).toBe('what an agent is offered (API formats with tool calling): decoy (default), none or a JSON file of tool definitions [{name, description, parameters, risk}]');
+  });
+
+  it('given a word, a file of definitions, an MCP address or a command, when read, then each is the setting of its form', () => {
+    const cases: [flag: string, value: string, form: string][] = [
+      ['--tools', 'decoy', 'decoy'], ['--tools', 'none', 'none'], ['--tools', 'tools.json', 'definitions'],
+      ['--mcp', 'https://mcp.example/mcp', 'mcp'], ['--mcp-command', ' npx -y @acme/mcp-server --stdio ', 'mcp-command'],
+    ];
+    for (const [flag, value, form] of cases) {
+      const read = from(flag, value);
+      if (!('setting' in read)) throw new Error(read.problem);
+      // the body a flag makes is a setting the owner reads, of the form that gave the flag
+      const setting = readTools(read.setting, 'cli');
+      expect('setting' in setting && toolsFormOf(setting.setting as TargetTools)).toBe(form);
+    }
+    expect(from('--mcp-command', 'npx -y @acme/mcp-server')).toEqual({ setting: { mcp: { command: 'npx', args: ['-y', '@acme/mcp-server'] } } });
+  });
+
+  it('given what no form of the flag takes, when read, then the problem says the flag and what it takes', () => {
+    expect(from('--tools', 'missing.json')).toEqual({ problem: expect.stringMatching(/^--tools missing\.json: not decoy \(default\), none or a JSON file of tool definitions .*\(ENOENT: missing\.json\)$/) });
+    expect(from('--tools', 'object.json')).toEqual({ problem: expect.stringMatching(/^--tools object\.json: the file is not a JSON file of tool definitions/) });
+    expect(from('--mcp-command', '   ')).toEqual({ problem: expect.stringMatching(/^--mcp-command "": not the tools of a local MCP server/) });
   });
 });

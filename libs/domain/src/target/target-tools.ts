@@ -2,14 +2,14 @@ import { DomainError } from '../decider';
 import { API_FORMAT_SPECS, apiFormat, isApiFormat } from './formats';
 import { decoyTools } from './tools-forms/decoy';
 import { toolDefinitions } from './tools-forms/definitions';
-import { OutboundUrl, Sealer, ToolsDoor, ToolsForm, ToolsProblem } from './tools-forms/form';
+import { OutboundUrl, Sealer, ToolsDoor, ToolsFlag, ToolsForm, ToolsProblem } from './tools-forms/form';
 import { mcpCommand } from './tools-forms/mcp-command';
 import { mcpServer } from './tools-forms/mcp-server';
 import { noTools } from './tools-forms/none';
 
 export { MAX_TOOL_DESCRIPTION, MAX_TOOL_SCHEMA_BYTES, MAX_TOOLS, TOOL_NAME_PATTERN, parametersProblem, readToolDefinitions, toolProblem } from './tools-forms/definitions';
 export type { McpSource } from './tools-forms/mcp-server';
-export type { OutboundUrl, Sealer, ToolsDoor, ToolsProblem } from './tools-forms/form';
+export type { OutboundUrl, Sealer, ToolsDoor, ToolsFlag, ToolsProblem } from './tools-forms/form';
 
 /**
  * What a target's agent is offered during a scan (`tools` on the target), one line a form. The one
@@ -40,11 +40,11 @@ const FORMS = TOOLS_FORMS as readonly ToolsForm<string, any, any, any, any, any>
 const formsAt = (door: ToolsDoor) => FORMS.filter((f) => f.doors.includes(door));
 const formOf = (value: unknown, door?: ToolsDoor) => (door ? formsAt(door) : FORMS).find((f) => f.claims(value)) ?? null;
 
+/** `a, b or c` */
+const orList = (all: string[]) => (all.length > 1 ? `${all.slice(0, -1).join(', ')} or ${all[all.length - 1]}` : all[0]);
+
 /** what the setting is, in the sentence a refusal says */
-const shapes = (door: ToolsDoor) => {
-  const all = formsAt(door).map((f) => f.shape);
-  return `${all.slice(0, -1).join(', ')} or ${all[all.length - 1]}`;
-};
+const shapes = (door: ToolsDoor) => orList(formsAt(door).map((f) => f.shape));
 
 // what was read at a door, by the value read: the DTO's check and the handler's seal read it once
 const readAlready = new WeakMap<object, ReturnType<typeof readUnremembered>>();
@@ -145,4 +145,55 @@ function withWordsTogether(schemas: Record<string, unknown>[]): Record<string, u
   const isWord = (s: Record<string, unknown>) => Object.keys(s).length === 1 && Array.isArray(s.enum);
   const words = schemas.filter(isWord).flatMap((s) => s.enum as unknown[]);
   return [...(words.length ? [{ enum: words }] : []), ...schemas.filter((s) => !isWord(s))];
+}
+
+type AnyForm = (typeof FORMS)[number];
+
+/** each `gauntlet scan` flag the forms give, with its forms in TOOLS_FORMS' order */
+function flagsOfForms(): Map<string, (AnyForm & { flag: ToolsFlag })[]> {
+  const flags = new Map<string, (AnyForm & { flag: ToolsFlag })[]>();
+  for (const f of formsAt('cli')) if (f.flag) flags.set(f.flag.flag, [...(flags.get(f.flag.flag) ?? []), f as AnyForm & { flag: ToolsFlag }]);
+  return flags;
+}
+
+/**
+ * `gauntlet scan`'s options for the setting, one a flag (at most one of them is given), each with
+ * the forms it takes said together ("decoy (default), none or a JSON file of tool definitions …").
+ */
+export function toolsFlags(): { flag: string; option: string; help: string }[] {
+  return [...flagsOfForms().values()].map((forms) => ({
+    flag: forms[0].flag.flag,
+    option: `${forms[0].flag.flag} ${forms[0].flag.value}`,
+    help: `what an agent is offered (API formats with tool calling): ${orList(forms.map((f) => f.flag.help))}`,
+  }));
+}
+
+/**
+ * The setting a `gauntlet scan` flag's value gives: the first of the flag's forms that claims the
+ * body the value makes, the file it names read first (`readJson`) for a form that takes a file; or
+ * the problem, in the flag's words. What the body holds is checked where every setting is (`readTools`).
+ */
+export function toolsFromFlag(flag: string, value: string, readJson: (file: string) => unknown): { setting: ToolsBody } | { problem: string } {
+  const forms = flagsOfForms().get(flag) ?? [];
+  const made = (of: typeof forms, v: unknown): ToolsBody | undefined => {
+    for (const f of of) {
+      const body = f.flag.body(v);
+      if (body !== null && f.claims(body)) return body as ToolsBody;
+    }
+    return undefined;
+  };
+  const said = made(forms.filter((f) => !f.flag.file), value);
+  if (said !== undefined) return { setting: said };
+  const files = forms.filter((f) => f.flag.file);
+  const given = `${flag} ${value.trim() || '""'}`;
+  const not = `${given}: not ${orList(forms.map((f) => f.flag.help))}`;
+  if (!files.length) return { problem: not };
+  let json: unknown;
+  try {
+    json = readJson(value);
+  } catch (e) {
+    return { problem: `${not} (${e instanceof Error ? e.message : String(e)})` };
+  }
+  const held = made(files, json);
+  return held !== undefined ? { setting: held } : { problem: `${given}: the file is not ${orList(files.map((f) => f.flag.help))}` };
 }

@@ -1,5 +1,5 @@
 import type { ScanReport } from '@gauntlet/assessment';
-import { exposureLine, outOfBandRequest, type ProofMatch } from '@gauntlet/domain';
+import { exposureLine, proofLinesOf, type ProofLineName, type ProofMatch } from '@gauntlet/domain';
 import { evidenceText, proofLine } from '../common';
 import { reportFormat } from './report-format';
 
@@ -17,7 +17,21 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export const CSV_COLUMNS = [
+/**
+ * The column each proof kind's fact is in (PROOF_FACTS, as lines: a request on one line, not its
+ * method, path, host and query), in column order. Spreadsheets already read these names: a fact
+ * added to PROOF_FACTS does not compile until it has its column here.
+ */
+export const CSV_PROOF_COLUMNS = {
+  tool: 'proof_tool',
+  arguments: 'proof_arguments',
+  request: 'proof_request',
+  at: 'proof_request_at',
+} as const satisfies Record<ProofLineName, `proof_${string}`>;
+
+const proofColumns = Object.values(CSV_PROOF_COLUMNS);
+
+export const CSV_COLUMNS: readonly string[] = [
   'scan_id', 'target', 'finding_id', 'severity', 'category', 'category_name', 'title', 'probe_id', 'technique', 'converters',
   'how', 'variants', 'fingerprint', 'confidence', 'phase', 'found_at', 'description', 'detector', 'matched', 'read_as', 'evidence', 'remediation', 'references',
   'since_last_scan', 'triage_state', 'triage_reason', 'triage_by', 'triage_at', 'triage_expires_at',
@@ -25,27 +39,23 @@ export const CSV_COLUMNS = [
   'scan_partial', 'scan_coverage',
   // the span of the answer that proves the finding, and what it matched
   'proof',
-  // what kind of proof it is, and for what the target did: the tool it called with its arguments
-  // (JSON, bounded), or the request that reached the planted address (method, path, query, when)
-  'proof_kind', 'proof_tool', 'proof_arguments', 'proof_request', 'proof_request_at',
+  // what kind of proof it is, and for what the target did, its kind's facts: the tool it called with
+  // its arguments (JSON, bounded), or the request that reached the planted address and when
+  'proof_kind', ...proofColumns,
   // the weakness's instances: every probe that showed it and how many conversations; what it
   // exposed, masked, one per value; whether a credential among them must be rotated
   'probes', 'conversations', 'exposes', 'rotate',
-] as const;
+];
 
-/** a call's arguments in a cell: the JSON the agent sent, bounded (a cell is read, not replayed) */
-export const MAX_CSV_ARGUMENTS = 2000;
+/** a fact in a cell, whole where it is data (a call's arguments: the JSON the agent sent), bounded (a cell is read, not replayed) */
+export const MAX_CSV_FACT_CHARS = 2000;
 
+const cell = (text: string) => (text.length > MAX_CSV_FACT_CHARS ? `${text.slice(0, MAX_CSV_FACT_CHARS - 1)}…` : text);
+
+/** the proof's kind, then a cell per proof column: its kind's facts in theirs, the others empty */
 function proofCells(m: ProofMatch | undefined): unknown[] {
-  if (!m) return ['', '', '', '', ''];
-  const args = m.kind === 'tool_call' && m.arguments !== undefined ? (typeof m.arguments === 'string' ? m.arguments : JSON.stringify(m.arguments)) : '';
-  return [
-    m.kind,
-    m.kind === 'tool_call' ? m.tool ?? '' : '',
-    args.length > MAX_CSV_ARGUMENTS ? `${args.slice(0, MAX_CSV_ARGUMENTS - 1)}…` : args,
-    m.kind === 'out_of_band' ? outOfBandRequest(m) : '',
-    m.kind === 'out_of_band' ? m.at ?? '' : '',
-  ];
+  const facts = new Map(m ? proofLinesOf(m.kind).map((f) => [CSV_PROOF_COLUMNS[f.name], cell(f.whole?.(m) ?? f.read(m) ?? '')]) : []);
+  return [m?.kind ?? '', ...proofColumns.map((c) => facts.get(c) ?? '')];
 }
 
 export function toCsv(report: ScanReport): string {

@@ -1,5 +1,5 @@
-import type { Severity } from '@gauntlet/domain';
-import { eventSeverity, exposureSummary, proofTally, regressionMessage, shownGrade, type WebhookEnvelope } from '../envelope';
+import { proofFactsOf, type ProofFactName, type Severity } from '@gauntlet/domain';
+import { eventSeverity, exposureSummary, proofTally, regressionMessage, shownGrade, type FindingProof, type WebhookEnvelope } from '../envelope';
 import { siemFormat, type ProductVersion } from './siem-format';
 
 /** Header fields: backslash and pipe are escaped (ArcSight CEF rules); newlines would end the record. */
@@ -33,13 +33,37 @@ function custom(pairs: [label: string, value: string | number | null | undefined
 }
 
 /**
+ * The key of the CEF standard's own each proof kind's fact is in (null: none fits, and the fact is
+ * said only in the proof's words at the end of `msg`): a fact added to PROOF_FACTS does not compile
+ * until it says which here. `request` and the time keys already hold the report link and the event's.
+ */
+export const CEF_PROOF_KEYS = {
+  tool: null,
+  arguments: null,
+  method: 'requestMethod',
+  path: null,
+  host: null,
+  query: null,
+  at: null,
+} as const satisfies Record<ProofFactName, string | null>;
+
+/** the finding's proof facts that have a key of the standard's own, each under it */
+function proofKeys(proof: FindingProof | undefined): Ext[] {
+  if (!proof) return [];
+  return proofFactsOf(proof.kind).flatMap((f): Ext[] => {
+    const key = CEF_PROOF_KEYS[f.name];
+    return key ? [[key, proof[f.name]]] : [];
+  });
+}
+
+/**
  * One CEF record. Signature ID is the webhook event name; severity is `eventSeverity`, the model
  * OCSF and syslog map from too. Custom fields are fixed per event kind so SIEM parsers can map them:
  * scans: cs1 scanId, cs2 targetId, cs3 targetName, cs4 securityGrade, cs5 owaspCategory, cs6 vulnerabilityId (a finding)
  * or exposures (a finished scan: what leaked, and which credentials to rotate, also said right after the score in `msg`),
  * cn1 securityScore, cn2 totalFindings, cn3 criticalFindings, flexNumber1 newFindings (scan end), flexString2 proofKind (a finding:
  * tool_call, out_of_band, canary...) or findingsByProof (a scan: `tool_call=2,out_of_band=1`), requestMethod the callback's
- * method (an out_of_band proof); the proof in words ends `msg`; agent alerts: cs1 sessionId, cs2 targetId,
+ * method (an out_of_band proof: CEF_PROOF_KEYS); the proof in words ends `msg`; agent alerts: cs1 sessionId, cs2 targetId,
  * cs3 targetName, cs4 detector, cs5 kind, cs6 matched.
  */
 export function renderCef(envelope: WebhookEnvelope, product: CefProduct): string {
@@ -89,7 +113,7 @@ export function renderCef(envelope: WebhookEnvelope, product: CefProduct): strin
       ...(regressed && d.previous_score !== null && d.previous_score !== undefined ? ([['flexNumber2', d.previous_score], ['flexNumber2Label', 'previousScore']] as Ext[]) : []),
       // what proves the finding, or the scan's findings by what proves them
       ...(proof ? ([['flexString2', proof.kind], ['flexString2Label', 'proofKind']] as Ext[]) : tally ? ([['flexString2', tally], ['flexString2Label', 'findingsByProof']] as Ext[]) : []),
-      ...(proof?.kind === 'out_of_band' ? ([['requestMethod', proof.method]] as Ext[]) : []),
+      ...proofKeys(proof),
     ];
   }
   const header = ['CEF:0', product.vendor, product.product, product.version, envelope.event, name, String(severity)].map((h, i) => (i === 0 ? h : escapeCefHeader(h)));

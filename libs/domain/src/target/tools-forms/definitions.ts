@@ -106,6 +106,7 @@ export const toolDefinitions: ToolsForm<'definitions', unknown[], ToolDefinition
   outboundUrls: () => [],
   schema: { type: 'array', minItems: 1, maxItems: MAX_TOOLS, items: { oneOf: [DEFINITION_SCHEMA, FUNCTION_FORM_SCHEMA] } },
   viewSchema: { type: 'array', items: DEFINITION_SCHEMA },
+  flag: { flag: '--tools', value: '<set>', help: 'a JSON file of tool definitions [{name, description, parameters, risk}]', file: true, body: (json) => json as unknown[] },
 };
 
 function depth(v: unknown, level = 0): number {

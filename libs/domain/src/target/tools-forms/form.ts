@@ -19,6 +19,21 @@ export interface OutboundUrl {
 }
 
 /**
+ * How a `gauntlet scan` flag gives a form (forms may share a flag: `--tools` takes a word, or names a
+ * file of definitions): the flag and its value as the help shows them, the form in the help's words,
+ * and the body a value makes (null, or a body the form does not claim: the value is not of this
+ * form, and the flag's next form is asked). `file`: the value names a JSON file, which the CLI reads
+ * (the domain reads no files) and hands over parsed.
+ */
+export interface ToolsFlag<Body = unknown> {
+  readonly flag: `--${string}`;
+  readonly value: `<${string}>`;
+  readonly help: string;
+  readonly file?: true;
+  body(value: unknown): Body | null;
+}
+
+/**
  * One form of a target's `tools` setting, whole: how it is sent (read), kept in the log (seal,
  * check), given to a scan (open), shown (view), which addresses it makes Gauntlet call, and how the
  * API document and gauntlet.yaml's schema describe it. A new form is one file beside these and one
@@ -49,6 +64,8 @@ export interface ToolsForm<Name extends string = string, Body = unknown, Sent = 
   readonly schema: Record<string, unknown>;
   /** JSON Schema of the view, or null for a form never kept */
   readonly viewSchema: Record<string, unknown> | null;
+  /** the `gauntlet scan` flag that gives it, when one does */
+  readonly flag?: ToolsFlag<Body>;
 }
 
 export function isObject(v: unknown): v is Record<string, any> {
@@ -56,7 +73,7 @@ export function isObject(v: unknown): v is Record<string, any> {
 }
 
 /** A form that is one word ("decoy", "none"): kept, opened and shown as it is; the schemas list the words together. */
-export function wordForm<W extends string>(word: W, said: string): ToolsForm<W, W, W, W, W, W> {
+export function wordForm<W extends string>(word: W, said: string, flagHelp: string = word): ToolsForm<W, W, W, W, W, W> {
   const same = <T>(v: T) => v;
   return {
     name: word, doors: ['api', 'cli'], shape: `"${word}"`, said,
@@ -67,5 +84,6 @@ export function wordForm<W extends string>(word: W, said: string): ToolsForm<W, 
     outboundUrls: () => [],
     schema: { enum: [word] },
     viewSchema: { enum: [word] },
+    flag: { flag: '--tools', value: '<set>', help: flagHelp, body: (value) => value as W },
   };
 }

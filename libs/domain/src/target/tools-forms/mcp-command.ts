@@ -40,4 +40,13 @@ export const mcpCommand: ToolsForm<'mcp-command', McpCommand, McpCommand, never,
     },
   },
   viewSchema: null,
+  flag: {
+    flag: '--mcp-command',
+    value: '<cmd>',
+    help: 'the tools of a local MCP server started with this command (stdio; listed, never called)',
+    body: (value) => {
+      const [command, ...args] = String(value).trim().split(/\s+/);
+      return command ? { mcp: { command, args } } : null;
+    },
+  },
 };

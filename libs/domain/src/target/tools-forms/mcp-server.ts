@@ -74,6 +74,7 @@ export const mcpServer: ToolsForm<
     },
   },
   viewSchema: { type: 'object', required: ['mcp'], properties: { mcp: { type: 'object', required: ['url', 'header_names'], properties: { url: { type: 'string' }, header_names: { type: 'array', items: { type: 'string' } } } } } },
+  flag: { flag: '--mcp', value: '<url>', help: 'the tools this MCP server lists (Streamable HTTP; listed, never called)', body: (value) => ({ mcp: { url: String(value) } }) },
 };
 
 function urlProblem(url: unknown): ToolsProblem | null {
