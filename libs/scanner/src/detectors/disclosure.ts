@@ -89,6 +89,8 @@ function compactedLength(c: number): number {
 }
 
 const UTF16 = new TextDecoder('utf-16le');
+/** each ASCII character as it compacts: its lower-case letter or digit, or 0 */
+const ASCII_COMPACTED = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? c : c >= 65 && c <= 90 ? c + 32 : 0));
 
 /**
  * Plain ASCII by native lower-casing and one replace; anything else in one pass into a typed array
@@ -97,8 +99,16 @@ const UTF16 = new TextDecoder('utf-16le');
  */
 function compact(text: string): Compact {
   let chars: string;
-  if (!/[^\x00-\x7f]/.test(text)) chars = text.toLowerCase().replace(/[^a-z0-9]+/g, '');
-  else {
+  if (!/[^\x00-\x7f]/.test(text)) {
+    // one byte per character, kept in place: a replace of every run between letters allocates a piece per run
+    const bytes = Buffer.from(text, 'latin1');
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const one = ASCII_COMPACTED[bytes[i]];
+      if (one !== 0) bytes[n++] = one;
+    }
+    chars = bytes.toString('latin1', 0, n);
+  } else {
     let units: Uint16Array = new Uint16Array(text.length);
     let n = 0;
     for (let i = 0; i < text.length; i++) {

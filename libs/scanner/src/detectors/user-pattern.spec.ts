@@ -1,3 +1,5 @@
+import { RE2JS } from 're2js';
+import { randomTexts } from '../../testing/random-texts';
 import { compileUserPattern, MAX_USER_PATTERN_LENGTH, userPatternProblem } from './user-pattern';
 import { patternRule } from './rules/pattern';
 
@@ -32,5 +34,34 @@ describe('a user pattern', () => {
 
   it('accepts what patterns are written with', () => {
     for (const ok of ['\\bsecret\\b', '\\p{L}+ code', 'sk-[A-Za-z0-9]{20,}', '(?i)token: \\S+', '^\\s*yes\\s*$', '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}', '[A-Za-z0-9]{48}']) expect(userPatternProblem(ok)).toBeNull();
+  });
+
+  it('finds what the matcher finds over the whole answer, for counted, bounded and unbounded patterns alike (seeded random answers)', () => {
+    const patterns = ['\\w{5}Q', 'a{2,4}b?', '(?:ab|a)c{0,3}', 'x|\\d{3}', '[^a]{3}', '.{2}😀', 'é{2}|\\p{L}\\d', 'b*a{3}', '\\bab', 'a{3}$', '(?m)^b{2}', '', 'q?', '(a)(b)?', 'sk-[a-z0-9]{4,}'];
+    const pieces = ['a', 'b', 'Q', 'q', 'c', '1', '2', ' ', '\n', 'é', 'É', '😀', '\ud83d', 'ab', 'aaaa', 'sk-', 'x'];
+    // and long answers where a match is rare, so that it falls anywhere among the windows (and across their edges)
+    const sparse = [...pieces, ...Array.from({ length: 6000 }, (_, i) => ['.', ' . ', '-', '\n\n', '😀'][i % 5])];
+    const answers = [...randomTexts(pieces, 300, 3000, 'user-pattern'), ...randomTexts(sparse, 60, 8000, 'user-pattern sparse')];
+    // and each pattern's matches placed across the places where the windows it is read in meet
+    const across = (match: string) =>
+      [1024, 2048].flatMap((edge) => Array.from({ length: 28 }, (_, k) => edge - 24 + k)).flatMap((at) => [`${'.'.repeat(at)}${match}${'.'.repeat(9)}`, `${'😀'.repeat(at >> 1)}${at % 2 ? '.' : ''}${match}😀`]);
+    for (const source of patterns) {
+      const pattern = compileUserPattern(source);
+      const re = RE2JS.compile(source, RE2JS.CASE_INSENSITIVE);
+      const whole = (text: string) => {
+        const m = re.matcher(text);
+        return m.find() ? m.group() : null;
+      };
+      const matches = [...new Set(answers.map(whole).filter((m): m is string => !!m))].slice(0, 3);
+      for (const answer of [...answers, ...matches.flatMap(across)]) expect([source, answer.length, pattern.find(answer)]).toEqual([source, answer.length, whole(answer)]);
+    }
+  });
+
+  it('reads a counted pattern near its cap on an answer of word characters in one pass of the automaton', () => {
+    // the NFA reads this at ~95 instructions a character (about half a second for 64 KiB); windows of the automaton read it once
+    const pattern = compileUserPattern('\\w{95}Q');
+    const words = 'a'.repeat(64 * 1024);
+    expect(pattern.find(words)).toBeNull();
+    expect(pattern.find(`${words}Q`)).toBe(`${'a'.repeat(95)}Q`);
   });
 });

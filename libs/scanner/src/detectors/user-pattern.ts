@@ -38,6 +38,78 @@ export function compileUserPattern(source: string): UserPattern {
   return pattern;
 }
 
+/**
+ * The first match of `re` in a text, as its matcher finds it. The matcher follows every state alive
+ * at each character (up to the whole program: `\w{95}Q` follows 95 on a run of word characters);
+ * the automaton steps once a character. So the automaton reads the text, and the matcher only where
+ * the first match is, when a match is bounded in length; when it is not, only if there is one.
+ */
+function finder(re: RE2JS): (text: string) => string | null {
+  const first = (text: string) => {
+    const m = re.matcher(text);
+    return m.find() ? m.group() : null;
+  };
+  const longest = longestMatch(re);
+  // a match of unbounded length (or one that looks around it): the automaton says whether there is one, the matcher finds it
+  if (longest === null) return (text) => (re.test(text) ? first(text) : null);
+  // ends are looked for in windows of `step` that overlap by the longest match: the earliest end's window holds the first match
+  const step = Math.max(4 * longest, 1024);
+  return (text) => {
+    for (let end = 0; end < text.length || end === 0; end += step) {
+      const from = pairStart(text, Math.max(0, end - longest));
+      const to = pairEnd(text, Math.min(text.length, end + step));
+      if (!re.test(text.slice(from, to))) continue;
+      // the first match starts at or after `from` (one that started before would end before this window) and is at most `longest` long
+      return first(text.slice(from, pairEnd(text, Math.min(text.length, to + longest))));
+    }
+    return null;
+  };
+}
+
+/** `at`, moved back off the second half of a surrogate pair */
+const pairStart = (text: string, at: number) => (at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1)) ? at - 1 : at);
+/** `at`, moved on past the second half of a surrogate pair */
+const pairEnd = (text: string, at: number) => (at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1)) ? at + 1 : at);
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * The longest a match of `re` can be, in UTF-16 units (two per character), when it is bounded and
+ * nothing in the pattern looks at the text around a match (no `^`, `$`, `\b`): then a match is the
+ * same in a window of the text as in all of it. Else null. Read from the compiled program, which
+ * re2js does not declare: a program of another shape is read as unbounded.
+ */
+function longestMatch(re: RE2JS): number | null {
+  const prog = (re as unknown as { re2Input?: { prog?: { start?: unknown; numInst?: () => number; getInst?: (pc: number) => { op: number; out: number; arg: number } } } }).re2Input?.prog;
+  if (!prog || typeof prog.start !== 'number' || typeof prog.getInst !== 'function' || typeof prog.numInst !== 'function') return null;
+  const get = prog.getInst.bind(prog);
+  const n = prog.numInst();
+  // per instruction: the longest path to a match from it (-1: none), and whether it is being read (a loop)
+  const longest = new Float64Array(n).fill(NaN);
+  const reading = new Uint8Array(n);
+  const from = (pc: number): number => {
+    if (pc < 0 || pc >= n || reading[pc]) return Infinity;
+    if (!Number.isNaN(longest[pc])) return longest[pc];
+    reading[pc] = 1;
+    const inst = get(pc);
+    let length: number;
+    if (inst.op === OP.ALT || inst.op === OP.ALT_MATCH) length = Math.max(from(inst.out), from(inst.arg));
+    else if (inst.op === OP.CAPTURE || inst.op === OP.NOP) length = from(inst.out);
+    else if (inst.op === OP.MATCH) length = 0;
+    else if (inst.op === OP.FAIL) length = -1;
+    else if (inst.op >= OP.RUNE && inst.op <= OP.RUNE_ANY_NOT_NL) {
+      const rest = from(inst.out);
+      length = rest < 0 ? -1 : rest + 2;
+    } else length = Infinity; // looks around (an empty-width assertion, a lookbehind) or unknown
+    reading[pc] = 0;
+    return (longest[pc] = length);
+  };
+  const length = from(prog.start);
+  return Number.isFinite(length) ? Math.max(0, length) : null;
+}
+/** re2js's instruction codes (Inst) */
+const OP = { ALT: 1, ALT_MATCH: 2, CAPTURE: 3, FAIL: 5, MATCH: 6, NOP: 7, RUNE: 8, RUNE_ANY_NOT_NL: 11 };
+
 function compile(source: string): { pattern: UserPattern; problem: null } | { pattern: null; problem: string } {
   if (source.length > MAX_USER_PATTERN_LENGTH) return { pattern: null, problem: `is longer than ${MAX_USER_PATTERN_LENGTH} characters` };
   try {
@@ -46,15 +118,7 @@ function compile(source: string): { pattern: UserPattern; problem: null } | { pa
     if (size > MAX_USER_PATTERN_INSTRUCTIONS) {
       return { pattern: null, problem: `compiles to ${size} instructions, more than ${MAX_USER_PATTERN_INSTRUCTIONS}, which would make reading every answer slow: count less (e.g. {1,40} rather than {1000})` };
     }
-    return {
-      pattern: {
-        find: (text) => {
-          const m = re.matcher(text);
-          return m.find() ? m.group() : null;
-        },
-      },
-      problem: null,
-    };
+    return { pattern: { find: finder(re) }, problem: null };
   } catch (err) {
     const detail = String((err as Error).message ?? err).replace(/^error parsing regexp: /, '').replace(/`/g, '');
     const why = /\(\?<?[=!]|\\[1-9]/.test(source)
