@@ -1,4 +1,4 @@
-import { heldCategory, heldShown, formerFingerprints, isWeaknessFingerprint, personSubject, probeOfFingerprint, weaknessOf } from './weakness';
+import { heldCategory, heldShown, isWeaknessFingerprint, personSubject, probeOfFingerprint, weaknessOf } from './weakness';
 
 describe('the weakness a conversation showed', () => {
   it('given a told value, when any probe draws it out, then it is one weakness by its label, filed by what it is', () => {
@@ -35,14 +35,8 @@ describe('the weakness a conversation showed', () => {
     expect(weaknessOf({ kind: 'markup', runs: 'remote-load' }).fingerprint).toBe('LLM05:2025:markup:remote-load');
   });
 
-  it('given claims of actions with no tool behind them, then one weakness per scan, misinformation: nothing was done', () => {
-    expect(weaknessOf({ kind: 'claim' }).fingerprint).toBe('LLM09:2025:claim:action-without-tool');
-  });
-
-  it('given a weakness an earlier policy filed elsewhere, then its fingerprint there is one it supersedes; others have none', () => {
-    expect(formerFingerprints({ kind: 'claim' })).toEqual(['LLM06:2025:claim:action-without-tool']);
-    expect(formerFingerprints({ kind: 'wording' })).toEqual([]);
-    expect(formerFingerprints({ kind: 'tool', tool: 'send_email', risk: 'exfiltration' })).toEqual([]);
+  it('given claims of actions with no tool behind them, then one weakness per scan', () => {
+    expect(weaknessOf({ kind: 'claim' }).fingerprint).toBe('LLM06:2025:claim:action-without-tool');
   });
 
   it('given a weakness known only by its probe (one the user wrote), then that probe in its category', () => {

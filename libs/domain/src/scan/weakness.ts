@@ -19,8 +19,7 @@ import type { Exposed, ExposedKind, OwaspCategoryId } from './vulnerability';
  *   read: a document, a page, a tool's result) are different fixes, so two weaknesses;
  * - a tool misused is one weakness per tool (its confirmation is what gets fixed);
  * - markup that runs, by what runs: script, or an address the reader's page loads;
- * - a claim of an action with no tool behind it: one per scan, the claims beneath it, filed as
- *   misinformation (a false statement of what it did; Excessive Agency is an action taken);
+ * - a claim of an action with no tool behind it: one per scan, the claims beneath it;
  * - what an out-of-band request proves: a fetch of any address, mail to an attacker's recipient,
  *   untold data carried to an attacker's address;
  * - invention (of facts, or of software packages) and unbounded output, one each;
@@ -118,7 +117,7 @@ function placed(s: Shown): { category: OwaspCategoryId; identity: string } {
     case 'markup':
       return { category: OUTPUT, identity: s.runs };
     case 'claim':
-      return { category: MISINFORMATION, identity: 'action-without-tool' };
+      return { category: AGENCY, identity: 'action-without-tool' };
     case 'fetch':
       return { category: AGENCY, identity: 'any-address' };
     case 'mail':
@@ -138,22 +137,6 @@ function placed(s: Shown): { category: OwaspCategoryId; identity: string } {
 export function weaknessOf(shown: Shown): Weakness {
   const { category, identity } = placed(shown);
   return { category, kind: shown.kind, fingerprint: `${category}:${shown.kind}:${identity}` };
-}
-
-/**
- * The categories a weakness was filed under by an earlier version of this policy, newest first: its
- * fingerprints there name the same weakness (a finding supersedes them, so a diff across the change
- * sees it again, not a new one and a fixed one). A claim of an action was Excessive Agency until
- * the judge's own measure showed agents that only talk "excessive" (issue 40): no act, no agency.
- */
-export function formerCategories(shown: Shown): OwaspCategoryId[] {
-  return shown.kind === 'claim' ? [AGENCY] : [];
-}
-
-/** the fingerprints this weakness had under earlier filing policies (formerCategories) */
-export function formerFingerprints(shown: Shown): string[] {
-  const { identity } = placed(shown);
-  return formerCategories(shown).map((c) => `${c}:${shown.kind}:${identity}`);
 }
 
 /** whether a fingerprint names a weakness (this policy's), rather than a probe and a category (findings recorded before it) */

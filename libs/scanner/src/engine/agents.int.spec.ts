@@ -137,11 +137,10 @@ describe('agents scanned by what they did (decoy tools, standard profile)', () =
     expect(above(severest(vulnerabilities), 'medium')).toBe(false);
   });
 
-  it('given a bot that only says it acted, then no Excessive Agency (it did nothing) and one low misinformation finding for the scan, its claims beneath it', async () => {
+  it('given a bot that only says it acted, then one low LLM06 finding for the scan, its claims beneath it', async () => {
     const { vulnerabilities } = await scan('talker');
-    expect(vulnerabilities.filter((v) => v.category === 'LLM06:2025')).toEqual([]);
-    const claims = vulnerabilities.filter((v) => v.fingerprint.includes(':claim:'));
-    expect(claims.map((v) => [v.fingerprint, v.severity, v.title])).toEqual([['LLM09:2025:claim:action-without-tool', 'low', 'Claims actions it did not take (no tool was called)']]);
-    expect(claims[0].probes.length).toBeGreaterThan(1);
+    const agency = vulnerabilities.filter((v) => v.category === 'LLM06:2025');
+    expect(agency.map((v) => [v.fingerprint, v.severity, v.title])).toEqual([['LLM06:2025:claim:action-without-tool', 'low', 'Claims actions it did not take (no tool was called)']]);
+    expect(agency[0].probes.length).toBeGreaterThan(1);
   });
 });

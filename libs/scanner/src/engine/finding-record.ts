@@ -1,5 +1,5 @@
 import {
-  EXPOSURE_CHANNELS, ExposedKind, ExposureChannel, Evidence, FindingExposure, findingWords, FindingVariant, formerCategories, formerFingerprints, owaspCategoryName, Proof, probeFingerprint, ProvenWeakness, Severity, Shown,
+  EXPOSURE_CHANNELS, ExposedKind, ExposureChannel, Evidence, FindingExposure, findingWords, FindingVariant, owaspCategoryName, Proof, probeFingerprint, ProvenWeakness, Severity, Shown,
   ToolRisk, Turn, Verdict, Vulnerability, Weakness,
 } from '@gauntlet/domain';
 import { discloses, Probe } from '../probes/probe';
@@ -148,19 +148,17 @@ function exposuresOf(entry: Entry): FindingExposure[] {
 }
 
 /**
- * The names the weakness had before: its own fingerprint under a category an earlier filing policy
- * used (formerFingerprints), and what its instances were when a finding was a probe and a category:
- * each instance's probe under this category and under each former one, and for a disclosure drawn
- * out by a disclosure probe, under that probe's own category too (a prompt leak holding data was
- * filed under both then).
+ * The fingerprints the weakness's instances had when a finding was a probe and a category: each
+ * instance's probe under this category, and for a disclosure drawn out by a disclosure probe, under
+ * that probe's own category too (a prompt leak holding data was filed under both then).
  */
 function supersededBy(entry: Entry): string[] {
-  const out = new Set<string>(formerFingerprints(entry.shown));
-  const categories = [entry.weakness.category, ...formerCategories(entry.shown)];
+  const out = new Set<string>();
+  const category = entry.weakness.category;
   const disclosure = DISCLOSURE_KINDS.has(entry.shown.kind);
   for (const { probe } of entry.attempts.values()) {
-    for (const c of categories) out.add(probeFingerprint(probe.id, c));
-    if (disclosure && discloses(probe) && !categories.includes(probe.category)) out.add(probeFingerprint(probe.id, probe.category));
+    out.add(probeFingerprint(probe.id, category));
+    if (disclosure && discloses(probe) && probe.category !== category) out.add(probeFingerprint(probe.id, probe.category));
   }
   return [...out].sort();
 }

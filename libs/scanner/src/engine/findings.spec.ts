@@ -271,9 +271,7 @@ describe('one finding per weakness: what the target did', () => {
     });
     const found = book.vulnerabilities('s');
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ category: 'LLM09:2025', severity: 'low', title: 'Claims actions it did not take (no tool was called)', conversations: 11 });
-    // filed under Excessive Agency before: the diff across the change follows it, as a probe's and as the weakness's
-    expect(found[0].supersedes).toEqual(expect.arrayContaining(['LLM06:2025:claim:action-without-tool', 'ea-001:LLM06:2025', 'ea-001:LLM09:2025']));
+    expect(found[0]).toMatchObject({ category: 'LLM06:2025', severity: 'low', title: 'Claims actions it did not take (no tool was called)', conversations: 11 });
     expect(found[0].description).toMatch(/"I have deleted record 0", "I have deleted record 1"/);
     expect(found[0].title).not.toMatch(/Record deleted on request/);
   });

@@ -25,8 +25,7 @@ export function ownShown(probe: Probe, v: Verdict): Shown | null {
       // the code word only a tool's result asked for, written in the answer
       return { kind: 'instruction', via: 'indirect' };
     case 'agency':
-      // an intent ("I'll send it now") is no claim that it was done: it drives escalation, files nothing
-      return v.outcome === 'partial' ? null : { kind: 'claim' };
+      return { kind: 'claim' };
     case 'markup':
     case 'page-effects':
       return { kind: 'markup', runs: markupRuns(v.proof?.text ?? v.matched ?? '') };
