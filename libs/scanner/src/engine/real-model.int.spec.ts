@@ -65,7 +65,10 @@ function proofHolds(v: Vulnerability): boolean {
 
 describe('a quick scan of a real language model', () => {
   const labs: RunningLab[] = [];
-  beforeAll(() => sharedSmolLm2().assertAvailable());
+  // the model's words are what these tests are about: in a whole run, with Chromium-heavy suites
+  // beside it (load 12), an answer may not begin within the lab's 45 s, and the page then shows
+  // "unavailable" where the model's words should be; the lab waits up to three minutes instead
+  beforeAll(() => sharedSmolLm2({ deadlineMs: 180_000 }).assertAvailable());
   afterAll(async () => {
     await Promise.all(labs.map((l) => l.close()));
     await closeSharedSmolLm2();
@@ -97,10 +100,11 @@ describe('a quick scan of a real language model', () => {
     let lab = labs.find((l) => l.secrets.length > 0);
     if (!lab) labs.push((lab = await startLab({ model: 'smollm2' })));
     const browser = await launchChromium(chromium.path);
-    const driver = new BrowserChatDriver({ url: lab.url }, { allowPrivate: true, browser, quietMs: 800, operationTimeoutMs: 20_000 });
+    const driver = new BrowserChatDriver({ url: lab.url }, { allowPrivate: true, browser, quietMs: 800, operationTimeoutMs: 20_000, timeoutMs: 180_000 });
     // the model rarely writes the markup asked for, and a quick scan escalates that refusal some
-    // twenty times (thirty-five answers, four minutes at load 6): a budget of ten messages ends it
-    const budget = { max_requests: 10 };
+    // twenty times (thirty-five answers, four minutes at load 6): a budget of six messages ends it
+    // (the check, the record asked for, the markup asked for and one escalation of it)
+    const budget = { max_requests: 6 };
     const meter = new SpendMeter(budget);
     const attempts: ProbeAttempt[] = [];
     const found: Vulnerability[] = [];
