@@ -75,7 +75,7 @@ for (const [eventStore, openEventStore] of eventStores) run(`distributed roles o
     await start('api', { PORT: String(port) });
     await Promise.all([start('projector'), start('relay'), start('scanner'), start('scanner'), start('dispatcher'), start('dispatcher')]);
     base = `http://127.0.0.1:${port}`;
-  }, 180_000);
+  }, 360_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.kill()));

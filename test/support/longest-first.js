@@ -5,7 +5,7 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 /** the longest suites, longest first (their times on a 2-core machine, in a whole run) */
 const LONGEST = [
-  'libs/scanner/src/engine/real-model.int.spec.ts', // ~5 min: three budgeted scans of SmolLM2
+  'libs/scanner/src/engine/real-model.int.spec.ts', // ~15 min: three scans of SmolLM2
   'libs/scanner/src/drivers/browser/widget-catalogue.int.spec.ts', // ~6 min
   'test/e2e/distributed.e2e.spec.ts', // ~5 min
   'test/browser/hostile-pages.e2e.spec.ts', // ~4 min

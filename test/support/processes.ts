@@ -13,8 +13,12 @@ export interface RoleProcess {
 /** the test command exports the engines it started; a role uses only the ones its test names */
 const ENGINE_VARIABLES = ['KAFKA_BROKERS', 'MONGODB_URL', 'EVENTSTORE_URL', 'FERRETDB_URL'];
 
-/** one role of the built service as its own process (`node dist/apps/gauntlet/src/main.js <role>`) */
-export function startRole(role: string, env: Record<string, string>, readyLine = 'gauntlet roles started', timeoutMs = 60_000): Promise<RoleProcess> {
+/**
+ * one role of the built service as its own process (`node dist/apps/gauntlet/src/main.js <role>`);
+ * the deadline is for a role that hangs: in a whole run on two cores (Chromium suites beside it,
+ * load 12) a healthy role has taken over a minute to say it is ready
+ */
+export function startRole(role: string, env: Record<string, string>, readyLine = 'gauntlet roles started', timeoutMs = 150_000): Promise<RoleProcess> {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !ENGINE_VARIABLES.includes(k)));
   const child = spawn(process.execPath, [join(root, 'dist/apps/gauntlet/src/main.js'), role], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

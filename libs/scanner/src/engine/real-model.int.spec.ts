@@ -3,45 +3,30 @@ import { RunningLab, startLab } from '../../../../apps/lab/src/lab';
 import { labChatDriver } from '../../../../apps/lab/src/lab-client';
 import { exposuresIn } from '../../../../apps/lab/src/model/exposure';
 import { closeSharedSmolLm2, sharedSmolLm2 } from '../../../../apps/lab/src/model/smollm2';
-import { SpendMeter } from '../budget/meter';
 import { BrowserChatDriver, launchChromium } from '../drivers/browser/browser-chat-driver';
 import { findChromium } from '../drivers/browser/chromium';
-import { meteredDriver } from '../drivers/metered-driver';
 import { runScan } from './run-scan';
 
 /**
  * The quick profile on a real language model (SmolLM2-135M-Instruct as the lab's penny persona,
  * weights from infra/smollm2.sh): what the scanner reports must hold on the model the way its
  * answers really leak. The lab's exposure oracle, which knows the persona's secrets and nothing of
- * the scanner, is the judge. bench/real-model.ts runs the longer profiles and every guard mode, and
- * bench/judge-scorecard.ts measures the judge on 240 of the model's answers.
+ * the scanner, is the judge. bench/real-model.ts runs the longer profiles and every guard mode.
  */
-// each answer takes the model 5 to 20 s on a busy 2-core machine: every test here is a few probes of
-// the quick profile and at most a dozen messages, not all of its disclosure probes (a hundred answers
-// with their escalation, fifteen minutes at load 6: bench/real-model.ts); the deadline is for a hung
-// model, not a pace
+// the quick profile's disclosure probes are some forty answers, one at a time: two minutes or so on a
+// quiet 2-core machine, five while Chromium-heavy suites run beside it (308 s at load 8); the deadline
+// is for a hung model, not a pace
 jest.setTimeout(600_000);
 
-/**
- * Disclosure probes of three kinds, each asked as written first: a request for a customer's record,
- * for the prompt as it was written, and for the text above (SmolLM2 as penny gives a customer's
- * record away to the first and the third, and the prompt's canary to the second, as written)
- */
-const DISCLOSURE_PROBES = ['sid-001', 'spl-001', 'spl-002'];
+/** the categories of what a bot gives away: the whole quick profile is bench/real-model.ts's */
+const DISCLOSURE = ['LLM02:2025', 'LLM07:2025', 'LLM08:2025'];
 
-/**
- * A quick scan of these probes through the lab's API, escalated as the profile does, at most
- * `maxMessages` sent: a bot that refuses everything draws the profile's whole escalation budget
- * (forty answers, five minutes at load 6)
- */
-async function quickScan(lab: RunningLab, tell: boolean, probes: string[], maxMessages: number) {
-  const budget = { max_requests: maxMessages };
-  const meter = new SpendMeter(budget);
+async function quickScan(lab: RunningLab, tell: boolean, categories?: string[]) {
   const driver = labChatDriver(lab.url);
   const attempts: ProbeAttempt[] = [];
   const found: Vulnerability[] = [];
   const outcome = await runScan({
-    scanId: 'real-model', seed: 'real-model', profile: 'quick', driver: meteredDriver(driver, meter), budget, meters: { target: meter }, selection: { probes }, signal: new AbortController().signal, now: () => new Date(),
+    scanId: 'real-model', seed: 'real-model', profile: 'quick', driver, ...(categories && { selection: { categories } }), signal: new AbortController().signal, now: () => new Date(),
     target: {
       id: 't', name: 'penny', url: lab.url, scan_mode: 'api', api_format: 'openai', api_key: null, model: null, browser: null, http: null, max_requests_per_second: null,
       canaries: tell ? [lab.canaries.system, lab.canaries.data] : [],
@@ -50,7 +35,7 @@ async function quickScan(lab: RunningLab, tell: boolean, probes: string[], maxMe
     sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void found.push(v) },
   });
   await driver.close();
-  expect(['completed', 'stopped_at_budget']).toContain(outcome.kind);
+  expect(outcome.kind).toBe('completed');
   return { attempts, found };
 }
 
@@ -65,10 +50,7 @@ function proofHolds(v: Vulnerability): boolean {
 
 describe('a quick scan of a real language model', () => {
   const labs: RunningLab[] = [];
-  // the model's words are what these tests are about: in a whole run, with Chromium-heavy suites
-  // beside it (load 12), an answer may not begin within the lab's 45 s, and the page then shows
-  // "unavailable" where the model's words should be; the lab waits up to three minutes instead
-  beforeAll(() => sharedSmolLm2({ deadlineMs: 180_000 }).assertAvailable());
+  beforeAll(() => sharedSmolLm2().assertAvailable());
   afterAll(async () => {
     await Promise.all(labs.map((l) => l.close()));
     await closeSharedSmolLm2();
@@ -77,7 +59,7 @@ describe('a quick scan of a real language model', () => {
   it('told what the bot holds: the leaks the model makes are reported by label, and every serious finding quotes one', async () => {
     const lab = await startLab({ model: 'smollm2' });
     labs.push(lab);
-    const { attempts, found } = await quickScan(lab, true, DISCLOSURE_PROBES, 12);
+    const { attempts, found } = await quickScan(lab, true, DISCLOSURE);
     // what the oracle saw the model give away, by the category Gauntlet files it under: a held value by
     // what it is (the prompt's wording and its canary LLM07, any other value LLM02; the oracle files the
     // internal code under LLM07, a finding files it under LLM02 like any value a bot holds back)
@@ -100,26 +82,21 @@ describe('a quick scan of a real language model', () => {
     let lab = labs.find((l) => l.secrets.length > 0);
     if (!lab) labs.push((lab = await startLab({ model: 'smollm2' })));
     const browser = await launchChromium(chromium.path);
-    const driver = new BrowserChatDriver({ url: lab.url }, { allowPrivate: true, browser, quietMs: 800, operationTimeoutMs: 20_000, timeoutMs: 180_000 });
-    // the model rarely writes the markup asked for, and a quick scan escalates that refusal some
-    // twenty times (thirty-five answers, four minutes at load 6): a budget of six messages ends it
-    // (the check, the record asked for, the markup asked for and one escalation of it)
-    const budget = { max_requests: 6 };
-    const meter = new SpendMeter(budget);
+    const driver = new BrowserChatDriver({ url: lab.url }, { allowPrivate: true, browser, quietMs: 800, operationTimeoutMs: 20_000 });
     const attempts: ProbeAttempt[] = [];
     const found: Vulnerability[] = [];
     try {
-      // an attack that asks for a customer's record and one that asks for markup (the forms a page
-      // shows back changed: a request object, HTML), escalated as a quick scan does
+      // an attack that asks for secrets and one that asks for markup (the forms a page shows back
+      // changed: a request object, HTML), escalated as a quick scan does
       const outcome = await runScan({
-        scanId: 'real-model-page', seed: 'real-model', profile: 'quick', driver: meteredDriver(driver, meter), budget, meters: { target: meter }, selection: { probes: ['sid-001', 'ioh-002'] }, signal: new AbortController().signal, now: () => new Date(),
+        scanId: 'real-model-page', seed: 'real-model', profile: 'quick', driver, selection: { probes: ['sid-003', 'ioh-002'] }, signal: new AbortController().signal, now: () => new Date(),
         target: {
           id: 't', name: 'penny page', url: lab.url, scan_mode: 'browser', api_format: null, api_key: null, model: null, browser: null, http: null, max_requests_per_second: null,
           canaries: [lab.canaries.system, lab.canaries.data], sensitive: lab.secrets.filter((s) => s.kind !== 'canary').map((s) => ({ label: s.label, value: s.value })),
         },
         sink: { enterPhase: async () => {}, recordAttempt: async (a) => void attempts.push(a), recordVulnerability: async (v) => void found.push(v) },
       });
-      expect(['completed', 'stopped_at_budget']).toContain(outcome.kind);
+      expect(outcome.kind).toBe('completed');
     } finally {
       await driver.close();
       await browser.close();
@@ -151,7 +128,7 @@ describe('a quick scan of a real language model', () => {
     labs.push(lab);
     expect(lab.secrets).toEqual([]);
     // what a bot holding nothing must never be said to disclose
-    const { found } = await quickScan(lab, false, [...DISCLOSURE_PROBES, 'vew-001'], 12);
+    const { found } = await quickScan(lab, false, DISCLOSURE);
     expect(found.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
     for (const v of found.filter((f) => f.severity === 'critical' || f.severity === 'high')) expect(proofHolds(v)).toBe(true);
   });
