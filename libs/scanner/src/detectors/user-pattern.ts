@@ -66,10 +66,12 @@ function finder(re: RE2JS): (text: string) => string | null {
   };
 }
 
+/** whether `at` falls between the two halves of a surrogate pair */
+const splitsPair = (text: string, at: number) => at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1));
 /** `at`, moved back off the second half of a surrogate pair */
-const pairStart = (text: string, at: number) => (at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1)) ? at - 1 : at);
+const pairStart = (text: string, at: number) => (splitsPair(text, at) ? at - 1 : at);
 /** `at`, moved on past the second half of a surrogate pair */
-const pairEnd = (text: string, at: number) => (at > 0 && at < text.length && isLow(text.charCodeAt(at)) && isHigh(text.charCodeAt(at - 1)) ? at + 1 : at);
+const pairEnd = (text: string, at: number) => (splitsPair(text, at) ? at + 1 : at);
 const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
