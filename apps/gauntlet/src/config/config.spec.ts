@@ -27,18 +27,19 @@ describe('configuration of the optional models', () => {
 
 describe('configuration of the scanning browser and the connection check', () => {
   it('defaults: the browser is found, checks are bounded and budgeted', () => {
-    expect(loadConfig(base)).toMatchObject({ chromiumPath: null, targetCheckDeadlineMs: 60_000, browserOperationTimeoutMs: 5_000, targetChecksInFlight: 2, targetChecksPerHour: 60 });
+    expect(loadConfig(base)).toMatchObject({ chromiumPath: null, targetCheckDeadlineMs: 60_000, browserOperationTimeoutMs: 5_000, browserNavigationTimeoutMs: 30_000, targetChecksInFlight: 2, targetChecksPerHour: 60 });
   });
 
   it('takes a named browser and other bounds', () => {
-    const config = loadConfig({ ...base, CHROMIUM_PATH: '/opt/chrome/chrome', TARGET_CHECK_DEADLINE_MS: '15000', BROWSER_OPERATION_TIMEOUT_MS: '2000', TARGET_CHECKS_IN_FLIGHT: '1', TARGET_CHECKS_PER_HOUR: '10' });
-    expect(config).toMatchObject({ chromiumPath: '/opt/chrome/chrome', targetCheckDeadlineMs: 15_000, browserOperationTimeoutMs: 2_000, targetChecksInFlight: 1, targetChecksPerHour: 10 });
+    const config = loadConfig({ ...base, CHROMIUM_PATH: '/opt/chrome/chrome', TARGET_CHECK_DEADLINE_MS: '15000', BROWSER_OPERATION_TIMEOUT_MS: '2000', BROWSER_NAVIGATION_TIMEOUT_MS: '10000', TARGET_CHECKS_IN_FLIGHT: '1', TARGET_CHECKS_PER_HOUR: '10' });
+    expect(config).toMatchObject({ chromiumPath: '/opt/chrome/chrome', targetCheckDeadlineMs: 15_000, browserOperationTimeoutMs: 2_000, browserNavigationTimeoutMs: 10_000, targetChecksInFlight: 1, targetChecksPerHour: 10 });
   });
 
   it.each([
     [{ TARGET_CHECK_DEADLINE_MS: '10' }, 'TARGET_CHECK_DEADLINE_MS must be between 1000 and 600000'],
     [{ TARGET_CHECKS_IN_FLIGHT: '0' }, 'TARGET_CHECKS_IN_FLIGHT must be between 1 and 100'],
     [{ BROWSER_OPERATION_TIMEOUT_MS: 'soon' }, 'BROWSER_OPERATION_TIMEOUT_MS must be a whole number'],
+    [{ BROWSER_NAVIGATION_TIMEOUT_MS: '500' }, 'BROWSER_NAVIGATION_TIMEOUT_MS must be between 1000 and 300000'],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig({ ...base, ...env })).toThrow(message);
   });

@@ -64,6 +64,8 @@ export interface Config {
   targetCheckDeadlineMs: number;
   /** longest wait for one operation in a scanned page (a script, a click, a title) */
   browserOperationTimeoutMs: number;
+  /** longest wait for a scanned page to load and show its chat input */
+  browserNavigationTimeoutMs: number;
   scanQuota: { free: number | null; pro: number | null; enterprise: number | null };
   /** live schedules an account may keep, by plan; null: unlimited */
   scheduleLimits: { free: number | null; pro: number | null; enterprise: number | null };
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     targetChecksPerHour: int(env, 'TARGET_CHECKS_PER_HOUR', 60, 1),
     targetCheckDeadlineMs: int(env, 'TARGET_CHECK_DEADLINE_MS', 60_000, 1_000, 600_000),
     browserOperationTimeoutMs: int(env, 'BROWSER_OPERATION_TIMEOUT_MS', 5_000, 100, 120_000),
+    browserNavigationTimeoutMs: int(env, 'BROWSER_NAVIGATION_TIMEOUT_MS', 30_000, 1_000, 300_000),
     scanQuota: {
       free: quota(env, 'SCAN_QUOTA_FREE', 10),
       pro: quota(env, 'SCAN_QUOTA_PRO', 500),

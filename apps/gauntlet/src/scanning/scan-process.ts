@@ -18,7 +18,7 @@ export interface ScanProcessDeps {
   docs: DocumentStore;
   history: ScanHistory;
   secrets: SecretBox;
-  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'judge' | 'attacker' | 'callbackBaseUrl' | 'callbackDomain' | 'secretsKey'>;
+  config: Pick<Config, 'outboundAllowPrivate' | 'chromiumPath' | 'browserOperationTimeoutMs' | 'browserNavigationTimeoutMs' | 'judge' | 'attacker' | 'callbackBaseUrl' | 'callbackDomain' | 'secretsKey'>;
   /**
    * the callback listener: the scan hears of requests to the addresses it planted (the hits its
    * stream holds), and a scanned chat page's requests to it are answered at the page's proxy
@@ -99,7 +99,7 @@ export class ScanProcess {
     const meters: ScanMeters = { target: new SpendMeter(budget), ...(config.attacker && { attacker: new SpendMeter() }), ...(config.judge && { judge: new SpendMeter() }) };
     const log = this.deps.log.child({ scan_id: job.scan_id });
     const driver = createChatDriver(scanTarget, {
-      allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, concurrency: concurrencyFor(job.profile),
+      allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, operationTimeoutMs: config.browserOperationTimeoutMs, navigationTimeoutMs: config.browserNavigationTimeoutMs, concurrency: concurrencyFor(job.profile),
       callbacks: proxyCallbackHook(this.deps.callbacks.listener, config.callbackBaseUrl), meter: meters.target, log,
     });
     log.info({ target_id: target._id, profile: job.profile }, 'scan started');

@@ -44,6 +44,8 @@ export interface ChatDriverOptions {
   screenshotOnFailure?: boolean;
   /** browser targets: longest wait for one browser operation (default 5 s) */
   operationTimeoutMs?: number;
+  /** browser targets: longest wait for the page to load and show its chat input (default 30 s) */
+  navigationTimeoutMs?: number;
   /** browser targets: Gauntlet's callback listener, answered at the page's proxy */
   callbacks?: CallbackHook;
   /** browser targets: where Playwright's own error text goes (debug) */
@@ -66,7 +68,7 @@ export function createChatDriver(target: ChatTarget, options: ChatDriverOptions)
   if (target.scan_mode === 'browser') {
     const page = new BrowserChatDriver(
       { url: target.url, browser: target.browser },
-      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, callbacks: options.callbacks, log: options.log, meter: options.meter },
+      { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs: options.timeoutMs, screenshotOnFailure: options.screenshotOnFailure, operationTimeoutMs: options.operationTimeoutMs, navigationTimeoutMs: options.navigationTimeoutMs, callbacks: options.callbacks, log: options.log, meter: options.meter },
     );
     return options.meter ? meteredDriver(page, options.meter) : page;
   }

@@ -28,6 +28,8 @@ export interface CheckOptions extends Pick<ChatDriverOptions, 'allowPrivate' | '
   deadlineMs?: number;
   /** chat pages: longest wait for one browser operation (default 5 s) */
   operationTimeoutMs?: number;
+  /** chat pages: longest wait for the page to load and show its chat input (default 30 s) */
+  navigationTimeoutMs?: number;
   /** the driver to use instead of one made for the target (tests) */
   driverFor?: (target: ChatTarget) => ChatDriver;
 }
@@ -80,7 +82,7 @@ async function once(target: ChatTarget, options: CheckOptions, timeoutMs: number
   const driver =
     options.driverFor?.(target) ??
     (browser
-      ? createChatDriver(target, { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs, screenshotOnFailure: true, operationTimeoutMs: options.operationTimeoutMs })
+      ? createChatDriver(target, { allowPrivate: options.allowPrivate, chromiumPath: options.chromiumPath, timeoutMs, screenshotOnFailure: true, operationTimeoutMs: options.operationTimeoutMs, navigationTimeoutMs: options.navigationTimeoutMs })
       : createChatDriver(target, { allowPrivate: options.allowPrivate, timeoutMs, retry: { attempts: 1, maxThrottledAttempts: 1 } }));
   let conversation: Conversation | null = null;
   const budgetMs = Math.max(1, deadline - Date.now());

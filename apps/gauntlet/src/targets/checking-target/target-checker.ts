@@ -49,7 +49,7 @@ export class TargetChecker {
         api_key: doc.api_key_encrypted ? secrets.open(doc.api_key_encrypted) : null,
         headers: openHeaders(secrets, doc.headers_encrypted),
       },
-      { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, deadlineMs: config.targetCheckDeadlineMs, operationTimeoutMs: config.browserOperationTimeoutMs },
+      { allowPrivate: config.outboundAllowPrivate, chromiumPath: config.chromiumPath, deadlineMs: config.targetCheckDeadlineMs, operationTimeoutMs: config.browserOperationTimeoutMs, navigationTimeoutMs: config.browserNavigationTimeoutMs },
     );
     this.log.info({ target_id: doc._id, ok: result.ok, status: result.status, latency_ms: result.latency_ms }, 'target checked');
     return {
