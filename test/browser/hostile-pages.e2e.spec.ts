@@ -57,6 +57,10 @@ run('hostile chat pages, checked and scanned through the service', () => {
       OUTBOUND_ALLOW_PRIVATE: 'true',
       TARGET_CHECK_DEADLINE_MS: String(DEADLINE_MS),
       BROWSER_OPERATION_TIMEOUT_MS: '2500',
+      // a scanned page that never loads or never shows its input (a reload or dialog loop, a busy
+      // loop) fails its scan by then rather than by the production 30 s: the chat pages here load
+      // and chat within the check's whole deadline, which is as long
+      BROWSER_NAVIGATION_TIMEOUT_MS: String(DEADLINE_MS),
       TARGET_CHECKS_IN_FLIGHT: '2',
       TARGET_CHECKS_PER_HOUR: '1000',
       // one scan per page, more than a free month holds
