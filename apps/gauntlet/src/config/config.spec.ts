@@ -45,6 +45,17 @@ describe('configuration of the scanning browser and the connection check', () =>
   });
 });
 
+describe('configuration of the Kafka bus', () => {
+  it('six partitions and a 30 s consumer group session unless set', () => {
+    expect(loadConfig(base)).toMatchObject({ kafkaPartitions: 6, kafkaSessionTimeoutMs: 30_000 });
+    expect(loadConfig({ ...base, KAFKA_PARTITIONS: '4', KAFKA_SESSION_TIMEOUT_MS: '10000' })).toMatchObject({ kafkaPartitions: 4, kafkaSessionTimeoutMs: 10_000 });
+  });
+
+  it('refuses a session the broker would refuse', () => {
+    expect(() => loadConfig({ ...base, KAFKA_SESSION_TIMEOUT_MS: '3000' })).toThrow('KAFKA_SESSION_TIMEOUT_MS must be between 6000 and 1800000');
+  });
+});
+
 describe('configuration of the callback listener', () => {
   it('listens under the public base URL by default, or where CALLBACK_BASE_URL says (a proxy or tunnel in front of /oob)', () => {
     expect(loadConfig({ ...base, PUBLIC_BASE_URL: 'https://gauntlet.example.com/' }).callbackBaseUrl).toBe('https://gauntlet.example.com/oob');

@@ -52,6 +52,8 @@ export interface Config {
   mongodbDatabase: string;
   kafkaBrokers: string[] | null;
   kafkaPartitions: number;
+  /** a consumer silent this long leaves its group, and the others take its partitions over */
+  kafkaSessionTimeoutMs: number;
   /** prefix of every topic and consumer group: several deployments on one broker */
   busNamespace: string;
   /** 0 turns the per-IP limit off (behind a gateway that limits, or for benchmarks) */
@@ -242,6 +244,8 @@ export function loadConfig(env: Env = process.env): Config {
     mongodbDatabase: env.MONGODB_DATABASE || 'gauntlet',
     kafkaBrokers: kafka && kafka.length ? kafka : null,
     kafkaPartitions: int(env, 'KAFKA_PARTITIONS', 6, 1, 1000),
+    // the broker refuses a session shorter than its group.min.session.timeout.ms (6 s by default)
+    kafkaSessionTimeoutMs: int(env, 'KAFKA_SESSION_TIMEOUT_MS', 30_000, 6_000, 1_800_000),
     busNamespace: namespace(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 120, 0),
     reportDownloadsPerHour: int(env, 'REPORT_DOWNLOADS_PER_HOUR', 30, 1),

@@ -37,7 +37,7 @@ export async function openInfrastructure(config: Config, log: Logger): Promise<I
   const events = new UpcastingEventStore(recorded, upcastEvent);
   const documents: DocumentStore = config.mongodbUrl ? await connectMongoDocumentStore(config.mongodbUrl, config.mongodbDatabase) : new SqliteDocumentStore(db!);
   const bus: Bus = namespaced(
-    config.kafkaBrokers ? new KafkaBus({ brokers: config.kafkaBrokers, clientId: 'gauntlet', partitions: config.kafkaPartitions, logger: log }) : new EmbeddedBus(db!),
+    config.kafkaBrokers ? new KafkaBus({ brokers: config.kafkaBrokers, clientId: 'gauntlet', partitions: config.kafkaPartitions, sessionTimeoutMs: config.kafkaSessionTimeoutMs, logger: log }) : new EmbeddedBus(db!),
     config.busNamespace,
   );
 

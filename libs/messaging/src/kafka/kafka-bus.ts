@@ -19,7 +19,7 @@ export interface KafkaBusOptions {
   retry?: RetryBackoff;
   /** partitions one consumer handles at the same time (default 6) */
   partitionsConsumedConcurrently?: number;
-  /** group session: a consumer silent this long is removed from its group (default 30 s; broker minimum 6 s) */
+  /** group session: a consumer silent this long is removed from its group (config KAFKA_SESSION_TIMEOUT_MS, default 30 s; broker minimum 6 s) */
   sessionTimeoutMs?: number;
   /** how often a consumer heartbeats, which is also how fast it notices a rebalance (default 3 s) */
   heartbeatIntervalMs?: number;
