@@ -50,6 +50,9 @@ for (const [eventStore, openEventStore] of eventStores) run(`distributed roles o
     DATA_DIR: dataDir, HOST: '127.0.0.1', KAFKA_BROKERS: brokers!, MONGODB_URL: mongoUrl!, MONGODB_DATABASE: `gauntlet_e2e_${id}`,
     BUS_NAMESPACE: `e2e-${id}.`, KAFKA_PARTITIONS: '4', OUTBOUND_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000', LOG_LEVEL: 'info',
     WEBHOOK_RETRY_DELAYS_MS: '300,600,900', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    // a process killed -9 leaves its consumer groups after 10 s rather than the production 30 s;
+    // the living ones heartbeat every 3 s, so a busy machine still leaves them three beats
+    KAFKA_SESSION_TIMEOUT_MS: '10000',
   };
   let events: EventStoreEngine | undefined;
   const procs: RoleProcess[] = [];
