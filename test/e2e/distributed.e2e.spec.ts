@@ -144,11 +144,18 @@ for (const [eventStore, openEventStore] of eventStores) run(`distributed roles o
     const twin = await start('projector', { MONGODB_DATABASE: `${env.MONGODB_DATABASE}_twin` });
     const projector = procs.find((p) => p.role === 'projector' && p !== twin)!;
     const { api } = await signUp(base);
+    const write = (i: number) => api.post('/api/targets', { name: `t${i}`, url: `${lab.url}/v1/chat/completions`, scan_mode: 'api', api_format: 'openai' }).catch(() => undefined);
+    let killed = false;
     const writes = (async () => {
-      for (let i = 0; i < 15; i++) await api.post('/api/targets', { name: `t${i}`, url: `${lab.url}/v1/chat/completions`, scan_mode: 'api', api_format: 'openai' }).catch(() => undefined);
+      let i = 0;
+      // one at a time while the projector lives and as it dies; once it is dead the rest together:
+      // each then waits out the api's bound on read-your-writes, and fifteen in a row waited 40 s
+      for (; i < 15 && !killed; i++) await write(i);
+      await Promise.all(Array.from({ length: 15 - i }, (_, k) => write(i + k)));
     })();
     await new Promise((r) => setTimeout(r, 300));
     await projector.kill('SIGKILL');
+    killed = true;
     await writes.catch(() => undefined);
     await start('projector');
 
