@@ -68,6 +68,22 @@ export interface ChatTurn {
 /** a bot behind the widgets: the whole conversation in, the answer out */
 export type WidgetBot = (conversation: ChatTurn[]) => string;
 
+/** the React pages bundled once per process: every server started in it serves the same bytes */
+let bundled: Promise<Map<string, Uint8Array>> | null = null;
+function reactBundles(): Promise<Map<string, Uint8Array>> {
+  bundled ??= (async () => {
+    const bundles = new Map<string, Uint8Array>();
+    for (const [name, source] of Object.entries(BUNDLES)) {
+      const out = await build({ entryPoints: [join(__dirname, source)], bundle: true, write: false, minify: true, format: 'iife', jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
+      bundles.set(name, out.outputFiles[0].contents);
+    }
+    return bundles;
+  })();
+  // a failed build is not kept: the next server tries again
+  bundled.catch(() => (bundled = null));
+  return bundled;
+}
+
 /**
  * `bot` answers instead of the echo (answerFor): then every widget fronts the same chatbot, as a
  * site embedding a third-party widget in front of its own model does.
@@ -80,11 +96,7 @@ export async function startWidgetServer(chunkDelayMs = 120, bot?: WidgetBot): Pr
   const n8nHistory = new Map<string, ChatTurn[]>();
   const flowiseHistory = new Map<string, ChatTurn[]>();
   const typebotSessions = new Map<string, { history: ChatTurn[]; streamed: boolean; awaiting: 'question' | 'stream' | 'streamed answer' }>();
-  const bundles = new Map<string, Uint8Array>();
-  for (const [name, source] of Object.entries(BUNDLES)) {
-    const out = await build({ entryPoints: [join(__dirname, source)], bundle: true, write: false, minify: true, format: 'iife', jsx: 'automatic', define: { 'process.env.NODE_ENV': '"production"' }, logLevel: 'silent' });
-    bundles.set(name, out.outputFiles[0].contents);
-  }
+  const bundles = await reactBundles();
 
   // small pieces a little apart, as models stream: a long answer takes a long time to arrive
   const chunks = (text: string) => text.match(/[\s\S]{1,12}/g) ?? [];
