@@ -5,10 +5,10 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 /** the longest suites, longest first (their times on a 2-core machine, in a whole run) */
 const LONGEST = [
-  'libs/scanner/src/engine/real-model.int.spec.ts', // ~15 min: three scans of SmolLM2
-  'libs/scanner/src/drivers/browser/widget-catalogue.int.spec.ts', // ~6 min
-  'test/e2e/distributed.e2e.spec.ts', // ~5 min
-  'test/browser/hostile-pages.e2e.spec.ts', // ~4 min
+  'libs/scanner/src/engine/real-model.int.spec.ts', // 7-11 min: three scans of SmolLM2
+  'libs/scanner/src/drivers/browser/widget-catalogue.int.spec.ts', // 6-7 min
+  'test/browser/hostile-pages.e2e.spec.ts', // 3.5-4 min
+  'test/e2e/distributed.e2e.spec.ts', // 2.5-3 min
   'test/e2e/openapi-fuzz.e2e.spec.ts',
   'apps/lab/src/model/smollm2.int.spec.ts',
   'test/e2e/browser-scan.e2e.spec.ts',
