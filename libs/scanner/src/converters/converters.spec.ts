@@ -1,6 +1,7 @@
 import { fold } from '../detectors/text';
 import { canaryFor, canaryInstruction } from '../probes/canary';
 import { JUDGED_CHARS } from '../detectors/readings';
+import { GREETING_CHARS } from './topics';
 import { applyChain, converterById, CONVERTERS, crescendoPatient, layered, outsideQuotes, rot13, seededRng, splitText, topicsOf, translate } from './index';
 
 const canary = canaryFor('seed', 'pi-001');
@@ -144,7 +145,8 @@ describe('what a target says it is for', () => {
     expect(topicsOf('I can help with quite a lot! For example:')).toEqual([]);
   });
   it('reads a greeting as an answer is judged: its first JUDGED_CHARS', () => {
-    const filler = 'Welcome. '.repeat(Math.ceil(JUDGED_CHARS / 9)).slice(0, JUDGED_CHARS - 30);
+    expect(GREETING_CHARS).toBe(JUDGED_CHARS);
+    const filler = 'Welcome. '.repeat(Math.ceil(GREETING_CHARS / 9)).slice(0, GREETING_CHARS - 30);
     expect(topicsOf(`${filler}I can help with parcels. I can help with refunds.`)).toEqual(['parcels']);
     expect(topicsOf(`${'such as a and '.repeat(300_000)}`)).toEqual(['such as a']);
   });
