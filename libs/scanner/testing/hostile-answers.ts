@@ -25,7 +25,7 @@ import { renderProbe } from '../src/probes/probe';
  * matcher, the candidates, the refusal reader, the Live Agent Monitor, custom patterns, topics,
  * and the API formats' answer readers. `bench/hostile-answers.ts` times each reader on each shape
  * at 4 MiB, and with `--write` records each reader's work ratio (testing/work-ratio.ts) on its
- * worst shapes in hostile-answers.figures.json, which hostile-answers.spec.ts holds it to.
+ * worst shapes in hostile-answers.figures.json, which hostile-answers.int.spec.ts holds it to.
  *
  * A shape is a unit repeated to the answer's length, built from the character classes the
  * patterns read: long runs of one class, classes alternating, and prefixes that nearly match,

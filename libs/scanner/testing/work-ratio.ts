@@ -2,7 +2,7 @@
  * What reading a text costs a reader, as a multiple of what one plain pass over the text's
  * characters costs (the yardstick), both in CPU time of this process, measured in turns: a busy
  * machine slows both alike, so the ratio holds where a time would not. A figure worth holding a
- * reader to (hostile-answers.spec.ts) without a clock in the test.
+ * reader to (hostile-answers.int.spec.ts, through measure-ratios.ts) without a clock in the test.
  *
  * Each measured run repeats its call until it takes at least RUN_MS (a fast reader, and the
  * yardstick itself, take microseconds on a modest text: far below what a CPU clock tells apart);
