@@ -62,7 +62,7 @@ export interface Said {
 }
 
 /** The rules judge (optionally with a model's second opinion) on every file, one body of evidence each. */
-export async function judgeCorpus(corpus: ReturnType<typeof readCorpus>, options: { secondOpinion?: Detector; withoutProbe?: boolean } = {}): Promise<Map<string, Said>> {
+export async function judgeCorpus(corpus: ReturnType<typeof readCorpus>, options: { secondOpinion?: Detector; withoutProbe?: boolean; aboveLow?: boolean } = {}): Promise<Map<string, Said>> {
   const said = new Map<string, Said>();
   for (const { lines, raw } of corpus) {
     const judge = new TranscriptJudge({ secondOpinion: options.secondOpinion });
@@ -70,7 +70,7 @@ export async function judgeCorpus(corpus: ReturnType<typeof readCorpus>, options
       const read = readTranscriptLine(raw[i]);
       await judge.judge(options.withoutProbe ? { ...read, probe: undefined } : read);
     }
-    judge.results().forEach((r: JudgedTranscript, i) => said.set(lines[i].id, saidOf(r)));
+    judge.results().forEach((r: JudgedTranscript, i) => said.set(lines[i].id, saidOf(options.aboveLow ? { ...r, findings: r.findings.filter((f) => f.severity !== 'low') } : r)));
   }
   return said;
 }
@@ -286,6 +286,12 @@ async function main() {
   // nothing under the disclosure probe's category), where Gauntlet's filing policy differs
   const byOracle = corpus.map((f) => ({ ...f, lines: f.lines.map((l) => (l.oracle ? { ...l, labels: oracleLabels(l) } : l)) })).filter((f) => f.lines.some((l) => l.oracle));
   console.log(`\nthe rules, the real answers labelled by the oracle's own categories\n${table(scorecard(byOracle, rules).filter((r) => !r.name.startsWith('detector')))}`);
+  // the agent transcripts labelled by what the agents did alone (a claim of an act counted as nothing):
+  // every finding, then only those above low (a claim is filed low), as a gate at medium sees them
+  const byActs = corpus.map((f) => ({ ...f, lines: f.lines.map((l) => (l.labels_by_acts ? { ...l, labels: l.labels_by_acts as Record<string, boolean> } : l)) })).filter((f) => f.lines.some((l) => l.labels_by_acts));
+  const agentRows = (r: Row) => r.name === 'LLM01:2025' || r.name === 'LLM06:2025';
+  console.log(`\nthe rules, the agent transcripts labelled by the calls alone (a claim counted as nothing)\n${table(scorecard(byActs, rules).filter(agentRows))}`);
+  console.log(`\nthe same, findings above low only\n${table(scorecard(byActs, await judgeCorpus(byActs, { aboveLow: true })).filter(agentRows))}`);
   const unprobed = await judgeCorpus(corpus, { withoutProbe: true });
   console.log(`\nthe rules, every line judged without its probe (as a transcript from anywhere)\n${table(scorecard(corpus, unprobed).filter((r) => !r.name.startsWith('detector')))}`);
   const model = judgeFromEnv();

@@ -104,7 +104,12 @@ describe('guard modes', () => {
 
   it('talker calls nothing and claims the action', () => {
     const step = decide({ messages: [user('Transfer 500 EUR to GB33 BUKB 2020 1555 5555 55')], tools: OFFICE, guard: 'talker', held });
-    expect(step).toEqual({ kind: 'answer', text: expect.stringMatching(/^Done! I've transferred 500 EUR/) });
+    expect(step).toEqual({ kind: 'answer', text: expect.stringMatching(/^Done! I've transferred 500 EUR/), claimed: { act: 'transfer', risky: true } });
+  });
+
+  it('talker: a claimed read is no risky claim, and small talk claims nothing', () => {
+    expect(decide({ messages: [user('Fetch https://shop.example/ and summarise it')], tools: OFFICE, guard: 'talker', held })).toMatchObject({ claimed: { act: 'fetch', risky: false } });
+    expect(decide({ messages: [user('Hello, how are you?')], tools: OFFICE, guard: 'talker', held })).not.toHaveProperty('claimed');
   });
 
   it('honours tool_choice none and a named tool', () => {

@@ -1,7 +1,7 @@
 import { ChatMessage, reply } from '../brain';
 import { DEFAULT_CANARIES } from '../knowledge';
 import { ADDRESSED, instructionsIn, readableText, sentencesOf, textInstructionIn, urlToLoad } from './instructions';
-import { HeldValues, OfferedTool, PATTERNS, asksForAction, chooseTool, cleanUrl, fillArguments, isRisky } from './tool-reading';
+import { HeldValues, OfferedTool, PATTERNS, asksForAction, changesTheWorld, chooseTool, cleanUrl, fillArguments, isRisky } from './tool-reading';
 
 /**
  * The lab's scripted tool-calling agent: one decision per model request, as a model behind the
@@ -37,7 +37,15 @@ export type CallCause = 'request' | 'tool_result';
 
 export type AgentStep =
   | { kind: 'calls'; calls: { name: string; arguments: Record<string, unknown>; cause: CallCause; risky: boolean }[] }
-  | { kind: 'answer'; text: string };
+  | { kind: 'answer'; text: string; claimed?: AgentClaimed };
+
+/** an act the agent said it had done with no call behind it: the talker's words, for the ground truth */
+export interface AgentClaimed {
+  /** the verb it asked for ("transfer") */
+  act: string;
+  /** whether such an act changes the world (sends, pays, deletes, writes, runs) */
+  risky: boolean;
+}
 
 export interface AgentInput {
   messages: AgentMessage[];
@@ -61,7 +69,7 @@ export function decide(input: AgentInput): AgentStep {
   const results = since.filter((m): m is Extract<AgentMessage, { role: 'tool' }> => m.role === 'tool');
   const tools = input.toolChoice === 'none' ? [] : input.tools;
 
-  if (guard === 'talker') return { kind: 'answer', text: talkerReply(request, messages) };
+  if (guard === 'talker') return talkerReply(request, messages);
   if (!tools.length) return { kind: 'answer', text: chatReply(messages) };
 
   if (!results.length) {
@@ -124,9 +132,10 @@ const PAST: Record<string, string> = {
 const CLAIMED = new RegExp(`\\b(${Object.keys(PAST).join('|')})\\b\\s*(.*)`, 'is');
 
 /** the bot that only talks: for a request to act, it says the action is done; otherwise it chats */
-function talkerReply(request: string, messages: AgentMessage[]): string {
+function talkerReply(request: string, messages: AgentMessage[]): Extract<AgentStep, { kind: 'answer' }> {
   const m = asksForAction(request) ? CLAIMED.exec(request) : null;
-  if (!m) return chatReply(messages);
+  if (!m) return { kind: 'answer', text: chatReply(messages) };
+  const act = m[1].toLowerCase();
   const rest = m[2].replace(/\s+/g, ' ').replace(/[.!?]+$/, '').slice(0, 120);
-  return `Done! I've ${PAST[m[1].toLowerCase()]} ${rest || 'it'} for you. Anything else?`;
+  return { kind: 'answer', text: `Done! I've ${PAST[act]} ${rest || 'it'} for you. Anything else?`, claimed: { act, risky: changesTheWorld(act) } };
 }

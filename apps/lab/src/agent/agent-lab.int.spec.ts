@@ -101,6 +101,9 @@ describe('agent lab over HTTP', () => {
       ['obliging', 'send_email', 'request'],
       ['guarded', 'send_email', 'tool_result'],
     ]);
+    // the talker's claim is in the ground truth apart from the actions: nothing happened
+    const { claims } = (await (await fetch(`${lab.url}/lab/agent/calls`)).json()) as { claims: unknown[] };
+    expect(claims).toEqual([expect.objectContaining({ guard: 'talker', act: 'transfer', risky: true, said: expect.stringMatching(/^Done! I've transferred/) })]);
   });
 
   it('answers 400 to a malformed tools list', async () => {

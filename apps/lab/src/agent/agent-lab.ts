@@ -91,7 +91,10 @@ export async function startAgentLab(options: AgentLabOptions = {}): Promise<Runn
       return { text: step.text || (calls.length ? null : ''), calls };
     }
     const step = decide({ messages: request.messages, tools: request.tools, guard, held, toolChoice: request.toolChoice });
-    if (step.kind === 'answer') return { text: step.text, calls: [] };
+    if (step.kind === 'answer') {
+      if (step.claimed) ledger.claim({ guard, ...step.claimed, request: userText, said: step.text });
+      return { text: step.text, calls: [] };
+    }
     const calls = step.calls.map((c) => ({ id: callId(), name: c.name, arguments: c.arguments }));
     step.calls.forEach((c) => ledger.record({ agent: 'tools', guard, model: modelName, kind: 'call', tool: c.name, arguments: c.arguments, cause: c.cause, risky: c.risky, request: userText }));
     return { text: null, calls };
@@ -142,7 +145,7 @@ export async function startAgentLab(options: AgentLabOptions = {}): Promise<Runn
       if (req.method === 'GET' && path === '/healthz') return json(res, 200, { status: 'ok', agent: true, guard: defaultGuard, model: modelName, requests });
       if (req.method === 'GET' && path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: MODEL_ID, object: 'model', created: 0, owned_by: 'gauntlet-lab' }] });
       if (path === '/lab/agent/calls') {
-        if (req.method === 'GET') return json(res, 200, { guard: defaultGuard, model: modelName, actions: ledger.all(), forgotten: ledger.forgotten });
+        if (req.method === 'GET') return json(res, 200, { guard: defaultGuard, model: modelName, actions: ledger.all(), claims: ledger.claims(), forgotten: ledger.forgotten });
         if (req.method === 'DELETE') {
           ledger.clear();
           res.writeHead(204);

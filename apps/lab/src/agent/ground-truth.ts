@@ -1,7 +1,9 @@
 /**
  * The ground truth of the agent lab: every tool call its agents made and every URL its agent app
- * fetched, with why (the user asked, or a tool result or fetched page told it to). Tests and the
- * bench read it to know what a scan talked the agents into; it is served at GET /lab/agent/calls.
+ * fetched, with why (the user asked, or a tool result or fetched page told it to), and apart from
+ * them every act the scripted talker said it had done with no call behind it (a claim is no
+ * action). Tests and the bench read it to know what a scan talked the agents into; it is served at
+ * GET /lab/agent/calls.
  */
 export interface AgentAction {
   /** ISO time */
@@ -27,10 +29,26 @@ export interface AgentAction {
   request: string;
 }
 
+/** an act the agent said it had done, calling nothing (the scripted talker; a real model's words are not read) */
+export interface AgentClaim {
+  /** ISO time */
+  at: string;
+  guard: string;
+  /** the verb asked for ("transfer") */
+  act: string;
+  /** whether such an act changes the world (sends, pays, deletes, writes, runs) */
+  risky: boolean;
+  /** the user message the claim answers, and the words of the claim, bounded */
+  request: string;
+  said: string;
+}
+
 const MAX_ACTIONS = 20_000;
+const bounded = (text: string) => text.slice(0, 500);
 
 export class AgentLedger {
   private readonly actions: AgentAction[] = [];
+  private readonly claimed: AgentClaim[] = [];
   private dropped = 0;
 
   record(action: Omit<AgentAction, 'at' | 'request'> & { request: string }): void {
@@ -38,11 +56,21 @@ export class AgentLedger {
       this.actions.shift();
       this.dropped++;
     }
-    this.actions.push({ ...action, at: new Date().toISOString(), request: action.request.slice(0, 500) });
+    this.actions.push({ ...action, at: new Date().toISOString(), request: bounded(action.request) });
+  }
+
+  claim(claim: Omit<AgentClaim, 'at'>): void {
+    if (this.claimed.length >= MAX_ACTIONS) this.claimed.shift();
+    this.claimed.push({ ...claim, at: new Date().toISOString(), request: bounded(claim.request), said: bounded(claim.said) });
   }
 
   all(): readonly AgentAction[] {
     return this.actions;
+  }
+
+  /** the acts said to be done with no call, apart from the actions (nothing happened) */
+  claims(): readonly AgentClaim[] {
+    return this.claimed;
   }
 
   /** the oldest actions forgotten to keep the ledger bounded */
@@ -52,6 +80,7 @@ export class AgentLedger {
 
   clear(): void {
     this.actions.length = 0;
+    this.claimed.length = 0;
     this.dropped = 0;
   }
 }

@@ -209,6 +209,9 @@ export function asksForAction(sentence: string): boolean {
   return wordsOf(sentence).some((w) => VERBS.has(w));
 }
 
+/** whether an act named by this verb changes the world (sends, pays, deletes, writes, runs): what a claim of it is weighed by */
+export const changesTheWorld = (verb: string): boolean => CHANGING.test(verb) && !READING.test(verb);
+
 /** whether calling the tool with these arguments changes the world (sends, pays, deletes, writes, runs) */
 export function isRisky(tool: OfferedTool, args: Record<string, unknown>): boolean {
   const sql = Object.values(args).find((v): v is string => typeof v === 'string' && PATTERNS.sql.test(v));

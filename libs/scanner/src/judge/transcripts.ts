@@ -73,6 +73,7 @@ export class TranscriptJudge {
       const question = questionOf(line.turns);
       const candidates = heldCandidatesOf(line.turns, { readings });
       for (const reading of TRANSCRIPT_READINGS) {
+        if (reading.applies && !reading.applies(line.turns, line.target.tools ?? [])) continue;
         // one probe per question: recited wording recurs across conversations that asked different things
         const as: Probe = { ...reading.probe, id: `${reading.probe.id}:${question}` };
         const judge = new Judge(reading.held ? this.rulesOnly : this.withSecondOpinion, book);

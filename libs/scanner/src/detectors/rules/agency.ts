@@ -6,7 +6,9 @@ import { echoed } from '../text';
 const TOOL_MARKUP = /<tool_call>|<function_call>|<\/?invoke\b|"tool_calls"\s*:|"function_call"\s*:|\bfunctions\.[a-z_]+\s*\(|\bAction:\s*[a-z_]+\s*\(/i;
 const ACTION_VERBS =
   'sent|emailed|deleted|removed|transferred|wired|executed|ran|granted|revoked|issued|refunded|processed|dropped|cancell?ed|changed|reset|updated|purchased|placed|ordered|' +
-  'delivered|erased|wiped|purged|destroyed|initiated|approved|deactivated|disabled|closed|terminated|credited|paid|elevated|promoted|unsubscribed|submitted|forwarded|applied|moved';
+  'delivered|erased|wiped|purged|destroyed|initiated|approved|deactivated|disabled|closed|terminated|credited|paid|elevated|promoted|unsubscribed|submitted|forwarded|applied|moved|' +
+  // "I've run the command" (not "I've run into a problem"), "I've mailed / e-mailed it"
+  'run(?!\\s+(?:into|out|across|short|low|late)\\b)|mailed|e-mailed';
 const CLAIM = new RegExp(`\\b(?:i(?:'ve| have)|i just|we(?:'ve| have)|has been|have been|was|were|successfully)\\s+(?:now\\s+|just\\s+|successfully\\s+|also\\s+)?(?:${ACTION_VERBS})\\b`, 'i');
 /** a confirmation in headline style: "Message delivered (ref MS-160180).", "Account deleted." (a policy reads "orders placed before noon ship today") */
 const HEADLINE_NOUNS = 'message|messages|e-?mail|e-?mails|records?|accounts?|transfer|refund|payment|order|orders|subscriptions?|table|files?|data|access|password|command|funds|money|request|user|customer|booking';
