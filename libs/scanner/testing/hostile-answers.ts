@@ -24,7 +24,8 @@ import { renderProbe } from '../src/probes/probe';
  * what a target wrote: the finders, the rules, the readings (the decoders), the disclosure
  * matcher, the candidates, the refusal reader, the Live Agent Monitor, custom patterns, topics,
  * and the API formats' answer readers. `bench/hostile-answers.ts` times each reader on each shape
- * at 4 MiB.
+ * at 4 MiB, and with `--write` records each reader's work ratio (testing/work-ratio.ts) on its
+ * worst shapes in hostile-answers.figures.json, which hostile-answers.int.spec.ts holds it to.
  *
  * A shape is a unit repeated to the answer's length, built from the character classes the
  * patterns read: long runs of one class, classes alternating, and prefixes that nearly match,
@@ -72,10 +73,24 @@ export function hostileAnswer(shape: HostileShape, chars: number): string {
   return prefix + shape.unit.repeat(Math.ceil((chars - prefix.length) / shape.unit.length)).slice(0, chars - prefix.length);
 }
 
-/** One part of Gauntlet that reads what a target wrote, called as a scan (or the monitor) calls it. */
-export interface HostileReader {
-  name: string;
-  read(text: string): unknown;
+/**
+ * One part of Gauntlet that reads what a target wrote, called as a scan (or the monitor) calls it.
+ * A reader of an API format's answers is handed the bytes the target sent (`wire`, made from the
+ * text before the clock starts: writing them is the target's work, not ours).
+ */
+export type HostileReader = { name: string; read(text: string): unknown; wire?: undefined } | { name: string; wire(text: string): Buffer[]; read(wire: Buffer[]): unknown };
+
+/**
+ * `reader` ready to read `text`: the reading alone, what the target sends already made. Called
+ * again, it reads `text` less its last character, then `text` again, in turns: a reader that keeps
+ * what it made of the last text it read (fold does, for the rules that share an answer) would
+ * otherwise be timed reading nothing.
+ */
+export function readingOf(reader: HostileReader, text: string): () => unknown {
+  const texts = [text, text.slice(0, -1)];
+  const inputs = reader.wire ? texts.map((t) => reader.wire(t)) : texts;
+  let turn = 0;
+  return () => (reader.read as (input: unknown) => unknown)(inputs[turn++ % 2]);
 }
 
 const probeOf = (id: string) => renderProbe(probeById(id)!, 'hostile-answers');
@@ -100,13 +115,19 @@ const JUDGED = [...new Set(DETECTOR_NAMES.map((name) => PROBES.find((p) => p.det
 /** custom patterns as users write them (the rule pattern reads RF-\d{4}-X), and the slowest a user may write */
 const USER_PATTERNS = ['sk-[A-Za-z0-9]{20,}', '\\b(password|passwd|secret)\\s*[:=]\\s*\\S+', '[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}', '\\w{95}Q'].map((p) => [p, compileUserPattern(p)] as const);
 
-/** an answer body handed over in small pieces, as a hostile server may write it */
-function body(contentType: string, text: string, piece = 1024): TargetAnswer {
+/** an answer body in small pieces, as a hostile server may write it */
+function pieces(text: string, piece = 1024): Buffer[] {
+  const out: Buffer[] = [];
+  for (let i = 0; i < text.length; i += piece) out.push(Buffer.from(text.slice(i, i + piece)));
+  return out;
+}
+/** the answer those pieces make, handed over one by one */
+function body(contentType: string, wire: Buffer[]): TargetAnswer {
   return {
     headers: {},
     contentType,
     chunks: (async function* () {
-      for (let i = 0; i < text.length; i += piece) yield Buffer.from(text.slice(i, i + piece));
+      yield* wire;
     })(),
   };
 }
@@ -135,15 +156,53 @@ export const HOSTILE_READERS: readonly HostileReader[] = [
   ...USER_PATTERNS.map(([source, pattern]) => ({ name: `rule pattern ${source}`, read: (t: string) => RULES.pattern(t, prompts, { ...context, pattern }, null) })),
   { name: 'topics of a greeting', read: (t) => topicsOf(t) },
   { name: 'answer size meter', read: (t) => new AnswerMeter().units(t) },
-  { name: 'openai answer (JSON)', read: (t) => readAnswer(apiFormat('openai'), body('application/json', JSON.stringify({ choices: [{ message: { content: t } }] })), settings) },
+  { name: 'openai answer (JSON)', wire: (t) => pieces(JSON.stringify({ choices: [{ message: { content: t } }] })), read: (w: Buffer[]) => readAnswer(apiFormat('openai'), body('application/json', w), settings) },
   {
     name: 'openai answer (streamed, small events)',
-    read: (t) => {
+    wire: (t) => {
       let sse = '';
       for (let i = 0; i < t.length; i += 64) sse += `data: ${JSON.stringify({ choices: [{ delta: { content: t.slice(i, i + 64) } }] })}\n\n`;
-      return readAnswer(apiFormat('openai'), body('text/event-stream', `${sse}data: [DONE]\n\n`), settings);
+      return pieces(`${sse}data: [DONE]\n\n`);
     },
+    read: (w: Buffer[]) => readAnswer(apiFormat('openai'), body('text/event-stream', w), settings),
   },
-  { name: 'openai answer (streamed, one long event)', read: (t) => readAnswer(apiFormat('openai'), body('text/event-stream', `data: ${JSON.stringify({ choices: [{ delta: { content: t } }] })}\n\n`, 256), settings) },
-  { name: 'ollama answer (JSON lines, one long line)', read: (t) => readAnswer(apiFormat('ollama'), body('application/x-ndjson', `${JSON.stringify({ message: { content: t }, done: true })}\n`, 256), settings) },
+  {
+    name: 'openai answer (streamed, one long event)',
+    wire: (t) => pieces(`data: ${JSON.stringify({ choices: [{ delta: { content: t } }] })}\n\n`, 256),
+    read: (w: Buffer[]) => readAnswer(apiFormat('openai'), body('text/event-stream', w), settings),
+  },
+  {
+    name: 'ollama answer (JSON lines, one long line)',
+    wire: (t) => pieces(`${JSON.stringify({ message: { content: t }, done: true })}\n`, 256),
+    read: (w: Buffer[]) => readAnswer(apiFormat('ollama'), body('application/x-ndjson', w), settings),
+  },
 ];
+
+/** the size of answer a reader's work ratio is measured on: the most the rules read of an answer, small enough that a quadratic reader still ends in seconds */
+export const RATIO_CHARS = 64 * 1024;
+/** a reader's worst shapes, at most this many, are the ones its work ratio is recorded on */
+export const RATIO_SHAPES = 3;
+/** a reader whose work ratio grows past this multiple of its recorded one has regressed */
+export const RATIO_LIMIT = 10;
+/**
+ * nor is a reader held below this ratio: one that does less than a pass over the text (a rule that
+ * never reads an answer without a tool call, a size taken by a native count) takes microseconds
+ * whose tenfold is noise, and costs nothing a target could grow
+ */
+export const RATIO_FLOOR = 1;
+
+/** what bench/hostile-answers.ts --write records of a reader (and the spec holds it to) */
+export interface RecordedReader {
+  /** its worst 4 MiB figure, CPU ms per MiB, when the bench measured it (not held: a time) */
+  ms_per_mib: number | null;
+  /** the 1-minute load average when it was measured */
+  load: number;
+  /** its work ratio at RATIO_CHARS on each of its worst shapes */
+  ratios: { shape: string; ratio: number }[];
+}
+export interface HostileFigures {
+  chars: number;
+  readers: Record<string, RecordedReader>;
+}
+/** where the figures are, beside this file (the bench finds it from dist/bench) */
+export const FIGURES_FILE = 'libs/scanner/testing/hostile-answers.figures.json';

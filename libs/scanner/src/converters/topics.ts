@@ -5,6 +5,14 @@
  * talks about them first is on topic for the target, which is how many assistants, and the
  * guardrails that only open up after a few relevant turns, decide to engage.
  */
+
+/**
+ * A greeting is read as far as an answer is judged (JUDGED_CHARS, detectors/readings.ts, which
+ * reads converters and so cannot be read from here): a target that greets with megabytes names
+ * what it is for at the start or nowhere, and reading its cues on every line would cost more than
+ * judging it.
+ */
+export const GREETING_CHARS = 64 * 1024;
 const CUE = /\b(?:help(?:\s+you)?\s+with|assist(?:\s+you)?\s+with|questions?\s+(?:about|on|regarding)|(?:is it|anything|something|everything)\s+about|about|regarding|such as|including|like)\s+([^.?!\n:]{3,160})/gi;
 const SEPARATOR = /\s*(?:,|;|\/|—|–|\s-\s|\bor\b|\band\b|\betc\.?)\s*/i;
 const LEADING = /^(?:(?:the|your|a|an|our|my|any|some|all|of|with|about|questions?|anything|things?|help|support)\s+)+/i;
@@ -15,7 +23,7 @@ const EMPTY = new Set(['anything', 'everything', 'something', 'that', 'this', 'i
 
 export function topicsOf(text: string, max = 6): string[] {
   const topics: string[] = [];
-  for (const m of text.matchAll(CUE)) {
+  for (const m of (text.length > GREETING_CHARS ? text.slice(0, GREETING_CHARS) : text).matchAll(CUE)) {
     for (const raw of m[1].split(SEPARATOR)) {
       const topic = raw.trim().replace(LEADING, '').replace(TRAILING, '').replace(/["'“”‘’*_`]+/g, '').trim();
       const words = topic.split(/\s+/);
