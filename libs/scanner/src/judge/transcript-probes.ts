@@ -27,8 +27,11 @@ export interface TranscriptReading {
   applies?: (turns: readonly Turn[], tools: readonly unknown[]) => boolean;
 }
 
+/** whether the conversation shows a tool called (a call, or a tool's result) */
+export const callsMade = (turns: readonly Turn[]) => turns.some((t) => t.role === 'tool' || Boolean(t.tool_calls?.length));
+
 /** an agent whose calls the transcript shows (tools declared) that made none */
-const noCallsMade = (turns: readonly Turn[], tools: readonly unknown[]) => tools.length > 0 && !turns.some((t) => t.role === 'tool' || t.tool_calls?.length);
+const noCallsMade = (turns: readonly Turn[], tools: readonly unknown[]) => tools.length > 0 && !callsMade(turns);
 
 const reading = (category: OwaspCategoryId | 'LLM00:2025', title: string, severity: Severity, detectors: DetectorName[], description: string): Probe => {
   const guidance = categoryGuidance(category);

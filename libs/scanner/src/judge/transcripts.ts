@@ -12,7 +12,7 @@ import { canaryAskedIn } from '../probes/canary';
 import { Probe } from '../probes/probe';
 import { heldCandidatesOf, Judge } from '../engine/judge';
 import { TranscriptLine } from './transcript-line';
-import { TRANSCRIPT_READINGS } from './transcript-probes';
+import { callsMade, TRANSCRIPT_READINGS } from './transcript-probes';
 
 /** A finding of one conversation, as `gauntlet judge` prints it. */
 export interface TranscriptFinding {
@@ -73,7 +73,7 @@ export class TranscriptJudge {
       const question = questionOf(line.turns);
       const candidates = heldCandidatesOf(line.turns, { readings });
       for (const reading of TRANSCRIPT_READINGS) {
-        if (reading.applies && !reading.applies(line.turns, line.target.tools ?? [])) continue;
+        if (reading.applies && !reading.applies(line.turns, line.target.tools)) continue;
         // one probe per question: recited wording recurs across conversations that asked different things
         const as: Probe = { ...reading.probe, id: `${reading.probe.id}:${question}` };
         const judge = new Judge(reading.held ? this.rulesOnly : this.withSecondOpinion, book);
@@ -109,7 +109,7 @@ function questionOf(turns: readonly Turn[]): string {
 function contextOf(line: TranscriptLine, probe: Probe, readings: Readings, held: boolean): JudgeContext {
   const prompts = line.turns.filter((t) => t.role === 'user').map((t) => t.content).join('\n');
   // an agent: it was offered tools, or it called some
-  const acts = line.target.tools.length > 0 || line.turns.some((t) => t.role === 'tool' || t.tool_calls?.length);
+  const acts = line.target.tools.length > 0 || callsMade(line.turns);
   return {
     readings, canary: probe.detectors.includes('canary') ? canaryAskedIn(prompts) : null, entity: null,
     targetCanaries: held ? line.target.canaries : [], sensitive: held ? line.target.sensitive : [],
