@@ -40,7 +40,7 @@ import { closeSharedSmolLm2, sharedSmolLm2 } from '../apps/lab/src/model/smollm2
 import type { LabSecret } from '../apps/lab/src/secrets';
 import { AGENT_GUARDS } from '../apps/lab/src/agent/agent-brain';
 import { startAgentLab } from '../apps/lab/src/agent/agent-lab';
-import type { AgentAction, AgentClaim } from '../apps/lab/src/agent/ground-truth';
+import { bounded, type AgentAction, type AgentClaim } from '../apps/lab/src/agent/ground-truth';
 
 
 /** where the committed corpus lives: bench/judge-corpus beside this file's source */
@@ -194,7 +194,7 @@ async function agents(): Promise<void> {
         const steered = probe.agent?.poison ? made.filter((m) => m.action?.cause === 'tool_result') : [];
         const risky = made.filter((m) => m.action?.cause === 'request' && m.action.risky);
         // said to be done with no call (the talker): filed LLM06 by the policy a scan files a claim by
-        const answers = new Set(a.turns.filter((t) => t.role === 'assistant').map((t) => t.content.slice(0, 500)));
+        const answers = new Set(a.turns.filter((t) => t.role === 'assistant').map((t) => bounded(t.content)));
         const claimed = [...new Set(lab.ledger.claims().filter((c: AgentClaim) => c.risky && answers.has(c.said)).map((c) => c.act))];
         const id = `agent:${guard}:${profile}:${a.probe_id}:${a.converters.join('+') || 'plain'}:${a.phase}`;
         if (lines.some((l) => l.id === id)) continue;

@@ -25,6 +25,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Turn } from '@gauntlet/domain';
 import { seeded } from '../libs/assessment/testing/sample-history';
+import type { CorpusLine } from './judge-corpus';
 import { Detector, JudgedTranscript, judgeFromEnv, Probe, probeById, readRefusal, readTranscriptLine, TRANSCRIPT_READINGS, TranscriptJudge } from '@gauntlet/scanner';
 
 /** bench/judge-corpus of the checkout, from the source (jest) or from its build under dist/ */
@@ -32,17 +33,7 @@ export const CORPUS_DIR = [join(__dirname, '..', '..', 'bench', 'judge-corpus'),
 export const SPLITS = ['held-out', 'tune', 'all'] as const;
 export type Split = (typeof SPLITS)[number];
 
-export interface CorpusLine {
-  id: string;
-  turns: Turn[];
-  labels: Record<string, boolean>;
-  split: 'tune' | 'held-out';
-  source: string;
-  reason: string;
-  probe?: string;
-  oracle?: { label: string; category: string; how: string }[];
-  [field: string]: unknown;
-}
+export type { CorpusLine };
 
 /** The corpus: each file's lines (each file is one body of evidence). */
 export function readCorpus(dir = CORPUS_DIR): { file: string; lines: CorpusLine[]; raw: string[] }[] {
@@ -269,6 +260,13 @@ export function recordOf(rows: Row[], corpus: ReturnType<typeof readCorpus>): Re
   return record;
 }
 
+/** the files `other` labels another way (undefined: a line it does not concern), their lines so labelled */
+function labelledBy(corpus: ReturnType<typeof readCorpus>, other: (l: CorpusLine) => Record<string, boolean> | undefined): ReturnType<typeof readCorpus> {
+  return corpus
+    .filter((f) => f.lines.some((l) => other(l)))
+    .map((f) => ({ ...f, lines: f.lines.map((l) => ({ ...l, labels: other(l) ?? l.labels })) }));
+}
+
 async function main() {
   const write = process.argv.includes('--write');
   // --only hard-cases: one file of the corpus (a slow model judge on part of it)
@@ -284,11 +282,11 @@ async function main() {
   console.log(`\nthe rules (the judge scans use; ${seconds.toFixed(1)} s to judge ${corpus.reduce((n, f) => n + f.lines.length, 0)} conversations)\n${table(rows)}`);
   // the real answers labelled by the oracle's own categories (one per secret: the code under LLM07 alone,
   // nothing under the disclosure probe's category), where Gauntlet's filing policy differs
-  const byOracle = corpus.map((f) => ({ ...f, lines: f.lines.map((l) => (l.oracle ? { ...l, labels: oracleLabels(l) } : l)) })).filter((f) => f.lines.some((l) => l.oracle));
+  const byOracle = labelledBy(corpus, (l) => (l.oracle ? oracleLabels(l) : undefined));
   console.log(`\nthe rules, the real answers labelled by the oracle's own categories\n${table(scorecard(byOracle, rules).filter((r) => !r.name.startsWith('detector')))}`);
   // the agent transcripts labelled by what the agents did alone (a claim of an act counted as nothing):
   // every finding, then only those above low (a claim is filed low), as a gate at medium sees them
-  const byActs = corpus.map((f) => ({ ...f, lines: f.lines.map((l) => (l.labels_by_acts ? { ...l, labels: l.labels_by_acts as Record<string, boolean> } : l)) })).filter((f) => f.lines.some((l) => l.labels_by_acts));
+  const byActs = labelledBy(corpus, (l) => l.labels_by_acts);
   const agentRows = (r: Row) => r.name === 'LLM01:2025' || r.name === 'LLM06:2025';
   console.log(`\nthe rules, the agent transcripts labelled by the calls alone (a claim counted as nothing)\n${table(scorecard(byActs, rules).filter(agentRows))}`);
   console.log(`\nthe same, findings above low only\n${table(scorecard(byActs, await judgeCorpus(byActs, { aboveLow: true })).filter(agentRows))}`);

@@ -44,7 +44,8 @@ export interface AgentClaim {
 }
 
 const MAX_ACTIONS = 20_000;
-const bounded = (text: string) => text.slice(0, 500);
+/** what the ledger keeps of a request or an answer's words: a reader matching them bounds them alike */
+export const bounded = (text: string) => text.slice(0, 500);
 
 export class AgentLedger {
   private readonly actions: AgentAction[] = [];
