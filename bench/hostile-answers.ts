@@ -45,7 +45,7 @@ import {
   readingOf,
   RecordedReader,
 } from '../libs/scanner/testing/hostile-answers';
-import { workRatio } from '../libs/scanner/testing/work-ratio';
+import { cpuMsPerCall, workRatio } from '../libs/scanner/testing/work-ratio';
 
 const MiB = 1024 * 1024;
 const FULL = 4 * MiB;
@@ -64,12 +64,7 @@ interface Figure {
 type FromWorker = { kind: 'trying'; shape: number; chars: number } | { kind: 'figure'; shape: number; figure: Figure } | { kind: 'done' };
 
 /** CPU milliseconds (user and system, this process) one read takes */
-async function cpuMs(read: () => unknown): Promise<number> {
-  const start = process.cpuUsage();
-  await read();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
+const cpuMs = (read: () => unknown): Promise<number> => cpuMsPerCall(read, 1);
 
 /** carried to 4 MiB from `ms` at `chars`, growing as a power `growth` of the length */
 const extrapolated = (shape: HostileShape, ms: number, chars: number, growth: number, over = false): Figure => ({

@@ -29,7 +29,7 @@ let sink = 0;
 type Run = () => unknown;
 
 /** CPU milliseconds (user and system, this process) per call, over `times` calls */
-async function cpuMsPerCall(run: Run, times: number): Promise<number> {
+export async function cpuMsPerCall(run: Run, times: number): Promise<number> {
   const start = process.cpuUsage();
   for (let i = 0; i < times; i++) await run();
   const used = process.cpuUsage(start);
