@@ -110,12 +110,16 @@ export class BrowserChatDriver implements ChatDriver {
     let context: BrowserContext | undefined;
     let page: Page | undefined;
     const op = this.options.operationTimeoutMs;
+    // a context and a blank page are the browser's own work, nothing the target wrote: bringing
+    // them up belongs to the page's load and its deadline (a busy machine starts a renderer in
+    // seconds), not to the short one of an operation inside a page
+    const opening = this.options.navigationTimeoutMs;
     try {
       // the proxy is set per context: a shared browser then still has each driver's policy;
       // service workers and downloads are off (a worker outlives the page, a download writes to disk)
       context = await within(
         browser.newContext({ proxy: { server: proxy.url }, serviceWorkers: 'block', acceptDownloads: false, viewport: { width: 1280, height: 900 } }),
-        op,
+        opening,
         'opening a browser context',
       );
       this.contexts.add(context);
@@ -124,8 +128,8 @@ export class BrowserChatDriver implements ChatDriver {
       if (this.closed) throw new Error('this chat driver is closed');
       context.setDefaultTimeout(op);
       context.setDefaultNavigationTimeout(this.options.navigationTimeoutMs);
-      await within(context.addInitScript(pageScript()), op, 'preparing the page');
-      page = await within(context.newPage(), op, 'opening a page');
+      await within(context.addInitScript(pageScript()), opening, 'preparing the page');
+      page = await within(context.newPage(), opening, 'opening a page');
       const ours = page;
       // popups (window.open, target=_blank) are closed as they open: the chat is in our page
       context.on('page', (other) => void (other !== ours && other.close().catch(() => undefined)));
