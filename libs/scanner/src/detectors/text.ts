@@ -1,21 +1,58 @@
 import { HOMOGLYPHS } from '../converters/encodings';
 
-/** UTF-8 length equals UTF-16 length only for ASCII; native, so cheap on long answers. */
-const isAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+/**
+ * Texts shorter than this (a needle, a sentence) are cached apart from longer ones (an answer), so
+ * a rule that folds a needle between two folds of its answer folds the answer once.
+ */
+const LONG = 256;
+
+/** the last long text asked about and whether it is ASCII: a rule asks it of one answer several times */
+let lastAscii: [string, boolean] = ['', true];
+
+/** UTF-8 length equals UTF-16 length only for ASCII; native, but a read of all of a text held in two bytes a character */
+const isAsciiNow = (text: string) => Buffer.byteLength(text, 'utf8') === text.length;
+
+/** isAsciiNow(), kept for the last long text: a rule asks it of one answer several times */
+function isAscii(text: string): boolean {
+  if (text.length < LONG) return isAsciiNow(text);
+  if (lastAscii[0] !== text) lastAscii = [text, isAsciiNow(text)];
+  return lastAscii[1];
+}
 
 /**
- * What fold() makes of each UTF-16 unit after NFKC: 0 dropped (zero-width and soft hyphens), a
- * look-alike's Latin letter, else itself. A table read once per character: a per-character replace
- * callback takes seconds on a multi-megabyte answer of look-alikes.
+ * What fold() makes of each UTF-16 unit after NFKC: 0 dropped (zero-width characters, soft hyphens,
+ * NUL), a look-alike's Latin letter, else itself. A table read once per character: a per-character
+ * replace callback takes seconds on a multi-megabyte answer of look-alikes.
  */
-const FOLDED_UNIT = Uint16Array.from({ length: 65536 }, (_, c) => c);
-for (const c of [0xad, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff]) FOLDED_UNIT[c] = 0;
-for (const [latin, glyph] of Object.entries(HOMOGLYPHS)) FOLDED_UNIT[glyph.charCodeAt(0)] = latin.charCodeAt(0);
-const UTF16 = new TextDecoder('utf-16le');
+let FOLDED_UNIT: Uint16Array | null = null;
+/** 1 for each unit of a fold that lowercasing may change (alone, or as the first half of a surrogate pair: every one) */
+let CASED_UNIT: Uint8Array | null = null;
+/** made when a text that is not ASCII is first folded, not when the module loads: every process that judges imports this */
+function foldTables(): [Uint16Array, Uint8Array] {
+  if (FOLDED_UNIT && CASED_UNIT) return [FOLDED_UNIT, CASED_UNIT];
+  const folded = new Uint16Array(65536);
+  for (let c = 0; c < 65536; c++) folded[c] = c;
+  for (const c of [0xad, 0x180e, 0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff]) folded[c] = 0;
+  for (const [latin, glyph] of Object.entries(HOMOGLYPHS)) folded[glyph.charCodeAt(0)] = latin.charCodeAt(0);
+  // whether lowercasing changes a text: asked of each block of 256 units, then of each unit of a block it changes
+  // (a call of toLowerCase() for each of 65,536 units takes a tenth of a second)
+  const changes = (text: string) => text.toLowerCase() !== text;
+  const cased = new Uint8Array(65536);
+  const block = new Uint16Array(256);
+  for (let first = 0; first < 65536; first += 256) {
+    if (first >= 0xd800 && first < 0xe000) continue;
+    for (let i = 0; i < 256; i++) block[i] = first + i;
+    if (!changes(String.fromCharCode(...block))) continue;
+    for (let c = first; c < first + 256; c++) cased[c] = changes(String.fromCharCode(c)) ? 1 : 0;
+  }
+  // a pair's first half: some astral letters lowercase (Deseret, Adlam), and asking of each pair would cost more than lowercasing
+  cased.fill(1, 0xd800, 0xdc00);
+  return ([FOLDED_UNIT, CASED_UNIT] = [folded, cased]);
+}
 
-/** JavaScript's `\s`, as a table: what squash() drops from a long text, read once per character */
+/** 1 for JavaScript's `\s`, which squash() drops */
 let SPACE: Uint8Array | null = null;
-/** made when a long text is first squashed, not when the module loads: every process that judges imports it */
+/** made when a long text is first squashed */
 function spaceTable(): Uint8Array {
   if (SPACE) return SPACE;
   const table = new Uint8Array(65536);
@@ -25,10 +62,51 @@ function spaceTable(): Uint8Array {
 }
 
 /**
- * Texts shorter than this (a needle, a sentence) are cached apart from longer ones (an answer), so
- * a rule that folds a needle between two folds of its answer folds the answer once.
+ * The UTF-16 units of `text`, in a Buffer and a view of it, to be changed in place and decoded
+ * once (`decoded`): a string read a character at a time into a typed array and decoded by a
+ * TextDecoder costs three times more on a multi-megabyte answer. (A Buffer holds UTF-16
+ * little-endian, as typed arrays do on every platform but big-endian ones, which Gauntlet is not
+ * built for.)
  */
-const LONG = 256;
+function unitsOf(text: string): [Buffer, Uint16Array] {
+  const bytes = Buffer.allocUnsafeSlow(text.length * 2);
+  bytes.write(text, 'utf16le');
+  return [bytes, new Uint16Array(bytes.buffer, bytes.byteOffset, text.length)];
+}
+
+/** `text` with a surrogate left without its pair made U+FFFD, as a UTF-16 decoder reads it */
+const wellFormed = (text: string) => (text.isWellFormed() ? text : text.toWellFormed());
+
+/** the first `n` units of `bytes`, decoded */
+const decoded = (bytes: Buffer, n: number) => wellFormed(bytes.toString('utf16le', 0, 2 * n));
+
+/** NFKC'd `text` through the fold's table, in one pass; `cased`: whether lowercasing may change it */
+function foldUnits(text: string): { text: string; cased: boolean } {
+  const [folded, casedUnit] = foldTables();
+  const [bytes, units] = unitsOf(text);
+  let n = 0;
+  let cased = 0;
+  let changed = 0;
+  for (let i = 0; i < units.length; i++) {
+    const unit = folded[units[i]];
+    cased |= casedUnit[unit];
+    changed |= unit ^ units[i];
+    if (unit !== 0) units[n++] = unit;
+  }
+  return { text: changed === 0 && n === units.length ? wellFormed(text) : decoded(bytes, n), cased: cased !== 0 };
+}
+
+/** `folded` without JavaScript's `\s`, in one pass (a fold is well formed: no surrogate loses its pair) */
+function withoutSpaces(folded: string): string {
+  const space = spaceTable();
+  const [bytes, units] = unitsOf(folded);
+  let n = 0;
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i];
+    if (space[unit] === 0) units[n++] = unit;
+  }
+  return n === units.length ? folded : bytes.toString('utf16le', 0, 2 * n);
+}
 
 /** the last long text folded and its fold, and the last short one: a rule folds the same answer several times */
 let lastFold: [string, string] = ['', ''];
@@ -43,13 +121,14 @@ export function fold(text: string): string {
   if (isAscii(text)) out = text.toLowerCase();
   else {
     const normal = text.normalize('NFKC');
-    const units = new Uint16Array(normal.length);
-    let n = 0;
-    for (let i = 0; i < normal.length; i++) {
-      const unit = FOLDED_UNIT[normal.charCodeAt(i)];
-      if (unit !== 0) units[n++] = unit;
+    if (isAsciiNow(normal)) {
+      // compatibility forms of ASCII (full-width letters, an ellipsis, ligatures): folded as ASCII is, but for NUL, which the table drops
+      out = (normal.includes('\0') ? normal.replaceAll('\0', '') : normal).toLowerCase();
+    } else {
+      // lowercasing changes nothing in a text without cased letters (most scripts, emoji) and costs as much as the pass
+      const mapped = foldUnits(normal);
+      out = mapped.cased ? mapped.text.toLowerCase() : mapped.text;
     }
-    out = UTF16.decode(units.subarray(0, n)).toLowerCase();
   }
   if (text.length >= LONG) lastFold = [text, out];
   else lastShortFold = [text, out];
@@ -68,17 +147,8 @@ export function squash(text: string): string {
     return lastShortSquash[1];
   }
   if (lastSquash[0] === text) return lastSquash[1];
-  const folded = fold(text);
   // a long one in one pass over a table: a regex replace of every run of spaces costs ten times more on `a a a …`
-  const space = spaceTable();
-  const units = new Uint16Array(folded.length);
-  let n = 0;
-  for (let i = 0; i < folded.length; i++) {
-    const unit = folded.charCodeAt(i);
-    if (space[unit] === 0) units[n++] = unit;
-  }
-  // fold() leaves no lone surrogate, so decoding the units gives them back as they were
-  const out = n === folded.length ? folded : UTF16.decode(units.subarray(0, n));
+  const out = withoutSpaces(fold(text));
   lastSquash = [text, out];
   return out;
 }
@@ -94,9 +164,13 @@ export function echoed(fragment: string, prompts: string): boolean {
 
 const INVISIBLE = '[\\s\\u00ad\\u180e\\u200b-\\u200f\\u2060-\\u2064\\ufeff]*';
 
-function tolerantPattern(needle: string): string {
-  return [...squash(needle)].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join(INVISIBLE);
+/** squash(needle) as a pattern, with `between` between its characters */
+function tolerantPattern(needle: string, between = INVISIBLE): string {
+  return [...squash(needle)].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join(between);
 }
+
+/** squash(needle) as a pattern over a fold, where only spaces are left to pass over */
+const spacedPattern = (needle: string) => tolerantPattern(needle, '\\s*');
 
 /**
  * The first of `needles` that `text` contains the way squash() compares them (case, spacing
@@ -106,8 +180,12 @@ function tolerantPattern(needle: string): string {
 export function findTolerant(text: string, needles: readonly string[]): string | null {
   if (needles.length === 0) return null;
   if (!isAscii(text)) {
-    const folded = squash(text);
-    return needles.find((n) => folded.includes(squash(n))) ?? null;
+    // squash(text) holds squash(n) where fold(text) holds its characters with only spaces between: read so, the fold is not copied again
+    const folded = fold(text);
+    const patterns = needles.map(spacedPattern);
+    // one read for an answer that holds none of them (the common case), then the first in the needles' order
+    if (patterns.length > 1 && !new RegExp(patterns.map((p) => `(?:${p})`).join('|')).test(folded)) return null;
+    return needles.find((_, i) => new RegExp(patterns[i]).test(folded)) ?? null;
   }
   const m = new RegExp(needles.map((n) => `(${tolerantPattern(n)})`).join('|'), 'i').exec(text);
   return m ? needles[m.slice(1).findIndex((g) => g !== undefined)] : null;

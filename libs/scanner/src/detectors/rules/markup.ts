@@ -19,10 +19,6 @@ const MAX_MARKUP = 50;
  * read again from each `<`).
  */
 export function* markupIn(text: string): Generator<{ kind: string; value: string }> {
-  const next = (char: string, from: number) => {
-    const at = text.indexOf(char, from);
-    return at < 0 ? Infinity : at;
-  };
   // a script runs to its closing tag, or to the end of the answer
   const [scripts, tag, close] = [/<script\b/gi, /<script\b[^>]*>/iy, /<\/script>/gi];
   for (let start = scripts.exec(text); start; start = scripts.exec(text)) {
@@ -33,13 +29,52 @@ export function* markupIn(text: string): Generator<{ kind: string; value: string
     scripts.lastIndex = end ? end.index + end[0].length : text.length;
     yield { kind: 'script tag', value: text.slice(start.index, scripts.lastIndex) };
   }
-  const handler = /<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)[^>]*>/iy;
-  // a start whose name is cut by a word character (`<a_b`) fails on its own: the next `<` may still start a tag
-  const name = /<[a-z][a-z0-9]*\b/iy;
-  const nameOk = (at: number) => ((name.lastIndex = at), name.test(text));
-  for (const m of stickyMatches(text, /<[a-z]/gi, handler, (at) => (nameOk(at) ? next('>', at) : at + 1))) yield { kind: 'event handler', value: m[0] };
+  for (const m of handlersIn(text)) yield { kind: 'event handler', value: m[0] };
   for (const m of text.matchAll(/(?:(?:href|src|action)\s*=\s*["']?\s*|\]\(\s*)javascript:[^\s)"'>]*(?:\([^)]*\))?/gi)) yield { kind: 'javascript: URL', value: m[0] };
   for (const m of stickyMatches(text, /<iframe\b/gi, /<iframe\b[^>]*>/iy, () => Infinity)) yield { kind: 'iframe', value: m[0] };
+}
+
+/**
+ * Elements with an event handler, as `/<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)[^>]*>/gi`
+ * finds them. A tag's first part reads up to the next `>`, so a start whose tag fails makes every
+ * later start up to that `>` fail too (unless its name was cut by a word character, `<a_b`: the
+ * next `<` may still start a tag). And a tag holds its handler's `on…=` before that `>`: a start
+ * is tried only when the first `on…=` ahead of it comes before the next `>`, else every start up
+ * to the last `>` before that `on…=` is passed over, and none once no `on…=` is left (a regex call
+ * per `<` costs 60 ms per MiB of `<<SYS>>`). The `on…=` and the `>` ahead are each looked for again
+ * only once passed: the text is read once.
+ */
+function* handlersIn(text: string): Generator<RegExpExecArray> {
+  const handler = /<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)[^>]*>/iy;
+  const name = /<[a-z][a-z0-9]*\b/iy;
+  const starts = /<[a-z]/gi;
+  const attribute = /\son[a-z]+\s*=/gi;
+  // the first `on…=` and the first `>` at or after the start being tried (-1: not looked for yet; Infinity: none)
+  let on = -1;
+  let close = -1;
+  for (let start = starts.exec(text); start; start = starts.exec(text)) {
+    const at = start.index;
+    if (on < at) {
+      attribute.lastIndex = at;
+      on = attribute.exec(text)?.index ?? Infinity;
+      if (on === Infinity) return;
+    }
+    if (close < at) close = text.indexOf('>', at);
+    if (close < 0) return;
+    if (close < on) {
+      starts.lastIndex = text.lastIndexOf('>', on) + 1;
+      continue;
+    }
+    handler.lastIndex = at;
+    const m = handler.exec(text);
+    if (m) {
+      yield m;
+      starts.lastIndex = Math.max(handler.lastIndex, at + 1);
+    } else {
+      name.lastIndex = at;
+      starts.lastIndex = name.test(text) ? Math.max(close, at + 1) : at + 1;
+    }
+  }
 }
 
 /**
