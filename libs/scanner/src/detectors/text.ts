@@ -69,7 +69,9 @@ function spaceTable(): Uint8Array {
  * built for.)
  */
 function unitsOf(text: string): [Buffer, Uint16Array] {
-  const bytes = Buffer.allocUnsafeSlow(text.length * 2);
+  // a short text's from Node's pool (whose slices start 8-byte aligned), a long one's of its own
+  const pooled = Buffer.allocUnsafe(text.length * 2);
+  const bytes = pooled.byteOffset % 2 === 0 ? pooled : Buffer.allocUnsafeSlow(text.length * 2);
   bytes.write(text, 'utf16le');
   return [bytes, new Uint16Array(bytes.buffer, bytes.byteOffset, text.length)];
 }
@@ -169,8 +171,18 @@ function tolerantPattern(needle: string, between = INVISIBLE): string {
   return [...squash(needle)].map((c) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join(between);
 }
 
-/** squash(needle) as a pattern over a fold, where only spaces are left to pass over */
-const spacedPattern = (needle: string) => tolerantPattern(needle, '\\s*');
+/** the needles last looked for in a fold, and their patterns: a rule looks for one canary in every answer */
+let lastSpaced: [string, [RegExp, RegExp[]]] | null = null;
+
+/** squash() of each of `needles` as a pattern over a fold, where only spaces are left to pass over, and any of them as one */
+function spacedPatterns(needles: readonly string[]): [RegExp, RegExp[]] {
+  const key = JSON.stringify(needles);
+  if (lastSpaced?.[0] !== key) {
+    const each = needles.map((n) => tolerantPattern(n, '\\s*'));
+    lastSpaced = [key, [new RegExp(each.map((p) => `(?:${p})`).join('|')), each.map((p) => new RegExp(p))]];
+  }
+  return lastSpaced[1];
+}
 
 /**
  * The first of `needles` that `text` contains the way squash() compares them (case, spacing
@@ -182,10 +194,10 @@ export function findTolerant(text: string, needles: readonly string[]): string |
   if (!isAscii(text)) {
     // squash(text) holds squash(n) where fold(text) holds its characters with only spaces between: read so, the fold is not copied again
     const folded = fold(text);
-    const patterns = needles.map(spacedPattern);
+    const [any, each] = spacedPatterns(needles);
     // one read for an answer that holds none of them (the common case), then the first in the needles' order
-    if (patterns.length > 1 && !new RegExp(patterns.map((p) => `(?:${p})`).join('|')).test(folded)) return null;
-    return needles.find((_, i) => new RegExp(patterns[i]).test(folded)) ?? null;
+    if (!any.test(folded)) return null;
+    return needles.find((_, i) => each[i].test(folded)) ?? null;
   }
   const m = new RegExp(needles.map((n) => `(${tolerantPattern(n)})`).join('|'), 'i').exec(text);
   return m ? needles[m.slice(1).findIndex((g) => g !== undefined)] : null;
