@@ -60,6 +60,7 @@ export const argumentText = (call: ToolCall): string => withUrlDecoded(sentArgum
  * decoded into a copy of themselves.
  */
 export function withUrlDecoded(raw: string): string {
+  // (a call with no arguments at all writes out as undefined, and is read as it always was)
   if (typeof raw === 'string' && !raw.includes('%')) return raw;
   let decoded = raw;
   try {
