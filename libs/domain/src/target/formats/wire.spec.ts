@@ -229,7 +229,7 @@ describe('the OpenAI readers of a stream, a chunk of events at a time', () => {
 
   const answerOf = (chunks: Array<string | Uint8Array>): TargetAnswer => ({ headers: {}, contentType: 'text/event-stream', chunks: (async function* () { yield* chunks; })() as AsyncIterable<Buffer> });
   /** what a reader made of a stream: its result, or the error it threw (its kind and words) */
-  const outcome = (read: Promise<unknown>) => read.then((value) => ({ value }), (err: Error) => ({ error: `${err.constructor.name}: ${err.message}` }));
+  const outcome = <T>(read: Promise<T>): Promise<{ value: T } | { error: string }> => read.then((value) => ({ value }), (err: Error) => ({ error: `${err.constructor.name}: ${err.message}` }));
 
   it('reads every stream as the readers before did, to the same text and calls or the same error, however it is cut', async () => {
     const next = rng(3737);
