@@ -8,7 +8,7 @@ import { ExposureLog } from './model/exposure';
 import { modelBrain } from './model/model-brain';
 import { HARDENED_PERSONA, persona as personaOf } from './model/personas';
 import type { LabSecret } from './secrets';
-import { LanguageModel, ModelBusyError, ModelFailedError, ModelMissingError, sharedSmolLm2 } from './model/smollm2';
+import { AnswerAbandonedError, LanguageModel, ModelBusyError, ModelFailedError, ModelMissingError, sharedSmolLm2 } from './model/smollm2';
 import { chatPage } from './page';
 
 /** what answers: the scripted brain (brain.ts, the default) or a real language model */
@@ -112,8 +112,8 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
   const MODEL = MODEL_IDS[labModel];
   const defenses = options.defenses ?? NO_GUARDRAILS;
   /** the guarded answer, and whether a guard gave it instead of the brain */
-  async function answerWith(messages: ChatMessage[]): Promise<{ answer: string; guarded: boolean }> {
-    if (languageModel) return guardedAsync(messages, defenses, config.canaries, modelBrain(languageModel, persona!), secrets.map((s) => s.value));
+  async function answerWith(messages: ChatMessage[], abandoned: AbortSignal): Promise<{ answer: string; guarded: boolean }> {
+    if (languageModel) return guardedAsync(messages, defenses, config.canaries, modelBrain(languageModel, persona!, abandoned), secrets.map((s) => s.value));
     let byGuard = true;
     const answer = guarded(messages, defenses, config.canaries, (m) => {
       byGuard = false;
@@ -157,7 +157,12 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
     const body = await readJson(req);
     const messages = toMessages(body.messages);
     if (latency) await sleep(latency);
-    const { answer, guarded: byGuard } = await answerWith(messages);
+    // a client that hangs up before its answer (a page closed, a scan cancelled) frees the model, as
+    // a model server stops generating for a closed connection: else its queue stays full of answers
+    // nobody reads, and the next asker is refused
+    const hungUp = new AbortController();
+    res.once('close', () => !res.writableEnded && hungUp.abort());
+    const { answer, guarded: byGuard } = await answerWith(messages, hungUp.signal);
     const users = messages.filter((m) => m.role === 'user');
     exposures.record({ question: users[users.length - 1]?.content ?? '', turn: users.length, answer, guarded: byGuard });
     answered++;
@@ -207,6 +212,7 @@ export async function startLab(options: LabOptions = {}): Promise<RunningLab> {
       throw new HttpError(404, `no route for ${route}`);
     };
     work().catch((e: unknown) => {
+      if (e instanceof AnswerAbandonedError) return res.destroy();
       if (e instanceof ModelBusyError && !res.headersSent) {
         // more requests than the real model can answer in time: refused as a rate-limited model API refuses them
         res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(e.retryAfterMs / 1000)), 'retry-after-ms': String(e.retryAfterMs) });

@@ -21,7 +21,7 @@ export function conversationFor(messages: ChatMessage[], persona: Persona): Mode
   };
 }
 
-/** The lab's brain when a real model answers: the persona on the model, nothing scripted. */
-export function modelBrain(model: LanguageModel, persona: Persona): (messages: ChatMessage[]) => Promise<string> {
-  return (messages) => model.answer(conversationFor(messages, persona));
+/** The lab's brain when a real model answers: the persona on the model, nothing scripted; `abandoned` when the asker hangs up. */
+export function modelBrain(model: LanguageModel, persona: Persona, abandoned?: AbortSignal): (messages: ChatMessage[]) => Promise<string> {
+  return (messages) => model.answer(conversationFor(messages, persona), abandoned);
 }

@@ -136,6 +136,26 @@ describe('the lab on SmolLM2-135M-Instruct', () => {
     }
   });
 
+  it('askers that hang up free the model: the waiting one leaves the queue, the answering one is stopped, the next is answered', async () => {
+    const small = new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: sharedSmolLm2().modelPath, maxQueued: 1, deadlineMs });
+    const l = await lab({ languageModel: small });
+    try {
+      const send = (signal?: AbortSignal) => fetch(`${l.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'Hello' }] }), signal });
+      // one answering (the model still loading: a second at least), one waiting its turn: the queue is full
+      const gone = new AbortController();
+      const left = [send(gone.signal), send(gone.signal)].map((r) => r.catch((e: Error) => e.name));
+      await new Promise((r) => setTimeout(r, 300));
+      gone.abort();
+      expect(await Promise.all(left)).toEqual(['AbortError', 'AbortError']);
+      // had they stayed, this one would be refused 429 (the queue full with an answer nobody reads)
+      const next = await send();
+      expect(next.status).toBe(200);
+      await next.body?.cancel();
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a lab whose weights are missing does not start, and says how to fetch them', async () => {
     const missing = new SmolLm2({ ...SMOLLM2_DEFAULTS, modelPath: '/nonexistent/SmolLM2.gguf' });
     await expect(startLab({ model: 'smollm2', languageModel: missing })).rejects.toThrow(/infra\/smollm2\.sh/);

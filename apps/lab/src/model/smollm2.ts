@@ -31,12 +31,19 @@ export interface ModelActResult {
 /** The port the lab's model-backed brain needs: an answer to a conversation, or an error. */
 export interface LanguageModel {
   readonly name: string;
-  answer(conversation: ModelConversation): Promise<string>;
+  /** `abandoned`: the asker is gone (a client that hung up); a queued answer is not begun, a running one is stopped */
+  answer(conversation: ModelConversation, abandoned?: AbortSignal): Promise<string>;
   /** throws ModelMissingError when the model cannot run at all (its weights are absent); loads nothing */
   assertAvailable(): void;
   close(): Promise<void>;
 }
 
+/** The asker went away before its answer was begun: nothing to answer, nobody to answer to. */
+export class AnswerAbandonedError extends Error {
+  constructor() {
+    super('the asker went away before the answer was begun');
+  }
+}
 /** The weights are not where the lab looks: the message says how to fetch them. */
 export class ModelMissingError extends Error {}
 /** The model has more requests than it can answer in time: try again after `retryAfterMs`, as a rate-limited API says it. */
@@ -163,8 +170,8 @@ export class SmolLm2 implements LanguageModel {
     return this.options.modelPath;
   }
 
-  answer(conversation: ModelConversation): Promise<string> {
-    return this.enqueue((deadline) => this.run({ type: 'answer', ...boundConversation(conversation) }, deadline)).then((r) => r.text);
+  answer(conversation: ModelConversation, abandoned?: AbortSignal): Promise<string> {
+    return this.enqueue((deadline) => this.run({ type: 'answer', ...boundConversation(conversation) }, deadline, abandoned), abandoned).then((r) => r.text);
   }
 
   /** one agent step: the model's function calling over the offered functions (smollm2-process.mjs, LlamaChat) */
@@ -172,7 +179,8 @@ export class SmolLm2 implements LanguageModel {
     return this.enqueue((deadline) => this.run({ type: 'act', ...request }, deadline)).then((r) => ({ text: r.text, calls: r.calls ?? [] }));
   }
 
-  private enqueue<T>(work: (deadline: number) => Promise<T>): Promise<T> {
+  private enqueue<T>(work: (deadline: number) => Promise<T>, abandoned?: AbortSignal): Promise<T> {
+    if (abandoned?.aborted) return Promise.reject(new AnswerAbandonedError());
     if (this.queued >= this.options.maxQueued) return Promise.reject(this.busyError('its queue is full'));
     this.queued++;
     const queuedAt = Date.now();
@@ -180,10 +188,28 @@ export class SmolLm2 implements LanguageModel {
     if (this.running < Math.max(1, this.options.slots)) {
       this.running++;
       slot = Promise.resolve();
-    } else slot = new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else
+      slot = new Promise<void>((resolve, reject) => {
+        const turn = () => {
+          abandoned?.removeEventListener('abort', leave);
+          resolve();
+        };
+        // an asker that hangs up while waiting leaves the queue at once: its place is free for the next
+        const leave = () => {
+          const at = this.waiting.indexOf(turn);
+          if (at < 0) return;
+          this.waiting.splice(at, 1);
+          this.queued--;
+          reject(new AnswerAbandonedError());
+        };
+        this.waiting.push(turn);
+        abandoned?.addEventListener('abort', leave, { once: true });
+      });
     return slot.then(async () => {
       this.queued--;
       try {
+        // nobody waits for it any more: the slot goes to the next in line at once
+        if (abandoned?.aborted) throw new AnswerAbandonedError();
         return await work(queuedAt + this.options.deadlineMs);
       } finally {
         // the slot passes to the next in line, or is free
@@ -224,18 +250,22 @@ export class SmolLm2 implements LanguageModel {
     }
   }
 
-  private async run(request: { type: 'answer' | 'act' } & Record<string, unknown>, deadline: number): Promise<{ text: string; calls?: { name: string; params: unknown }[] }> {
+  private async run(request: { type: 'answer' | 'act' } & Record<string, unknown>, deadline: number, abandoned?: AbortSignal): Promise<{ text: string; calls?: { name: string; params: unknown }[] }> {
     if (Date.now() >= deadline) throw this.busyError('the request waited past its deadline');
     this.busy++;
     this.hold(true);
     try {
       await this.start();
+      if (abandoned?.aborted) throw new AnswerAbandonedError();
       const id = this.nextId++;
       const worker = this.worker!;
       const reply = await new Promise<WorkerReply>((resolve) => {
         const { maxTokens, temperature, repeatPenalty } = this.options;
         worker.send({ ...request, id, maxTokens, temperature, repeatPenalty });
-        const stop = setTimeout(() => worker.connected && worker.send({ type: 'stop', id }), Math.max(0, deadline - Date.now()));
+        const stopNow = () => worker.connected && worker.send({ type: 'stop', id });
+        const stop = setTimeout(stopNow, Math.max(0, deadline - Date.now()));
+        // an asker that hung up is stopped as a deadline stops it: the model is free for the next
+        abandoned?.addEventListener('abort', stopNow, { once: true });
         // a stopped answer comes back at once; one that does not means the worker is stuck
         const giveUp = setTimeout(() => {
           resolve({ type: 'error', id, error: 'the model stopped answering' });
@@ -244,6 +274,7 @@ export class SmolLm2 implements LanguageModel {
         this.pending.set(id, (r) => {
           clearTimeout(stop);
           clearTimeout(giveUp);
+          abandoned?.removeEventListener('abort', stopNow);
           this.pending.delete(id);
           resolve(r);
         });

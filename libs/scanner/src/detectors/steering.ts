@@ -48,9 +48,20 @@ const INSTRUCTION_REACH = 1000;
 
 const digest = (value: string) => createHash('sha256').update(`steering:${value}`).digest('hex').slice(0, 24);
 
+/** A call's arguments as sent: the text given, or the JSON of what was given. */
+export const sentArguments = (args: ToolCall['arguments']): string => (typeof args === 'string' ? args : JSON.stringify(args));
+
 /** A call's arguments as text: as sent, and URL-decoded (a value can hide in a query string). */
-export function argumentText(call: ToolCall): string {
-  const raw = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+export const argumentText = (call: ToolCall): string => withUrlDecoded(sentArguments(call.arguments));
+
+/**
+ * `raw`, and after it, on a line of its own, what URL-decoding makes of it where that differs. Only
+ * a `%` can make it differ: arguments without one (megabytes, in a hostile agent's call) are not
+ * decoded into a copy of themselves.
+ */
+export function withUrlDecoded(raw: string): string {
+  // (a call with no arguments at all writes out as undefined, and is read as it always was)
+  if (typeof raw === 'string' && !raw.includes('%')) return raw;
   let decoded = raw;
   try {
     decoded = decodeURIComponent(raw);

@@ -5,7 +5,7 @@ export { RateController } from './api/rate-controller';
 export { ConcurrencyController } from './api/concurrency-controller';
 export type { PacingOptions, PacingOutcome } from './api/request-pacer';
 export type { ApiDriverOptions } from './api/api-transport';
-export { DEFAULT_RETRY_POLICY } from './api/retry-policy';
+export { DEFAULT_RETRY_POLICY, retryAfterOf } from './api/retry-policy';
 export type { RetryPolicy } from './api/retry-policy';
 export { BrowserChatDriver } from './browser/browser-chat-driver';
 export { launchChromium, CHROMIUM_ARGS } from './browser/launch';

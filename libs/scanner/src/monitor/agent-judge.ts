@@ -3,7 +3,7 @@ import { JudgeContext, Verdict } from '../detectors/detector';
 import { instructionIn } from '../detectors/instructions';
 import { Rule } from '../detectors/rule';
 import { markupRule, piiRule, secretsRule, systemPromptRule, targetCanaryRule } from '../detectors/rules';
-import { argumentText } from '../detectors/steering';
+import { sentArguments, withUrlDecoded } from '../detectors/steering';
 
 /** One event of a deployed agent's traffic, as the Live Agent Monitor receives it. */
 export interface AgentTrafficEvent {
@@ -29,8 +29,8 @@ const EGRESS_TOOL = /(?:^|[_.\-])(?:send|email|mail|post|upload|transfer|wire|pa
 const EXEC_TOOL = /(?:^|[_.\-])(?:exec|execute|shell|bash|sh|cmd|powershell|run_command|eval|python|subprocess|system)(?:[_.\-]|$)/i;
 const DESTRUCTIVE_ARGS = /\b(?:drop\s+(?:table|database)|delete\s+from|truncate\s+table|rm\s+-rf|mkfs|shutdown\b|:\(\)\s*\{)/i;
 
-function riskyToolCall(tool: { name: string; arguments?: unknown }): AgentFinding | null {
-  const args = typeof tool.arguments === 'string' ? tool.arguments : JSON.stringify(tool.arguments ?? {});
+/** `args`: the call's arguments as sent (sentArguments) */
+function riskyToolCall(tool: { name: string }, args: string): AgentFinding | null {
   if (DESTRUCTIVE_ARGS.test(args)) return { rule: 'tool-call:destructive-arguments', severity: 'critical', detector: 'tool-policy', matched: clip(`${tool.name}(${args})`) };
   if (EXEC_TOOL.test(tool.name)) return { rule: 'tool-call:code-execution', severity: 'high', detector: 'tool-policy', matched: clip(`${tool.name}(${args})`) };
   if (DESTRUCTIVE_TOOL.test(tool.name)) return { rule: 'tool-call:destructive', severity: 'high', detector: 'tool-policy', matched: clip(`${tool.name}(${args})`) };
@@ -66,14 +66,15 @@ export function judgeAgentEvent(event: AgentTrafficEvent, context: { canaries: r
     if (hit) findings.push({ rule: `prompt-injection:${hit.kind}`, severity: 'medium', detector: 'injection-patterns', matched: clip(hit.text) });
   }
   const rules = event.kind === 'output' ? OUTPUT_RULES : event.kind === 'tool_call' ? ARGUMENT_RULES : [];
-  // a tool call's arguments are what it sent; its content, when given, is the result it got back
-  const text = event.kind === 'tool_call' ? argumentText({ id: '', name: event.tool?.name ?? '', arguments: (event.tool?.arguments ?? {}) as Record<string, unknown> | string }) : event.content;
+  // a tool call's arguments are what it sent (written out once: megabytes, from a hostile agent); its content, when given, is the result it got back
+  const sent = event.kind === 'tool_call' ? sentArguments((event.tool?.arguments ?? {}) as Record<string, unknown> | string) : null;
+  const text = sent === null ? event.content : withUrlDecoded(sent);
   for (const [rule, name, severity] of rules) {
     const v: Verdict | null = rule(text, '', judge);
     if (v && v.outcome === 'vulnerable') findings.push({ rule: v.detector === 'sensitive' ? 'sensitive-disclosure' : name, severity, detector: v.detector, matched: v.matched });
   }
-  if (event.kind === 'tool_call' && event.tool) {
-    const hit = riskyToolCall(event.tool);
+  if (sent !== null && event.tool) {
+    const hit = riskyToolCall(event.tool, sent);
     if (hit) findings.push(hit);
   }
   return findings;

@@ -3,7 +3,7 @@ import type { ToolCall, ToolDefinition } from '../../agent/tools';
 import { AgentAnswer, AgentTurn, ApiFormatSpec, wireArguments, completePath, FormatSettings, parsedArguments, TargetAnswer, ToolCalling } from './api-format';
 import { answerJson, isEventStream, streamedJson, UnrecognisedAnswer } from './answers';
 import { ChatTurn } from './json-template';
-import { readServerSentEvents } from './server-sent-events';
+import { readServerSentEventsPerChunk } from './server-sent-events';
 
 /** Any OpenAI-compatible chat completions endpoint (OpenAI, vLLM, Ollama, LiteLLM, the lab). */
 export const openai: ApiFormatSpec<'openai'> = {
@@ -57,24 +57,28 @@ export async function readOpenAiAgentAnswer(answer: TargetAnswer): Promise<Agent
   let text = '';
   // streamed calls come in pieces, keyed by their index
   const parts = new Map<number, { id: string; name: string; args: string }>();
-  for await (const { data } of readServerSentEvents(answer.chunks)) {
-    if (data.trim() === '[DONE]') break;
-    const chunk = streamedJson(data, 'a streamed chunk') as { choices?: Array<{ delta?: { content?: unknown; refusal?: unknown; tool_calls?: Array<WireCall & { index?: number }> } }>; error?: { message?: string } };
-    if (chunk.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error.message ?? 'unknown')}`);
-    const delta = chunk.choices?.[0]?.delta;
-    if (typeof delta?.content === 'string') text += delta.content;
-    else if (typeof delta?.refusal === 'string') text += delta.refusal;
-    for (const piece of delta?.tool_calls ?? []) {
-      const index = typeof piece.index === 'number' ? piece.index : parts.size;
-      const part = parts.get(index) ?? { id: '', name: '', args: '' };
-      if (typeof piece.id === 'string') part.id = piece.id;
-      if (typeof piece.function?.name === 'string') part.name += piece.function.name;
-      if (typeof piece.function?.arguments === 'string') part.args += piece.function.arguments;
-      parts.set(index, part);
+  for await (const events of readServerSentEventsPerChunk(answer.chunks)) {
+    for (const { data } of events) {
+      if (data.trim() === '[DONE]') return { text, calls: calledTools(parts) };
+      const delta = streamedDelta(data);
+      if (typeof delta?.content === 'string') text += delta.content;
+      else if (typeof delta?.refusal === 'string') text += delta.refusal;
+      for (const piece of delta?.tool_calls ?? []) {
+        const index = typeof piece.index === 'number' ? piece.index : parts.size;
+        const part = parts.get(index) ?? { id: '', name: '', args: '' };
+        if (typeof piece.id === 'string') part.id = piece.id;
+        if (typeof piece.function?.name === 'string') part.name += piece.function.name;
+        if (typeof piece.function?.arguments === 'string') part.args += piece.function.arguments;
+        parts.set(index, part);
+      }
     }
   }
-  const calls = [...parts.entries()].sort(([a], [b]) => a - b).map(([i, p]) => toolCall(p.id, p.name, p.args, i)).filter(isCall);
-  return { text, calls };
+  return { text, calls: calledTools(parts) };
+}
+
+/** the calls streamed in pieces, in the order of their indexes */
+function calledTools(parts: Map<number, { id: string; name: string; args: string }>): ToolCall[] {
+  return [...parts.entries()].sort(([a], [b]) => a - b).map(([i, p]) => toolCall(p.id, p.name, p.args, i)).filter(isCall);
 }
 
 /** a call as read, or null when it names no tool; a missing id gets one from its place */
@@ -90,18 +94,35 @@ export function chatCompletionsRequest(turns: ChatTurn[], { model, stream }: For
   return { body: JSON.stringify({ ...(model ? { model } : {}), messages: turns, stream }) };
 }
 
+/**
+ * A streamed answer is read a chunk of events at a time (one await per chunk, not per event): a
+ * target streaming a few characters an event pays for its characters, not for the turns of the
+ * event loop between them.
+ */
 export async function readOpenAiAnswer(answer: TargetAnswer): Promise<string> {
   if (!isEventStream(answer)) return messageText(await answerJson(answer));
-  let text = '';
-  for await (const { data } of readServerSentEvents(answer.chunks)) {
-    if (data.trim() === '[DONE]') break;
-    const chunk = streamedJson(data, 'a streamed chunk') as { choices?: Array<{ delta?: { content?: unknown; refusal?: unknown } }>; error?: { message?: string } };
-    if (chunk.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error.message ?? 'unknown')}`);
-    const delta = chunk.choices?.[0]?.delta;
-    if (typeof delta?.content === 'string') text += delta.content;
-    else if (typeof delta?.refusal === 'string') text += delta.refusal;
+  // each chunk's deltas joined in one string: a few strings live to the end, not one per event
+  const read: string[] = [];
+  for await (const events of readServerSentEventsPerChunk(answer.chunks)) {
+    const deltas: string[] = [];
+    for (const { data } of events) {
+      if (data.trim() === '[DONE]') return read.join('') + deltas.join('');
+      const delta = streamedDelta(data);
+      if (typeof delta?.content === 'string') deltas.push(delta.content);
+      else if (typeof delta?.refusal === 'string') deltas.push(delta.refusal);
+    }
+    read.push(deltas.join(''));
   }
-  return text;
+  return read.join('');
+}
+
+type StreamedDelta = { content?: unknown; refusal?: unknown; tool_calls?: Array<WireCall & { index?: number }> };
+
+/** a streamed chunk's delta, if it has one; a TargetProtocolError when the event is not JSON or streams an error */
+function streamedDelta(data: string): StreamedDelta | undefined {
+  const chunk = streamedJson(data, 'a streamed chunk') as { choices?: Array<{ delta?: StreamedDelta }>; error?: { message?: string } };
+  if (chunk.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error.message ?? 'unknown')}`);
+  return chunk.choices?.[0]?.delta;
 }
 
 function messageText(json: unknown): string {

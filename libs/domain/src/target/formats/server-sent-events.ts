@@ -14,46 +14,71 @@ export interface ServerSentEvent {
  * characters costs the reading of those characters, not a generator's turn for each line.
  */
 export async function* readServerSentEvents(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
+  for await (const events of readServerSentEventsPerChunk(chunks)) for (const e of events) yield e;
+}
+
+/**
+ * readServerSentEvents a chunk at a time: the events each chunk ends, together (a chunk that ends
+ * none gives nothing). A reader that loops over them itself takes one turn of the event loop per
+ * chunk, not one per event: a target that streams a token an event pays for its tokens, not for
+ * the awaits between them.
+ */
+export async function* readServerSentEventsPerChunk(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent[]> {
   const decoder = new TextDecoder();
   let pieces: string[] = [];
   // the last chunk ended with a CR: an LF starting the next one is the same line end
   let afterCr = false;
   let event = '';
-  let data: string[] = [];
+  /** the data lines of the event being read, joined by LF; null before its first */
+  let data: string | null = null;
   /** events the chunk being read ended */
   let ready: ServerSentEvent[] = [];
-  const take = (line: string) => {
-    if (line === '') {
-      if (data.length) ready.push({ event: event || 'message', data: data.join('\n') });
-      event = '';
-      data = [];
-      return;
-    }
-    if (line.charCodeAt(0) === 58) return; // ':' a comment
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + (line.charCodeAt(colon + 1) === 32 ? 2 : 1));
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
+  const handOn = () => {
+    const events = ready;
+    ready = [];
+    return events;
   };
-  /** a line that ends with `part`: the pieces kept of it before, if any, joined to it */
-  const lineOf = (part: string) => {
-    if (pieces.length === 0) return part;
-    pieces.push(part);
-    const line = pieces.join('');
-    pieces = [];
-    return line;
+  const dispatch = () => {
+    if (data !== null) ready.push({ event: event || 'message', data });
+    event = '';
+    data = null;
   };
+  /**
+   * the line `text` holds from `start` to `end`, `colon` the first ':' at or after `start` (-1:
+   * none; at or past `end`: none in the line). Only its value is copied: a stream of small events
+   * costs a string per event, not one for each line, field and value.
+   */
+  const take = (text: string, start: number, end: number, colon: number) => {
+    if (start === end) return dispatch();
+    if (colon === start) return; // a comment
+    const name = colon < 0 || colon >= end ? end - start : colon - start;
+    const isData = name === 4 && text.startsWith('data', start);
+    if (!isData && !(name === 5 && text.startsWith('event', start))) return;
+    const value = name === end - start ? '' : text.slice(colon + (colon + 1 < end && text.charCodeAt(colon + 1) === 32 ? 2 : 1), end);
+    if (!isData) event = value;
+    else data = data === null ? value : `${data}\n${value}`;
+  };
+  /** a line of pieces kept from earlier chunks, joined */
+  const takeJoined = (line: string) => take(line, 0, line.length, line.indexOf(':'));
   /** each line `text` ends, taken; what follows its last line end kept as a piece */
   const read = (text: string) => {
     let start = afterCr && text.charCodeAt(0) === 10 ? 1 : 0;
     afterCr = false;
-    // the next CR and the next LF from `start` on, each searched for again only once passed
+    // the next CR, LF and colon from `start` on, each searched for again only once passed
     let cr = text.indexOf('\r', start);
     let lf = text.indexOf('\n', start);
+    let colon = text.indexOf(':', start);
     while (cr >= 0 || lf >= 0) {
       const end = lf < 0 || (cr >= 0 && cr < lf) ? cr : lf;
-      const line = lineOf(text.slice(start, end));
+      if (pieces.length) {
+        pieces.push(text.slice(start, end));
+        const line = pieces.join('');
+        pieces = [];
+        takeJoined(line);
+      } else {
+        if (colon >= 0 && colon < start) colon = text.indexOf(':', start);
+        take(text, start, end, colon);
+      }
       start = end + 1;
       if (end === cr) {
         if (start === text.length) afterCr = true;
@@ -61,27 +86,20 @@ export async function* readServerSentEvents(chunks: AsyncIterable<Uint8Array | s
         cr = text.indexOf('\r', start);
       }
       if (lf >= 0 && lf < start) lf = text.indexOf('\n', start);
-      take(line);
     }
     if (start < text.length) pieces.push(text.slice(start));
   };
-  // handed on one at a time (`yield*` of an array turns each through an async iterator of its own)
-  const handOn = () => {
-    const events = ready;
-    ready = [];
-    return events;
-  };
   for await (const chunk of chunks) {
     read(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    for (const e of handOn()) yield e;
+    if (ready.length) yield handOn();
   }
   read(decoder.decode());
   if (pieces.length) {
     const last = pieces.join('');
     pieces = [];
-    take(last);
+    takeJoined(last);
   }
   // a stream that ends without the final blank line still delivers its last event
-  if (data.length) ready.push({ event: event || 'message', data: data.join('\n') });
-  for (const e of handOn()) yield e;
+  dispatch();
+  if (ready.length) yield handOn();
 }

@@ -1,7 +1,10 @@
 import { TargetProtocolError } from '../target-errors';
+import { AgentAnswer, TargetAnswer } from './api-format';
+import { streamedJson } from './answers';
+import { isCall, readOpenAiAgentAnswer, readOpenAiAnswer, toolCall } from './openai';
 import { answerAtPath, fillBodyTemplate } from './json-template';
 import { readJsonLines } from './json-lines';
-import { readServerSentEvents, ServerSentEvent } from './server-sent-events';
+import { readServerSentEvents, readServerSentEventsPerChunk, ServerSentEvent } from './server-sent-events';
 
 describe('readServerSentEvents', () => {
   async function events(...chunks: Array<string | Uint8Array>): Promise<ServerSentEvent[]> {
@@ -28,79 +31,83 @@ describe('readServerSentEvents', () => {
   });
 });
 
-describe('readServerSentEvents read a chunk at a time', () => {
-  /** the reader as it was before it read each chunk in one loop (a generator's turn per line), kept to compare with */
-  const LINE_END = /\r\n|\r|\n/g;
+/** the reader as it was before it read each chunk in one loop (a generator's turn per line), kept to compare with */
+const LINE_END = /\r\n|\r|\n/g;
 
-  /**
-   * Splits a text/event-stream body into events. Handles CRLF/CR/LF line ends, multi-line
-   * `data:`, comments and chunks cut anywhere (even inside a UTF-8 sequence, or between the CR and
-   * LF of one line end). Each chunk is read once: a line that arrives in many small chunks is kept
-   * as its pieces and joined when it ends (appending to one string and searching it again from its
-   * start for every chunk reads a long line once per chunk).
-   */
-  async function* readServerSentEventsBefore(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
-    const decoder = new TextDecoder();
-    let pieces: string[] = [];
-    // the last chunk ended with a CR: an LF starting the next one is the same line end
-    let afterCr = false;
-    let event = '';
-    let data: string[] = [];
-    const lines = function* (text: string): Generator<string> {
-      let start = afterCr && text.startsWith('\n') ? 1 : 0;
-      afterCr = false;
-      for (;;) {
-        LINE_END.lastIndex = start;
-        const end = LINE_END.exec(text);
-        if (!end) {
-          if (start < text.length) pieces.push(text.slice(start));
-          return;
-        }
-        pieces.push(text.slice(start, end.index));
-        const line = pieces.length === 1 ? pieces[0] : pieces.join('');
-        pieces = [];
-        start = end.index + end[0].length;
-        if (end[0] === '\r' && start === text.length) afterCr = true;
-        yield line;
-      }
-    };
-    const take = function* (line: string): Generator<ServerSentEvent> {
-      if (line === '') {
-        if (data.length) yield { event: event || 'message', data: data.join('\n') };
-        event = '';
-        data = [];
+/**
+ * Splits a text/event-stream body into events. Handles CRLF/CR/LF line ends, multi-line
+ * `data:`, comments and chunks cut anywhere (even inside a UTF-8 sequence, or between the CR and
+ * LF of one line end). Each chunk is read once: a line that arrives in many small chunks is kept
+ * as its pieces and joined when it ends (appending to one string and searching it again from its
+ * start for every chunk reads a long line once per chunk).
+ */
+async function* readServerSentEventsBefore(chunks: AsyncIterable<Uint8Array | string>): AsyncGenerator<ServerSentEvent> {
+  const decoder = new TextDecoder();
+  let pieces: string[] = [];
+  // the last chunk ended with a CR: an LF starting the next one is the same line end
+  let afterCr = false;
+  let event = '';
+  let data: string[] = [];
+  const lines = function* (text: string): Generator<string> {
+    let start = afterCr && text.startsWith('\n') ? 1 : 0;
+    afterCr = false;
+    for (;;) {
+      LINE_END.lastIndex = start;
+      const end = LINE_END.exec(text);
+      if (!end) {
+        if (start < text.length) pieces.push(text.slice(start));
         return;
       }
-      if (line.startsWith(':')) return;
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
-      if (field === 'data') data.push(value);
-      else if (field === 'event') event = value;
-    };
-    for await (const chunk of chunks) {
-      for (const line of lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))) yield* take(line);
-    }
-    for (const line of lines(decoder.decode())) yield* take(line);
-    if (pieces.length) {
-      const last = pieces.join('');
+      pieces.push(text.slice(start, end.index));
+      const line = pieces.length === 1 ? pieces[0] : pieces.join('');
       pieces = [];
-      yield* take(last);
+      start = end.index + end[0].length;
+      if (end[0] === '\r' && start === text.length) afterCr = true;
+      yield line;
     }
-    // a stream that ends without the final blank line still delivers its last event
-    if (data.length) yield { event: event || 'message', data: data.join('\n') };
+  };
+  const take = function* (line: string): Generator<ServerSentEvent> {
+    if (line === '') {
+      if (data.length) yield { event: event || 'message', data: data.join('\n') };
+      event = '';
+      data = [];
+      return;
+    }
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + (line[colon + 1] === ' ' ? 2 : 1));
+    if (field === 'data') data.push(value);
+    else if (field === 'event') event = value;
+  };
+  for await (const chunk of chunks) {
+    for (const line of lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))) yield* take(line);
   }
+  for (const line of lines(decoder.decode())) yield* take(line);
+  if (pieces.length) {
+    const last = pieces.join('');
+    pieces = [];
+    yield* take(last);
+  }
+  // a stream that ends without the final blank line still delivers its last event
+  if (data.length) yield { event: event || 'message', data: data.join('\n') };
+}
 
-  /** a seeded generator (mulberry32), so a failure comes back */
-  function rng(seed: number) {
-    return (n: number) => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
-    };
-  }
-  const PIECES = ['data', 'data:', 'data: ', 'event:', 'event: x', 'id: 1', ':', ': c', 'x', ' ', '{"a":1}', '[DONE]', 'é', '☃', '😀', '\r', '\n', '\r\n', '\n\n', '\r\r', ':x\n'];
+/** a seeded generator (mulberry32), so a failure comes back */
+function rng(seed: number) {
+  return (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+describe('readServerSentEvents read a chunk at a time', () => {
+  const PIECES = [
+    'data', 'data:', 'data: ', 'data:  ', 'event:', 'event: x', 'event', 'id: 1', 'retry: 5', ':', ': c', 'x', ' ', 'a:b', 'dat', 'datum: x', 'Data: x', ' data: x', 'eventful: y',
+    '{"a":1}', '[DONE]', 'é', '☃', '😀', '\r', '\n', '\r\n', '\n\n', '\r\r', ':x\n',
+  ];
   const all = async (reader: typeof readServerSentEvents, chunks: Array<string | Uint8Array>) => {
     const out: ServerSentEvent[] = [];
     for await (const e of reader((async function* () { yield* chunks; })())) out.push(e);
@@ -120,10 +127,130 @@ describe('readServerSentEvents read a chunk at a time', () => {
     }
   });
 
+  it('hands on, a chunk at a time, the events the reader before gave one at a time', async () => {
+    const next = rng(38);
+    for (let n = 0; n < 300; n++) {
+      const body = Array.from({ length: 1 + next(30) }, () => PIECES[next(PIECES.length)]).join('');
+      const at = next(body.length + 1);
+      const chunks = [body.slice(0, at), body.slice(at)];
+      const batches: ServerSentEvent[][] = [];
+      for await (const events of readServerSentEventsPerChunk((async function* () { yield* chunks; })())) batches.push(events);
+      expect(batches.every((events) => events.length > 0)).toBe(true);
+      expect(batches.flat()).toEqual(await all(readServerSentEventsBefore, chunks));
+    }
+  });
+
   it('reads fifty thousand events of a few characters each, in chunks cut across them', async () => {
     const body = 'data: {"a":1}\r\n\r\n'.repeat(50_000);
     const chunks = Array.from({ length: Math.ceil(body.length / 1000) }, (_, i) => body.slice(i * 1000, (i + 1) * 1000));
     expect(await all(readServerSentEvents, chunks)).toHaveLength(50_000);
+  });
+});
+
+describe('the OpenAI readers of a stream, a chunk of events at a time', () => {
+  type Delta = { content?: unknown; refusal?: unknown; tool_calls?: Array<{ index?: number; id?: unknown; function?: { name?: unknown; arguments?: unknown } }> };
+  type Chunk = { choices?: Array<{ delta?: Delta }>; error?: { message?: string } };
+
+  /** readOpenAiAnswer's stream as it was, an await for each event, kept to compare with */
+  async function readOpenAiAnswerBefore(answer: TargetAnswer): Promise<string> {
+    let text = '';
+    for await (const { data } of readServerSentEventsBefore(answer.chunks)) {
+      if (data.trim() === '[DONE]') break;
+      const chunk = streamedJson(data, 'a streamed chunk') as Chunk;
+      if (chunk.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error.message ?? 'unknown')}`);
+      const delta = chunk.choices?.[0]?.delta;
+      if (typeof delta?.content === 'string') text += delta.content;
+      else if (typeof delta?.refusal === 'string') text += delta.refusal;
+    }
+    return text;
+  }
+
+  /** readOpenAiAgentAnswer's stream as it was */
+  async function readOpenAiAgentAnswerBefore(answer: TargetAnswer): Promise<AgentAnswer> {
+    let text = '';
+    const parts = new Map<number, { id: string; name: string; args: string }>();
+    for await (const { data } of readServerSentEventsBefore(answer.chunks)) {
+      if (data.trim() === '[DONE]') break;
+      const chunk = streamedJson(data, 'a streamed chunk') as Chunk;
+      if (chunk.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error.message ?? 'unknown')}`);
+      const delta = chunk.choices?.[0]?.delta;
+      if (typeof delta?.content === 'string') text += delta.content;
+      else if (typeof delta?.refusal === 'string') text += delta.refusal;
+      for (const piece of delta?.tool_calls ?? []) {
+        const index = typeof piece.index === 'number' ? piece.index : parts.size;
+        const part = parts.get(index) ?? { id: '', name: '', args: '' };
+        if (typeof piece.id === 'string') part.id = piece.id;
+        if (typeof piece.function?.name === 'string') part.name += piece.function.name;
+        if (typeof piece.function?.arguments === 'string') part.args += piece.function.arguments;
+        parts.set(index, part);
+      }
+    }
+    const calls = [...parts.entries()].sort(([a], [b]) => a - b).map(([i, p]) => toolCall(p.id, p.name, p.args, i)).filter(isCall);
+    return { text, calls };
+  }
+
+  /** what targets stream, and what they should not: deltas, refusals, calls in pieces, errors, the end, and events that are not what they claim */
+  const DATA = [
+    '{"choices":[{"delta":{"content":"Hel"}}]}',
+    '{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}',
+    '{"choices":[{"delta":{"content":"lo \\n\\"wo\\u0072ld\\" é 😀"}}]}',
+    '{"choices":[{"delta":{"refusal":"I will not"}}]}',
+    '{"choices":[{"delta":{"content":null,"refusal":"no"}}]}',
+    '{"choices":[{"delta":{"content":5}}]}',
+    '{"choices":[]}', '{}', '{"choices":[{}]}', '{"choices":{"0":{"delta":{"content":"keyed"}}}}', '{"choices":[{"delta":{}}],"choices":[{"delta":{"content":"last"}}]}',
+    '{"choices":[{"delta":{"tool_calls":[{"index":0,"id":"call_1","function":{"name":"send_","arguments":"{\\"to\\""}}]}}]}',
+    '{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"email","arguments":":\\"a@b\\"}"}}]}}]}',
+    '{"choices":[{"delta":{"tool_calls":[{"function":{"name":"lookup","arguments":"{}"}}]}}]}',
+    '{"error":null,"choices":[{"delta":{"content":"e"}}]}', '{"error":false}',
+    '{"error":{"message":"overloaded"}}', '{"error":{}}',
+    '{"choices":', 'not json', '', 'null', '5', '"text"', '[]',
+    '[DONE]', ' [DONE] ',
+  ];
+  /** how often each is picked: the well-formed ones most, so that most streams are read to their end */
+  const WEIGHT = DATA.map((d) => (/error":\{|^\{"choices":$|^not|^$|^null$|DONE/.test(d) ? 1 : 6));
+  const PICKS = DATA.flatMap((d, i) => Array.from({ length: WEIGHT[i] }, () => d));
+  const LINE_ENDS = ['\n', '\r\n', '\r'];
+
+  /** a stream of events as a target may write it: any line end, comments, named events, data over two lines, the last blank line missing */
+  function stream(next: (n: number) => number): string {
+    let out = '';
+    for (let n = 1 + next(12); n > 0; n--) {
+      const end = LINE_ENDS[next(3)];
+      const data = PICKS[next(PICKS.length)];
+      const extra = next(8);
+      if (extra === 0) out += `: ping${end}`;
+      if (extra === 1) out += `event: delta${end}id: ${n}${end}`;
+      const cut = extra === 2 ? data.indexOf(':') : -1;
+      out += cut > 0 ? `data: ${data.slice(0, cut + 1)}${end}data:${data.slice(cut + 1)}${end}` : `data: ${data}${end}`;
+      if (n > 1 || next(4)) out += end;
+    }
+    return out;
+  }
+
+  const answerOf = (chunks: Array<string | Uint8Array>): TargetAnswer => ({ headers: {}, contentType: 'text/event-stream', chunks: (async function* () { yield* chunks; })() as AsyncIterable<Buffer> });
+  /** what a reader made of a stream: its result, or the error it threw (its kind and words) */
+  const outcome = <T>(read: Promise<T>): Promise<{ value: T } | { error: string }> => read.then((value) => ({ value }), (err: Error) => ({ error: `${err.constructor.name}: ${err.message}` }));
+
+  it('reads every stream as the readers before did, to the same text and calls or the same error, however it is cut', async () => {
+    const next = rng(3737);
+    const seen = { text: 0, calls: 0, error: 0 };
+    for (let n = 0; n < 1000; n++) {
+      const body = stream(next);
+      const bytes = new TextEncoder().encode(body);
+      const cuts = [...new Set(Array.from({ length: next(6) }, () => next(bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = n % 2 ? [0, ...cuts].map((at, i, all) => bytes.slice(at, all[i + 1] ?? bytes.length)) : [body.slice(0, cuts[0] ?? 0), body.slice(cuts[0] ?? 0)];
+      const text = await outcome(readOpenAiAnswer(answerOf(chunks)));
+      expect(text).toEqual(await outcome(readOpenAiAnswerBefore(answerOf(chunks))));
+      const agent = await outcome(readOpenAiAgentAnswer(answerOf(chunks)));
+      expect(agent).toEqual(await outcome(readOpenAiAgentAnswerBefore(answerOf(chunks))));
+      if ('error' in text) seen.error++;
+      else if (text.value) seen.text++;
+      if ('value' in agent && agent.value.calls.length) seen.calls++;
+    }
+    // the streams reach each outcome often, so the comparison is not of errors alone
+    expect(seen.text).toBeGreaterThan(300);
+    expect(seen.calls).toBeGreaterThan(100);
+    expect(seen.error).toBeGreaterThan(100);
   });
 });
 
