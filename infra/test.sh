@@ -32,6 +32,15 @@ if [ -z "${MONGODB_URL:-}" ] && [ -z "${FERRETDB_URL:-}" ]; then
   eval "$ferretdb_env"
   started+=(ferretdb)
 fi
+# servers given by address are the caller's: one that does not answer stops the run here, rather
+# than failing every suite that needs it half an hour later
+answers() { timeout 3 bash -c "exec 3<>/dev/tcp/$1/$2" 2>/dev/null; }
+broker=${KAFKA_BROKERS%%,*}
+answers "${broker%:*}" "${broker##*:}" || { echo "KAFKA_BROKERS is $KAFKA_BROKERS, but nothing answers at $broker: start it (bash infra/kafka.sh start) or leave KAFKA_BROKERS unset for the tests to start their own; nothing was tested" >&2; exit 1; }
+store=${FERRETDB_URL:-$MONGODB_URL}
+hostport=${store#*://}; hostport=${hostport##*@}; hostport=${hostport%%[/?]*}; hostport=${hostport%%,*}
+[[ $hostport == *:* ]] || hostport="$hostport:27017"
+answers "${hostport%:*}" "${hostport##*:}" || { echo "the document store is given (FERRETDB_URL or MONGODB_URL), but nothing answers at $hostport: start it (bash infra/ferretdb.sh start) or leave FERRETDB_URL and MONGODB_URL unset for the tests to start their own; nothing was tested" >&2; exit 1; }
 export KAFKA_BROKERS FERRETDB_URL
 [ -n "${EVENTSTORE_URL:-}" ] || echo "EVENTSTORE_URL is not set: EventStoreDB is tested through its client against the gRPC stand-in only (no server here speaks its protocol)."
 
