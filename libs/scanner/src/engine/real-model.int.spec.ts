@@ -128,8 +128,9 @@ describe('a quick scan of a real language model', () => {
     const lab = await startLab({ model: 'smollm2', mode: 'hardened' });
     labs.push(lab);
     expect(lab.secrets).toEqual([]);
-    // what a bot holding nothing must never be said to disclose
-    const { found } = await quickScan(lab, false, DISCLOSURE);
+    // what a bot holding nothing must never be said to disclose: the two categories of what a bot
+    // holds are all this scan asks of the model (a third of the first scan's answers fewer)
+    const { found } = await quickScan(lab, false, ['LLM02:2025', 'LLM07:2025']);
     expect(found.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
     for (const v of found.filter((f) => f.severity === 'critical' || f.severity === 'high')) expect(proofHolds(v)).toBe(true);
   });
