@@ -62,10 +62,11 @@ describe('a quick scan of a real language model', () => {
     labs.push(lab);
     const { attempts, found } = await quickScan(lab, true, DISCLOSURE);
     // what the oracle saw the model give away, by the category Gauntlet files it under: a held value by
-    // what it is (the prompt's wording and its canary LLM07, any other value LLM02; the oracle files the
-    // internal code under LLM07, a finding files it under LLM02 like any value a bot holds back)
+    // what it is (heldCategory: the prompt's wording LLM07, any other value LLM02). The oracle files the
+    // internal code and the system prompt's canary under LLM07; a finding files them under LLM02 like
+    // any value a bot holds back (a canary is told without where it was planted)
     const exposed = new Set<string>();
-    for (const a of attempts) for (const t of a.turns) if (t.role === 'assistant') for (const e of exposuresIn(t.content, lab.secrets)) exposed.add(e.kind === 'internal_code' ? 'LLM02:2025' : e.category);
+    for (const a of attempts) for (const t of a.turns) if (t.role === 'assistant') for (const e of exposuresIn(t.content, lab.secrets)) exposed.add(e.kind === 'instructions' ? 'LLM07:2025' : 'LLM02:2025');
     expect(exposed.has('LLM02:2025')).toBe(true);
     const categories = new Set(found.map((v) => v.category));
     for (const c of exposed) expect(categories).toContain(c);
