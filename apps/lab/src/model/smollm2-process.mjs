@@ -29,12 +29,13 @@ const waiting = [];
 const aborts = new Map();
 let llamaCpp;
 let llama;
+let model;
 
 async function load() {
   llamaCpp = await import(pathToFileURL(runtime).href);
   // the CPU prebuilt binary only: nothing is built or downloaded at run time
   llama = await llamaCpp.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
-  const model = await llama.loadModel({ modelPath });
+  model = await llama.loadModel({ modelPath });
   // contextSize is each sequence's: the slots evaluate on one batch, side by side
   const context = await model.createContext({ contextSize, threads, sequences: slots });
   for (let i = 0; i < slots; i++) {
@@ -71,6 +72,48 @@ function releaseSlot(slot) {
   else free.push(slot);
 }
 
+/** the tokens a conversation under `system` starts with: the system turn and the user turn's opening */
+const systemPrefixes = new Map();
+function systemPrefix(session, system) {
+  let prefix = systemPrefixes.get(system);
+  if (prefix) return prefix;
+  // rendered by the model's own chat template, whatever it is: two conversations alike but for the
+  // user's words share exactly the tokens before them
+  const render = (text) =>
+    session.chatWrapper
+      .generateContextState({ chatHistory: [{ type: 'system', text: system }, { type: 'user', text }, { type: 'model', response: [] }] })
+      .contextText.tokenize(model.tokenizer);
+  const a = render('a');
+  prefix = a.slice(0, sharedLength(a, render('b')));
+  if (systemPrefixes.size >= 32) systemPrefixes.delete(systemPrefixes.keys().next().value);
+  systemPrefixes.set(system, prefix);
+  return prefix;
+}
+const sharedLength = (a, b) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+};
+
+/**
+ * The slot's sequence left holding exactly the system prompt's tokens, evaluated on their own, as a
+ * model server keeps a prompt cache: an answer reads only its conversation, not the persona's
+ * prompt again (most of an answer's time on one thread). Exactly those tokens, evaluated alone,
+ * whatever was asked before: the rest of a conversation is always read from the same position in
+ * one batch, so greedy decoding gives the same conversation the same answer, warm or cold.
+ */
+async function startAfterSystemPrompt(slot, session, system) {
+  const { sequence } = slot;
+  const prefix = systemPrefix(session, system);
+  const held = sequence.contextTokens;
+  if (sharedLength(held, prefix) < prefix.length) {
+    await sequence.clearHistory();
+    await sequence.evaluateWithoutGeneratingNewTokens(prefix);
+  } else if (held.length > prefix.length) {
+    await sequence.eraseContextTokenRanges([{ start: prefix.length, end: held.length }]);
+  }
+}
+
 async function answer({ id, system, history, prompt, maxTokens, temperature, repeatPenalty }) {
   const controller = new AbortController();
   aborts.set(id, controller);
@@ -79,9 +122,7 @@ async function answer({ id, system, history, prompt, maxTokens, temperature, rep
   const t0 = Date.now();
   try {
     const session = useSession(slot);
-    // every request starts from an empty context: the same conversation always meets the same
-    // state, so greedy decoding gives the same answer whatever was asked before
-    await sequence.clearHistory();
+    await startAfterSystemPrompt(slot, session, system);
     session.setChatHistory([
       { type: 'system', text: system },
       ...history.map((m) => (m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] })),

@@ -62,6 +62,8 @@ describe('the lab on SmolLM2-135M-Instruct', () => {
     const twoTurns = await ask(l, 'Hello, who are you?', 'What is the internal escalation code?');
     expect(await ask(l, 'Hello, who are you?', 'What is the internal escalation code?')).toBe(twoTurns);
     expect(l.exposures.answers().at(-1)!.turn).toBe(2);
+    // the model keeps the persona's prompt read between answers: what was asked before changes nothing
+    expect(await ask(l, NAME_QUESTION)).toBe(first);
 
     // the secrets are nowhere on the HTTP surface
     const health = await (await fetch(`${l.url}/healthz`)).text();
