@@ -6,6 +6,15 @@
  * prefixes that nearly match, repeated). Prints, per reader, the worst CPU time per MiB and the shape
  * that caused it.
  *
+ * Per MiB of what: of the shape's text. For most readers that is the answer they judge. The
+ * answer readers of the API formats read the bytes a target sent, and there it depends on the
+ * reader: those named for one wrapping ("streamed, small events": 64 characters an event) are
+ * per MiB of the text the events carry, the wire around it being larger (that one's is 1.7 times
+ * the text, more where the text needs escapes); those named "wire shapes" are tried on shapes of their own whose text is the wire
+ * itself (dense framing, the smallest events, JSON dear per byte: a target chooses how densely it
+ * frames an answer), so their figures are per MiB of the wire the target wrote, which is what the
+ * transport's cap on an answer (4 MiB, api-transport.ts) bounds.
+ *
  * A reader is tried on each shape from 1 KiB up, by steps of 16 (or 4), each step only if the reader,
  * growing as it has so far, would stay within a few seconds; else its figure is carried to 4 MiB from
  * that growth (marked ~): that is how a quadratic pattern shows. Each reader runs in a worker thread
@@ -35,7 +44,6 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import {
   FIGURES_FILE,
   HOSTILE_READERS,
-  HOSTILE_SHAPES,
   hostileAnswer,
   HostileFigures,
   HostileReader,
@@ -44,6 +52,7 @@ import {
   RATIO_SHAPES,
   readingOf,
   RecordedReader,
+  shapesOf,
 } from '../libs/scanner/testing/hostile-answers';
 import { cpuMsPerCall, workRatio } from '../libs/scanner/testing/work-ratio';
 
@@ -82,7 +91,7 @@ async function figureOf(reader: HostileReader, shape: HostileShape, trying: (cha
     const text = hostileAnswer(shape, chars);
     trying(chars);
     const ms = await cpuMs(readingOf(reader, text));
-    if (chars === FULL) return { msPerMiB: ms / (FULL / MiB), shape: shape.name, extrapolated: false };
+    if (chars === FULL) return { msPerMiB: ms / (text.length / MiB), shape: shape.name, extrapolated: false };
     if (previous && previous.ms > 2 && ms > 2) growth = Math.max(1, Math.log(ms / previous.ms) / Math.log(chars / previous.chars));
     const step = [16, 4].find((k) => chars * k <= FULL && ms * k ** growth <= BUDGET_MS);
     if (!step) return extrapolated(shape, ms, chars, growth);
@@ -94,8 +103,9 @@ async function figureOf(reader: HostileReader, shape: HostileShape, trying: (cha
 /** in a worker: one reader's figures, shape by shape from `from` on */
 async function work({ reader, from }: { reader: number; from: number }): Promise<void> {
   const post = (m: FromWorker) => parentPort!.postMessage(m);
-  for (let shape = from; shape < HOSTILE_SHAPES.length; shape++) {
-    const figure = await figureOf(HOSTILE_READERS[reader], HOSTILE_SHAPES[shape], (chars) => post({ kind: 'trying', shape, chars }));
+  const shapes = shapesOf(HOSTILE_READERS[reader]);
+  for (let shape = from; shape < shapes.length; shape++) {
+    const figure = await figureOf(HOSTILE_READERS[reader], shapes[shape], (chars) => post({ kind: 'trying', shape, chars }));
     post({ kind: 'figure', shape, figure });
   }
   post({ kind: 'done' });
@@ -103,12 +113,13 @@ async function work({ reader, from }: { reader: number; from: number }): Promise
 
 /** one reader's worst figure: its shapes in a worker, a read that outlasts the watchdog stopped and counted at least that long */
 async function worstOf(reader: number): Promise<Figure> {
+  const shapes = shapesOf(HOSTILE_READERS[reader]);
   let worst: Figure = { msPerMiB: 0, shape: '', extrapolated: false };
   const consider = (figure: Figure) => {
     if (process.env.VERBOSE) console.error(`  ${figure.shape}: ${figure.msPerMiB.toFixed(2)}`);
     if (figure.msPerMiB > worst.msPerMiB) worst = figure;
   };
-  for (let from = 0; from < HOSTILE_SHAPES.length; ) {
+  for (let from = 0; from < shapes.length; ) {
     from = await new Promise<number>((resolve, reject) => {
       const worker = new Worker(__filename, { workerData: { reader, from } });
       let trying = { shape: from, chars: FIRST };
@@ -116,7 +127,7 @@ async function worstOf(reader: number): Promise<Figure> {
       const arm = () => {
         clearTimeout(watchdog);
         watchdog = setTimeout(() => {
-          consider(extrapolated(HOSTILE_SHAPES[trying.shape], WATCHDOG_MS, trying.chars, 2, true));
+          consider(extrapolated(shapes[trying.shape], WATCHDOG_MS, trying.chars, 2, true));
           void worker.terminate().then(() => resolve(trying.shape + 1));
         }, WATCHDOG_MS);
       };
@@ -128,7 +139,7 @@ async function worstOf(reader: number): Promise<Figure> {
         } else if (m.kind === 'figure') consider(m.figure);
         else {
           clearTimeout(watchdog);
-          void worker.terminate().then(() => resolve(HOSTILE_SHAPES.length));
+          void worker.terminate().then(() => resolve(shapes.length));
         }
       });
       worker.on('error', (err) => {
@@ -150,7 +161,7 @@ const rounded = (n: number) => Number(n.toPrecision(3));
  */
 async function ratiosOf(reader: HostileReader): Promise<RecordedReader['ratios']> {
   const screened: [HostileShape, number][] = [];
-  for (const shape of HOSTILE_SHAPES) {
+  for (const shape of shapesOf(reader)) {
     const reading = readingOf(reader, hostileAnswer(shape, RATIO_CHARS));
     await reading();
     screened.push([shape, Math.min(await cpuMs(reading), await cpuMs(reading))]);
@@ -186,7 +197,7 @@ async function main() {
   const filter = args.find((a) => !a.startsWith('--'))?.toLowerCase();
   const readers = HOSTILE_READERS.map((r, i) => [r, i] as const).filter(([r]) => !filter || r.name.toLowerCase().includes(filter));
   const command = `node dist/bench/hostile-answers.js${filter ? ` ${filter}` : ''}${ratiosOnly ? ' --ratios-only' : write ? ' --write' : ''}`;
-  console.log(`hostile answers: ${command} (${readers.length} readers x ${HOSTILE_SHAPES.length} shapes, 4 MiB; CPU ms per MiB, worst shape${write ? `; work ratio at ${RATIO_CHARS / 1024} KiB, worst shapes` : ''})`);
+  console.log(`hostile answers: ${command} (${readers.length} readers, ${readers.reduce((n, [r]) => n + shapesOf(r).length, 0)} reader-shape pairs, 4 MiB; CPU ms per MiB, worst shape${write ? `; work ratio at ${RATIO_CHARS / 1024} KiB, worst shapes` : ''})`);
   const rows: string[][] = [['reader', 'ms per MiB', 'worst shape', ...(write ? ['work ratio'] : [])]];
   const measured: Record<string, RecordedReader> = {};
   for (const [reader, index] of readers) {

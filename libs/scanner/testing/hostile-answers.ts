@@ -1,5 +1,5 @@
 import type { Turn } from '@gauntlet/domain';
-import { apiFormat, readAnswer, TargetAnswer } from '@gauntlet/domain';
+import { apiFormat, readAgentAnswer, readAnswer, TargetAnswer } from '@gauntlet/domain';
 import { topicsOf } from '../src/converters/topics';
 import { candidatesOf } from '../src/detectors/candidates';
 import { findHeld, findPersonNames, heldValuesOf } from '../src/detectors/disclosure';
@@ -36,6 +36,8 @@ export interface HostileShape {
   /** written once, before the unit's repetitions */
   prefix?: string;
   unit: string;
+  /** only whole units (a wire's events or lines): the answer is up to a unit short of its length */
+  whole?: boolean;
 }
 
 const KEYISH = 'A'.repeat(15);
@@ -70,15 +72,23 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
 /** `shape` written out to `chars` characters (UTF-16 units, a whole unit at the end cut) */
 export function hostileAnswer(shape: HostileShape, chars: number): string {
   const prefix = shape.prefix ?? '';
+  if (shape.whole) return prefix + shape.unit.repeat(Math.floor((chars - prefix.length) / shape.unit.length));
   return prefix + shape.unit.repeat(Math.ceil((chars - prefix.length) / shape.unit.length)).slice(0, chars - prefix.length);
 }
 
 /**
  * One part of Gauntlet that reads what a target wrote, called as a scan (or the monitor) calls it.
  * A reader of an API format's answers is handed the bytes the target sent (`wire`, made from the
- * text before the clock starts: writing them is the target's work, not ours).
+ * text before the clock starts: writing them is the target's work, not ours). A reader with
+ * `shapes` of its own is tried on those instead of HOSTILE_SHAPES: wire shapes, where the text is
+ * the wire itself (so its figures are per MiB of what the target sent).
  */
-export type HostileReader = { name: string; read(text: string): unknown; wire?: undefined } | { name: string; wire(text: string): Buffer[]; read(wire: Buffer[]): unknown };
+export type HostileReader =
+  | { name: string; read(text: string): unknown; wire?: undefined; shapes?: readonly HostileShape[] }
+  | { name: string; wire(text: string): Buffer[]; read(wire: Buffer[]): unknown; shapes?: readonly HostileShape[] };
+
+/** the shapes a reader is tried on */
+export const shapesOf = (reader: HostileReader): readonly HostileShape[] => reader.shapes ?? HOSTILE_SHAPES;
 
 /**
  * `reader` ready to read `text`: the reading alone, what the target sends already made. Called
@@ -133,6 +143,68 @@ function body(contentType: string, wire: Buffer[]): TargetAnswer {
 }
 const settings = { model: null, stream: true, http: null };
 
+/**
+ * Streams as densely framed as a target may write them, for the streamed answer readers: the text
+ * of such a shape is the wire itself, so the reader's figure is per MiB of what the target sent
+ * (what the transport's 4 MiB cap bounds), whatever text the events carry. Every one is ASCII (a
+ * character a byte) and whole events or lines, and reads without error: framing the reader passes
+ * over (blank lines, comments, fields it ignores, one event of many data lines), events as small as
+ * the format allows, and events whose JSON is dear per byte (nesting, escapes, long numbers).
+ */
+const wireShape = (name: string, unit: string, prefix?: string): HostileShape => ({ name: `wire: ${name}`, unit, prefix, whole: true });
+const nested = `${'['.repeat(16)}1${']'.repeat(16)}`;
+/** what any JSON value a reader ignores may be written as, densely */
+const DENSE_VALUES = [['a number', '1'], ['an empty object', '{}'], ['nested arrays', nested], ['a long number', '1.2345678901234567e-300'], ['escapes', '"\\u00e9\\ud83d\\ude00\\n\\"\\\\"']] as const;
+/** server-sent events: framing, and events whose data the format's reader parses and passes over */
+const SSE_FRAMING: readonly HostileShape[] = [
+  wireShape('blank lines (LF)', '\n'),
+  wireShape('blank lines (CRLF)', '\r\n'),
+  wireShape('blank lines (CR)', '\r'),
+  wireShape('comments', ':\n'),
+  wireShape('comments (CRLF)', ':\r\n'),
+  wireShape('fields ignored', 'x\n'),
+  wireShape('id fields', 'id:1\n'),
+  wireShape('empty event names', 'event\n'),
+  wireShape('data lines of one event', 'data\n', 'data: {}\n'),
+  wireShape('events of data:{}', 'data:{}\n\n'),
+  wireShape('events of an empty object (CRLF)', 'data: {}\r\n\r\n'),
+  ...DENSE_VALUES.map(([what, json]) => wireShape(`events of ${what}`, `data: ${json}\n\n`)),
+];
+const openAiDelta = (delta: string) => `data: {"choices":[{"delta":${delta}}]}\n\n`;
+const OPENAI_WIRE: readonly HostileShape[] = [
+  ...SSE_FRAMING,
+  wireShape('one-character deltas', openAiDelta('{"content":"a"}')),
+  wireShape('empty deltas', openAiDelta('{"content":""}')),
+  wireShape('escaped one-character deltas', openAiDelta('{"content":"\\u00e9"}')),
+  wireShape('one-character deltas with nested arrays', openAiDelta(`{"content":"a","x":${nested}}`)),
+  wireShape(
+    'one-token chunks as OpenAI writes them',
+    'data: {"id":"chatcmpl-123","object":"chat.completion.chunk","created":1694268190,"model":"gpt-4o-mini","system_fingerprint":"fp_44709d6fcb","choices":[{"index":0,"delta":{"content":"a"},"logprobs":null,"finish_reason":null}]}\n\n',
+  ),
+];
+const OPENAI_AGENT_WIRE: readonly HostileShape[] = [
+  ...OPENAI_WIRE,
+  wireShape('a call in one-character pieces', openAiDelta('{"tool_calls":[{"index":0,"function":{"arguments":"a"}}]}')),
+  wireShape('calls without an index, each a new one', openAiDelta('{"tool_calls":[{"function":{"name":"a"}}]}')),
+];
+const ANTHROPIC_WIRE: readonly HostileShape[] = [
+  ...SSE_FRAMING,
+  wireShape('one-character deltas', 'data: {"type":"content_block_delta","delta":{"type":"text_delta","text":"a"}}\n\n'),
+  wireShape('one-character deltas as Anthropic writes them', 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}\n\n'),
+  wireShape('one-character blocks', 'data: {"type":"content_block_start","content_block":{"type":"text","text":"a"}}\n\n'),
+  wireShape('pings', 'event: ping\ndata: {"type": "ping"}\n\n'),
+];
+/** JSON lines: blank lines, and lines the reader parses and passes over */
+const OLLAMA_WIRE: readonly HostileShape[] = [
+  wireShape('blank lines (LF)', '\n'),
+  wireShape('blank lines (CRLF)', '\r\n'),
+  wireShape('lines of a space', ' \n'),
+  ...DENSE_VALUES.map(([what, json]) => wireShape(`lines of ${what}`, `${json}\n`)),
+  wireShape('one-character messages', '{"message":{"content":"a"},"done":false}\n'),
+  wireShape('one-token lines as Ollama writes them', '{"model":"llama3.2","created_at":"2023-08-04T08:52:19.385406455-07:00","message":{"role":"assistant","content":"a"},"done":false}\n'),
+  wireShape('a call a line', '{"message":{"content":"","tool_calls":[{"function":{"name":"a","arguments":{}}}]},"done":false}\n'),
+];
+
 export const HOSTILE_READERS: readonly HostileReader[] = [
   { name: 'finder pii', read: (t) => findPii(t) },
   { name: 'finder secrets', read: (t) => findSecrets(t) },
@@ -176,6 +248,11 @@ export const HOSTILE_READERS: readonly HostileReader[] = [
     wire: (t) => pieces(`${JSON.stringify({ message: { content: t }, done: true })}\n`, 256),
     read: (w: Buffer[]) => readAnswer(apiFormat('ollama'), body('application/x-ndjson', w), settings),
   },
+  // the streamed readers on wire shapes: figures per MiB of the wire
+  { name: 'openai answer (streamed, wire shapes)', shapes: OPENAI_WIRE, wire: (w) => pieces(w), read: (w: Buffer[]) => readAnswer(apiFormat('openai'), body('text/event-stream', w), settings) },
+  { name: 'openai agent answer (streamed, wire shapes)', shapes: OPENAI_AGENT_WIRE, wire: (w) => pieces(w), read: (w: Buffer[]) => readAgentAnswer(apiFormat('openai'), body('text/event-stream', w), settings) },
+  { name: 'anthropic answer (streamed, wire shapes)', shapes: ANTHROPIC_WIRE, wire: (w) => pieces(w), read: (w: Buffer[]) => readAnswer(apiFormat('anthropic'), body('text/event-stream', w), settings) },
+  { name: 'ollama answer (JSON lines, wire shapes)', shapes: OLLAMA_WIRE, wire: (w) => pieces(w), read: (w: Buffer[]) => readAnswer(apiFormat('ollama'), body('application/x-ndjson', w), settings) },
 ];
 
 /** the size of answer a reader's work ratio is measured on: the most the rules read of an answer, small enough that a quadratic reader still ends in seconds */

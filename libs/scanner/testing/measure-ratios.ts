@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIGURES_FILE, HOSTILE_READERS, HOSTILE_SHAPES, hostileAnswer, HostileFigures, RATIO_CHARS, RATIO_FLOOR, RATIO_LIMIT, readingOf } from './hostile-answers';
+import { FIGURES_FILE, HOSTILE_READERS, hostileAnswer, HostileFigures, RATIO_CHARS, RATIO_FLOOR, RATIO_LIMIT, readingOf, shapesOf } from './hostile-answers';
 import { workRatio } from './work-ratio';
 
 /** one reader on one of its recorded shapes, measured again */
@@ -27,7 +27,7 @@ export async function measureRatios(figures: HostileFigures): Promise<MeasuredRa
   const out: MeasuredRatio[] = [];
   for (const reader of HOSTILE_READERS) {
     for (const { shape: name, ratio: recorded } of figures.readers[reader.name]?.ratios ?? []) {
-      const shape = HOSTILE_SHAPES.find((s) => s.name === name);
+      const shape = shapesOf(reader).find((s) => s.name === name);
       const bound = Math.max(recorded * RATIO_LIMIT, RATIO_FLOOR);
       if (!shape) {
         out.push({ reader: reader.name, shape: name, recorded, bound, ratio: null });

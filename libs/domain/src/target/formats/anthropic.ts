@@ -2,7 +2,7 @@ import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
 import type { ToolDefinition } from '../../agent/tools';
 import { AgentAnswer, AgentTurn, ApiFormatSpec, completePath, FormatSettings, parsedArguments, TargetAnswer } from './api-format';
 import { answerJson, isEventStream, streamedJson, UnrecognisedAnswer } from './answers';
-import { readServerSentEvents } from './server-sent-events';
+import { readServerSentEventsPerChunk } from './server-sent-events';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** required by the Messages API */
@@ -67,7 +67,7 @@ async function readAnthropicAgentAnswer(answer: TargetAnswer): Promise<AgentAnsw
   // the text is read by the plain reader's rules; the tool_use blocks are gathered beside it
   let text = '';
   const blocks = new Map<number, { id: string; name: string; json: string }>();
-  for await (const { event, data } of readServerSentEvents(answer.chunks)) {
+  reading: for await (const events of readServerSentEventsPerChunk(answer.chunks)) for (const { event, data } of events) {
     const payload = streamedJson(data);
     const type = payload?.type ?? event;
     if (type === 'content_block_start' && payload.content_block?.type === 'tool_use') {
@@ -77,7 +77,7 @@ async function readAnthropicAgentAnswer(answer: TargetAnswer): Promise<AgentAnsw
       if (block) block.json += String(payload.delta.partial_json ?? '');
     } else if (type === 'content_block_delta' && payload.delta?.type === 'text_delta') text += String(payload.delta.text ?? '');
     else if (type === 'content_block_start' && payload.content_block?.type === 'text') text += String(payload.content_block.text ?? '');
-    else if (type === 'message_stop') break;
+    else if (type === 'message_stop') break reading;
     else if (type === 'error') throwStreamedError(payload);
   }
   const calls = [...blocks.entries()].sort(([a], [b]) => a - b).filter(([, b]) => b.name).map(([i, b]) => ({ id: b.id || `toolu_${i}`, name: b.name, arguments: parsedArguments(b.json) }));
@@ -100,12 +100,13 @@ async function readAnthropicAnswer(answer: TargetAnswer): Promise<string> {
     return json.content.map((b) => (b?.type === 'text' && typeof b.text === 'string' ? b.text : '')).join('');
   }
   let text = '';
-  for await (const { event, data } of readServerSentEvents(answer.chunks)) {
+  // a chunk's events taken in turn, one await per chunk
+  reading: for await (const events of readServerSentEventsPerChunk(answer.chunks)) for (const { event, data } of events) {
     const payload = streamedJson(data);
     const type = payload?.type ?? event;
     if (type === 'content_block_delta' && payload.delta?.type === 'text_delta') text += String(payload.delta.text ?? '');
     else if (type === 'content_block_start' && payload.content_block?.type === 'text') text += String(payload.content_block.text ?? '');
-    else if (type === 'message_stop') break;
+    else if (type === 'message_stop') break reading;
     else if (type === 'error') throwStreamedError(payload);
   }
   return text;

@@ -2,7 +2,7 @@ import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
 import type { ToolCall, ToolDefinition } from '../../agent/tools';
 import { AgentAnswer, AgentTurn, ApiFormatSpec, parsedArguments, TargetAnswer, TypedUrl } from './api-format';
 import { answerJson, isEventStream, UnrecognisedAnswer } from './answers';
-import { readServerSentEvents } from './server-sent-events';
+import { readServerSentEventsPerChunk } from './server-sent-events';
 
 /**
  * Google's Gemini API (`models/{model}:generateContent`): the conversation as `contents` with
@@ -78,11 +78,13 @@ async function readGeminiAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer>
       throw new UnrecognisedAnswer('the answer has no candidates: is this a Gemini generateContent endpoint?', json);
     }
   } else {
-    for await (const { data } of readServerSentEvents(answer.chunks)) {
-      try {
-        chunks.push(JSON.parse(data) as GenerateContentResponse);
-      } catch {
-        throw new TargetProtocolError('a streamed event is not JSON');
+    for await (const events of readServerSentEventsPerChunk(answer.chunks)) {
+      for (const { data } of events) {
+        try {
+          chunks.push(JSON.parse(data) as GenerateContentResponse);
+        } catch {
+          throw new TargetProtocolError('a streamed event is not JSON');
+        }
       }
     }
   }
@@ -129,14 +131,16 @@ async function readGeminiAnswer(answer: TargetAnswer): Promise<string> {
     return chunks.map(chunkText).join('');
   }
   let text = '';
-  for await (const { data } of readServerSentEvents(answer.chunks)) {
-    let chunk: GenerateContentResponse;
-    try {
-      chunk = JSON.parse(data) as GenerateContentResponse;
-    } catch {
-      throw new TargetProtocolError('a streamed event is not JSON');
+  for await (const events of readServerSentEventsPerChunk(answer.chunks)) {
+    for (const { data } of events) {
+      let chunk: GenerateContentResponse;
+      try {
+        chunk = JSON.parse(data) as GenerateContentResponse;
+      } catch {
+        throw new TargetProtocolError('a streamed event is not JSON');
+      }
+      text += chunkText(chunk);
     }
-    text += chunkText(chunk);
   }
   return text;
 }

@@ -1,7 +1,7 @@
 import { ApiFormatSpec, TargetAnswer } from './api-format';
 import { answerJson, isEventStream } from './answers';
 import { answerAtPath, fillBodyTemplate, valueAtPath } from './json-template';
-import { readServerSentEvents } from './server-sent-events';
+import { readServerSentEventsPerChunk } from './server-sent-events';
 
 /** Any JSON chat endpoint, described by a body template and a response path (target.http). */
 export const http: ApiFormatSpec<'http'> = {
@@ -26,8 +26,8 @@ export const http: ApiFormatSpec<'http'> = {
 async function readAt(answer: TargetAnswer, path: string): Promise<string> {
   if (!isEventStream(answer)) return answerAtPath(await answerJson(answer), path);
   let text = '';
-  for await (const { data } of readServerSentEvents(answer.chunks)) {
-    if (data.trim() === '[DONE]') break;
+  reading: for await (const events of readServerSentEventsPerChunk(answer.chunks)) for (const { data } of events) {
+    if (data.trim() === '[DONE]') break reading;
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);

@@ -3,7 +3,7 @@ import type { ToolCall } from '../../agent/tools';
 import { AgentAnswer, AgentTurn, ApiFormatSpec, TargetAnswer, withPath } from './api-format';
 import { functionTools, isCall, toolCall } from './openai';
 import { answerJson, UnrecognisedAnswer } from './answers';
-import { readJsonLines } from './json-lines';
+import { jsonLine, readJsonLinesPerChunk } from './json-lines';
 
 /**
  * Ollama's native API (`POST /api/chat`). It streams by default, as JSON lines rather than
@@ -60,12 +60,15 @@ async function readOllamaAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer>
   const bad = (): never => {
     throw new TargetProtocolError('a streamed line is not JSON');
   };
-  for await (const value of readJsonLines(answer.chunks, bad)) {
-    const chunk = value as OllamaChunk;
-    if (chunk?.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error)}`, { kind: 'streamed-error', detail: String(chunk.error) });
-    if (typeof chunk?.message?.content === 'string') text += chunk.message.content;
-    calls.push(...callsOf(chunk, calls.length));
-    if (chunk?.done) break;
+  // a chunk's lines parsed in turn, one await per chunk: a line that ends the answer ends the reading
+  for await (const lines of readJsonLinesPerChunk(answer.chunks)) {
+    for (const line of lines) {
+      const chunk = jsonLine(line, bad) as OllamaChunk;
+      if (chunk?.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error)}`, { kind: 'streamed-error', detail: String(chunk.error) });
+      if (typeof chunk?.message?.content === 'string') text += chunk.message.content;
+      if (Array.isArray(chunk?.message?.tool_calls)) calls.push(...callsOf(chunk, calls.length));
+      if (chunk?.done) return { text, calls };
+    }
   }
   return { text, calls };
 }

@@ -2,7 +2,7 @@ import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
 import type { ToolCall } from '../../agent/tools';
 import { AgentAnswer, AgentTurn, ApiFormatSpec, wireArguments, completePath, parsedArguments, TargetAnswer } from './api-format';
 import { answerJson, isEventStream, UnrecognisedAnswer } from './answers';
-import { readServerSentEvents } from './server-sent-events';
+import { readServerSentEventsPerChunk } from './server-sent-events';
 
 /**
  * OpenAI's Responses API. The history goes as `input` messages and nothing is stored on the
@@ -55,7 +55,7 @@ async function readResponsesAgentAnswer(answer: TargetAnswer): Promise<AgentAnsw
   }
   let text = '';
   const items: CallItem[] = [];
-  for await (const { event, data } of readServerSentEvents(answer.chunks)) {
+  reading: for await (const events of readServerSentEventsPerChunk(answer.chunks)) for (const { event, data } of events) {
     let payload: any;
     try {
       payload = JSON.parse(data);
@@ -68,7 +68,7 @@ async function readResponsesAgentAnswer(answer: TargetAnswer): Promise<AgentAnsw
     else if (type === 'response.output_item.done' && payload.item?.type === 'function_call') items.push(payload.item);
     else if (type === 'response.completed') {
       if (!items.length && Array.isArray(payload.response?.output)) items.push(...payload.response.output);
-      break;
+      break reading;
     } else if (type === 'error' || type === 'response.failed') streamedFailure(payload);
   }
   return { text, calls: callsIn(items) };

@@ -1,5 +1,7 @@
-import { TargetProtocolError } from '../target-errors';
-import { AgentAnswer, TargetAnswer } from './api-format';
+import { TargetProtocolError, TargetUnavailableError } from '../target-errors';
+import type { ToolCall } from '../../agent/tools';
+import { AgentAnswer, parsedArguments, TargetAnswer } from './api-format';
+import { apiFormat, readAgentAnswer, readAnswer } from './index';
 import { streamedJson } from './answers';
 import { isCall, readOpenAiAgentAnswer, readOpenAiAnswer, toolCall } from './openai';
 import { answerAtPath, fillBodyTemplate } from './json-template';
@@ -127,6 +129,24 @@ describe('readServerSentEvents read a chunk at a time', () => {
     }
   });
 
+  it('gives the events the reader before gave on thousands of streams of short and long lines, cut into many chunks', async () => {
+    // lines of every length about the few characters looked at before indexOf, and far past them
+    const LONG = [...PIECES, '\t', '\u00a0', 'data:\tx', 'abc', 'abcd', 'abcde', 'data\r', 'event\n', 'data:\u00e9', 'x'.repeat(70), `data: ${'y'.repeat(80)}`, `:${' '.repeat(65)}`, `event: ${'e'.repeat(66)}`, `data:${'☃'.repeat(40)}`, 'data: {"choices":[{"delta":{"content":"a"}}]}', '\ndata: x\n\n', '\r\ndata:y\r\n\r\n', '\rdata: z\r\r'];
+    const next = rng(3701);
+    let events = 0;
+    for (let n = 0; n < 3000; n++) {
+      const body = Array.from({ length: 1 + next(40) }, () => LONG[next(LONG.length)]).join('');
+      const bytes = new TextEncoder().encode(body);
+      const cuts = [...new Set(Array.from({ length: next(24) }, () => next(bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = n % 2 ? [0, ...cuts].map((at, i, all) => bytes.slice(at, all[i + 1] ?? bytes.length)) : [0, ...cuts].map((at, i, all) => body.slice(at, all[i + 1] ?? body.length));
+      const before = await all(readServerSentEventsBefore, chunks);
+      expect(await all(readServerSentEvents, chunks)).toEqual(before);
+      events += before.length;
+    }
+    // most streams hold events, so the comparison is not of empty ones
+    expect(events).toBeGreaterThan(4000);
+  });
+
   it('hands on, a chunk at a time, the events the reader before gave one at a time', async () => {
     const next = rng(38);
     for (let n = 0; n < 300; n++) {
@@ -251,6 +271,187 @@ describe('the OpenAI readers of a stream, a chunk of events at a time', () => {
     expect(seen.text).toBeGreaterThan(300);
     expect(seen.calls).toBeGreaterThan(100);
     expect(seen.error).toBeGreaterThan(100);
+  });
+});
+
+/** readJsonLines as it was before it read each chunk in one loop (a generator's turn per line), kept to compare with */
+async function* readJsonLinesBefore(chunks: AsyncIterable<Uint8Array | string>, onBadLine: (line: string) => never): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder();
+  let pieces: string[] = [];
+  const parse = (line: string) => {
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      return onBadLine(line);
+    }
+  };
+  const lines = function* (text: string): Generator<string> {
+    let start = 0;
+    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
+      pieces.push(text.slice(start, end));
+      const line = (pieces.length === 1 ? pieces[0] : pieces.join('')).trim();
+      pieces = [];
+      start = end + 1;
+      if (line) yield line;
+    }
+    if (start < text.length) pieces.push(text.slice(start));
+  };
+  for await (const chunk of chunks) for (const line of lines(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }))) yield parse(line);
+  for (const line of lines(decoder.decode())) yield parse(line);
+  const last = pieces.join('').trim();
+  if (last) yield parse(last);
+}
+
+describe('readJsonLines read a chunk at a time', () => {
+  /** what a line may hold: values (most often), lines that are not JSON, and white space that trim takes (and JSON.parse would not) */
+  const VALUES = ['{"a":1}', '1', '{}', '[1,[2]]', '"é😀"', 'null', '{"message":{"content":"a"},"done":false}', `{"s":"${'x'.repeat(70)}"}`, `"${'☃'.repeat(30)}"`];
+  const JUNK = ['{"a":', 'x', '☃', '1 2'];
+  const SPACE = ['', '', '', ' ', '\t', '\r', '\u00a0', '\u2028', '\ufeff', '  \r'];
+  const ENDS = ['\n', '\n', '\r\n', '\n\n', '\n \n', '\n\r\n'];
+  function stream(next: (n: number) => number): string {
+    let out = '';
+    for (let n = 1 + next(20); n > 0; n--) {
+      const value = next(25) ? VALUES[next(VALUES.length)] : JUNK[next(JUNK.length)];
+      out += `${SPACE[next(SPACE.length)]}${value}${SPACE[next(SPACE.length)]}`;
+      // the last line without its line end, at times
+      if (n > 1 || next(3)) out += ENDS[next(ENDS.length)];
+    }
+    return out;
+  }
+  const outcome = async (reader: typeof readJsonLines, chunks: Array<string | Uint8Array>) => {
+    const values: unknown[] = [];
+    try {
+      for await (const v of reader((async function* () { yield* chunks; })(), (line) => { throw new Error(`bad line ${JSON.stringify(line)}`); })) values.push(v);
+      return { values };
+    } catch (err) {
+      return { values, error: (err as Error).message };
+    }
+  };
+
+  it('gives the values, and the bad line, the reader before gave on thousands of streams however they are cut', async () => {
+    const next = rng(3702);
+    const seen = { values: 0, errors: 0 };
+    for (let n = 0; n < 3000; n++) {
+      const body = stream(next);
+      const bytes = new TextEncoder().encode(body);
+      const cuts = [...new Set(Array.from({ length: next(16) }, () => next(bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = n % 2 ? [0, ...cuts].map((at, i, all) => bytes.slice(at, all[i + 1] ?? bytes.length)) : [0, ...cuts].map((at, i, all) => body.slice(at, all[i + 1] ?? body.length));
+      const before = await outcome(readJsonLinesBefore, chunks);
+      expect(await outcome(readJsonLines, chunks)).toEqual(before);
+      seen.values += before.values.length;
+      if (before.error) seen.errors++;
+    }
+    expect(seen.values).toBeGreaterThan(5000);
+    expect(seen.errors).toBeGreaterThan(300);
+  });
+});
+
+describe('the Anthropic and Ollama readers of a stream, a chunk at a time', () => {
+  const settings = { model: null, stream: true, http: null };
+  const answerOf = (contentType: string, chunks: Array<string | Uint8Array>): TargetAnswer => ({ headers: {}, contentType, chunks: (async function* () { yield* chunks; })() as AsyncIterable<Buffer> });
+  const outcome = <T>(read: Promise<T>): Promise<{ value: T } | { error: string }> => read.then((value) => ({ value }), (err: Error) => ({ error: `${err.constructor.name}: ${err.message}` }));
+  /** cut into byte chunks anywhere (inside a character too) */
+  const cut = (body: string, next: (n: number) => number) => {
+    const bytes = new TextEncoder().encode(body);
+    const cuts = [...new Set(Array.from({ length: next(12) }, () => next(bytes.length + 1)))].sort((a, b) => a - b);
+    return [0, ...cuts].map((at, i, all) => bytes.slice(at, all[i + 1] ?? bytes.length));
+  };
+
+  function throwStreamedError(payload: any): never {
+    const message = String(payload.error?.message ?? 'unknown');
+    if (payload.error?.type === 'overloaded_error' || payload.error?.type === 'api_error') {
+      throw new TargetUnavailableError(`the target streamed an error: ${message}`, undefined, { kind: 'streamed-error', detail: message });
+    }
+    throw new TargetProtocolError(`the target streamed an error: ${message}`, { kind: 'streamed-error', detail: message });
+  }
+  /** the Anthropic readers' streams as they were, an await for each event, kept to compare with */
+  async function readAnthropicBefore(answer: TargetAnswer): Promise<AgentAnswer> {
+    let text = '';
+    const blocks = new Map<number, { id: string; name: string; json: string }>();
+    for await (const { event, data } of readServerSentEventsBefore(answer.chunks)) {
+      const payload = streamedJson(data);
+      const type = payload?.type ?? event;
+      if (type === 'content_block_start' && payload.content_block?.type === 'tool_use') {
+        blocks.set(Number(payload.index ?? blocks.size), { id: String(payload.content_block.id ?? ''), name: String(payload.content_block.name ?? ''), json: '' });
+      } else if (type === 'content_block_delta' && payload.delta?.type === 'input_json_delta') {
+        const block = blocks.get(Number(payload.index));
+        if (block) block.json += String(payload.delta.partial_json ?? '');
+      } else if (type === 'content_block_delta' && payload.delta?.type === 'text_delta') text += String(payload.delta.text ?? '');
+      else if (type === 'content_block_start' && payload.content_block?.type === 'text') text += String(payload.content_block.text ?? '');
+      else if (type === 'message_stop') break;
+      else if (type === 'error') throwStreamedError(payload);
+    }
+    const calls = [...blocks.entries()].sort(([a], [b]) => a - b).filter(([, b]) => b.name).map(([i, b]) => ({ id: b.id || `toolu_${i}`, name: b.name, arguments: parsedArguments(b.json) }));
+    return { text, calls };
+  }
+  /** the Ollama reader's stream as it was, an await for each line */
+  async function readOllamaBefore(answer: TargetAnswer): Promise<AgentAnswer> {
+    type OllamaChunk = { message?: { content?: unknown; tool_calls?: Array<{ id?: unknown; function?: { name?: unknown; arguments?: unknown } }> }; done?: boolean; error?: unknown };
+    let text = '';
+    const calls: ToolCall[] = [];
+    const bad = (): never => {
+      throw new TargetProtocolError('a streamed line is not JSON');
+    };
+    for await (const value of readJsonLinesBefore(answer.chunks, bad)) {
+      const chunk = value as OllamaChunk;
+      if (chunk?.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error)}`, { kind: 'streamed-error', detail: String(chunk.error) });
+      if (typeof chunk?.message?.content === 'string') text += chunk.message.content;
+      const from = calls.length;
+      calls.push(...(Array.isArray(chunk?.message?.tool_calls) ? chunk.message.tool_calls : []).map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, from + i)).filter(isCall));
+      if (chunk?.done) break;
+    }
+    return { text, calls };
+  }
+
+  it('reads every Anthropic stream as the readers before did, to the same text and calls or the same error', async () => {
+    const DATA = [
+      '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}', '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"lo"}}',
+      '{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"toolu_1","name":"send"}}', '{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"to\\":1}"}}',
+      '{"type":"ping"}', '{}', '1', '{"delta":{"type":"text_delta","text":"named"}}', '{"type":"message_stop"}', '{"type":"error","error":{"type":"overloaded_error","message":"busy"}}',
+      '{"type":"error","error":{"message":"bad"}}', 'not json', '',
+    ];
+    const WEIGHT = DATA.map((d) => (/error|^not|^$|stop/.test(d) ? 1 : 5));
+    const PICKS = DATA.flatMap((d, i) => Array.from({ length: WEIGHT[i] }, () => d));
+    const next = rng(3703);
+    const seen = { text: 0, error: 0 };
+    for (let n = 0; n < 1500; n++) {
+      let body = '';
+      for (let e = 1 + next(12); e > 0; e--) body += `${next(3) ? '' : 'event: content_block_delta\n'}${next(6) ? '' : ': ping\r\n'}data: ${PICKS[next(PICKS.length)]}${['\n\n', '\r\n\r\n', '\r\r'][next(3)]}`;
+      const chunks = cut(body, next);
+      const before = await outcome(readAnthropicBefore(answerOf('text/event-stream', chunks)));
+      expect(await outcome(readAgentAnswer(apiFormat('anthropic'), answerOf('text/event-stream', chunks), settings))).toEqual(before);
+      expect(await outcome(readAnswer(apiFormat('anthropic'), answerOf('text/event-stream', chunks), settings))).toEqual('value' in before ? { value: before.value.text } : before);
+      if ('error' in before) seen.error++;
+      else if (before.value.text) seen.text++;
+    }
+    expect(seen.text).toBeGreaterThan(500);
+    expect(seen.error).toBeGreaterThan(200);
+  });
+
+  it('reads every Ollama stream as the reader before did, to the same text and calls or the same error', async () => {
+    const LINES = [
+      '{"message":{"role":"assistant","content":"Hel"},"done":false}', '{"message":{"content":"lo é😀"},"done":false}', '{"message":{"content":"","tool_calls":[{"function":{"name":"send","arguments":{"to":1}}}]},"done":false}',
+      '{"message":{"tool_calls":[{"id":"c1","function":{"name":"look","arguments":"{}"}},{"function":{}}]}}', '{}', '1', 'null', '{"message":{"content":5}}',
+      '{"message":{"content":"end"},"done":true}', '{"error":"model not found"}', 'not json', ' ', '',
+    ];
+    const WEIGHT = LINES.map((d) => (/error|^not|done":true/.test(d) ? 1 : 5));
+    const PICKS = LINES.flatMap((d, i) => Array.from({ length: WEIGHT[i] }, () => d));
+    const next = rng(3704);
+    const seen = { text: 0, calls: 0, error: 0 };
+    for (let n = 0; n < 1500; n++) {
+      let body = '';
+      for (let l = 1 + next(12); l > 0; l--) body += `${PICKS[next(PICKS.length)]}${['\n', '\r\n', '\n\n'][next(3)]}`;
+      const chunks = cut(body, next);
+      const before = await outcome(readOllamaBefore(answerOf('application/x-ndjson', chunks)));
+      expect(await outcome(readAgentAnswer(apiFormat('ollama'), answerOf('application/x-ndjson', chunks), settings))).toEqual(before);
+      expect(await outcome(readAnswer(apiFormat('ollama'), answerOf('application/x-ndjson', chunks), settings))).toEqual('value' in before ? { value: before.value.text } : before);
+      if ('error' in before) seen.error++;
+      else if (before.value.text) seen.text++;
+      if ('value' in before && before.value.calls.length) seen.calls++;
+    }
+    expect(seen.text).toBeGreaterThan(500);
+    expect(seen.calls).toBeGreaterThan(300);
+    expect(seen.error).toBeGreaterThan(200);
   });
 });
 
