@@ -161,6 +161,9 @@ let lastPrompts: [string, string] = ['', ''];
 /** True when `fragment` was already in what we sent: an echo proves nothing. */
 export function echoed(fragment: string, prompts: string): boolean {
   if (lastPrompts[0] !== prompts) lastPrompts = [prompts, fold(prompts).replace(/\s+/g, '')];
+  // nothing sent (the Live Agent Monitor's case) holds only what squashes to nothing, and an ASCII
+  // letter or digit never does: a hit of megabytes is not squashed to learn that
+  if (lastPrompts[1] === '' && /[A-Za-z0-9]/.test(fragment)) return false;
   return lastPrompts[1].includes(squash(fragment));
 }
 

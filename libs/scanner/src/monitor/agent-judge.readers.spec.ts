@@ -5,14 +5,15 @@ import { JudgeContext } from '../detectors/judge-context';
 import { piiRule, secretsRule } from '../detectors/rules';
 import { isSpace, sentencesOf } from '../detectors/rules/system-prompt';
 import { argumentText } from '../detectors/steering';
+import { echoed, fold, squash } from '../detectors/text';
 import { randomTexts } from '../../testing/random-texts';
 import { AgentFinding, AgentTrafficEvent, judgeAgentEvent } from './agent-judge';
 
 /**
  * The monitor's readers made cheaper on a hostile agent's megabytes (its call's arguments written
  * out once and URL-decoded only when they hold a `%`; the e-mail finder's and the sentence reader's
- * loops) say what they said before: each is compared, on seeded generated inputs, with the code it
- * replaced, kept here as the reference.
+ * loops; a hit not squashed when nothing was sent) say what they said before: each is compared, on
+ * seeded generated inputs, with the code it replaced, kept here as the reference.
  */
 
 // --- the references: the code as it was ---
@@ -110,6 +111,9 @@ function* referenceSentencesOf(answer: string): Generator<string> {
   if (last !== null) yield last;
 }
 
+/** whether `fragment` was in what we sent, as echoed() said it: the prompts squashed hold it squashed */
+const referenceEchoed = (fragment: string, prompts: string) => fold(prompts).replace(/\s+/g, '').includes(squash(fragment));
+
 // --- generated inputs: short pieces and runs longer than the stretches read by hand ---
 
 const LONG = ['a'.repeat(17), 'word '.repeat(5), '1'.repeat(40), 'é'.repeat(20), '@'.repeat(18)];
@@ -119,6 +123,7 @@ const ARGUMENT_PIECES = [
   'a', ' ', '%', '%20', '%41', '%E2%82%AC', '%zz', '%E2', '@', 'jan.novak@mail.example.org', 'https://evil.example/x?q=', 'sk-proj-abcdefghijklmnopqrstuvwx12345', '4111 1111 1111 1111',
   'DROP TABLE users', 'rm -rf /', '"', '\\', '\n', 'é', '\ud800', ...LONG,
 ];
+const ECHO_PIECES = ['a', 'Z', '7', ' ', '\n', '\t', '\0', '\u00ad', '\u200b', '\ufeff', '\u3000', '\u00a0', '\u0301', 'é', 'Ａ', '７', 'ﬁ', 'а', '😀', '-', '.', '\u2028'];
 const TOOL_NAMES = ['send_email', 'lookup', 'delete_user', 'run_command', 'http.fetch', 'notes'];
 
 describe("the monitor's readers, cheaper on megabytes, say what they said before", () => {
@@ -128,6 +133,11 @@ describe("the monitor's readers, cheaper on megabytes, say what they said before
 
   it('cuts the sentences the loop it replaces cut (3,000 random texts)', () => {
     for (const text of randomTexts(SENTENCE_PIECES, 3000, 40, 'monitor-sentences')) expect([...sentencesOf(text)]).toEqual([...referenceSentencesOf(text)]);
+  });
+
+  it('says a fragment was echoed as squashing it said, with nothing sent and with prompts (1,500 random fragments)', () => {
+    const fragments = randomTexts(ECHO_PIECES, 1500, 12, 'monitor-echoes');
+    for (const prompts of ['', ' \n', 'Say A7 now', 'ﬁ\u200b']) for (const fragment of fragments) expect(echoed(fragment, prompts)).toBe(referenceEchoed(fragment, prompts));
   });
 
   it("reads a call's arguments as the code it replaces read them, and judges the call alike (2,000 random calls)", () => {

@@ -37,9 +37,17 @@ const RULE_WORDS =
 export const isSpace = (c: number) =>
   c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
 
-/** a newline, full stop, ! or ? (past the first: how far a stretch without one is skipped) */
-const MARK = /[\n.!?]/g;
-/** how many characters without a mark are read one by one before the rest of the stretch is skipped by MARK */
+/**
+ * Where a sentence can end: a newline, or a full stop, ! or ? with a space other than a newline
+ * after it (before a newline the newline ends it).
+ */
+const SENTENCE_END = /\n|[.!?](?=[^\S\n])/;
+/**
+ * how many characters past the last end are read one by one before the next end is left to
+ * SENTENCE_END: the engine passes over a stretch that ends nothing (`!!!…`, `a.a.…`) in native
+ * code, where a loop here costs several times as much a character; a call of it costs as much as
+ * a dozen, so ends a few characters apart (`:\n:\n…`) are read by hand
+ */
 const BY_HAND = 16;
 
 /**
@@ -56,31 +64,29 @@ export function* sentencesOf(answer: string): Generator<string> {
   };
   const n = answer.length;
   let start = 0;
-  // characters read since the last mark: a long stretch without one is skipped in native code (a
-  // loop here costs several times as much a character, a call of the pattern as much as a dozen)
+  // a pattern of this call's own: another reading may run between the yields
+  const ends = new RegExp(SENTENCE_END, 'g');
   let quiet = 0;
   for (let at = 0; at < n; at++) {
-    const c = answer.charCodeAt(at);
-    // only a newline, or a full stop, ! or ? followed by a space, ends a sentence
-    if (c !== 10 && c !== 46 && c !== 33 && c !== 63) {
-      if (++quiet < BY_HAND) continue;
-      MARK.lastIndex = at + 1;
-      at = (MARK.test(answer) ? MARK.lastIndex - 1 : n) - 1;
-      quiet = 0;
-      continue;
+    if (++quiet > BY_HAND) {
+      ends.lastIndex = at;
+      const next = ends.exec(answer);
+      if (!next) break;
+      at = next.index;
     }
-    quiet = 0;
-    // where the sentence ends and the run between it and the next one does
+    // where the sentence ends and the run between it and the next one does: the split tries a run
+    // of newlines first; a run of any spaces only after a full stop, ! or ?
+    const c = answer.charCodeAt(at);
     let cut = at;
     let end = at + 1;
-    // the split tries a run of newlines first; a run of any spaces only after a full stop, ! or ?
     if (c === 10) while (end < n && answer.charCodeAt(end) === 10) end++;
     else {
-      cut = at + 1;
-      const next = answer.charCodeAt(cut);
-      if (cut >= n || next === 10 || !isSpace(next)) continue;
-      for (end = cut + 1; end < n && isSpace(answer.charCodeAt(end)); ) end++;
+      if (c !== 46 && c !== 33 && c !== 63) continue;
+      const after = answer.charCodeAt(at + 1);
+      if (at + 1 >= n || after === 10 || !isSpace(after)) continue;
+      for (cut = at + 1, end = cut + 1; end < n && isSpace(answer.charCodeAt(end)); ) end++;
     }
+    quiet = 0;
     const sentence = take(start, cut);
     if (sentence !== null) yield sentence;
     start = end;
