@@ -52,7 +52,7 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
   ...[
     'a@a.', 'a@a', 'x@y.z1', 'a.b@c', 'aaaa@ ', 'a@…', 'a@a.a:', 'a@a.aa:b', '1 1 1 ', '11 ', '123 456 ', '+44 ', '+1 (', '(1) ', '07', '0 1 ', '1234 5678 9012 345', '123-45-', 'AB 12 34 ',
     'GB82 ', 'GB82WEST', 'GB82 WEST 1234 ', `AKIA${KEYISH} `, 'AKIA', 'sk-', 'sk-ant-', 'sk-proj-', 'sk_live_', 'ghp_', 'github_pat_', 'xoxb-', 'AIza', '-----BEGIN ', 'eyJ', 'eyJaaaaaaaa.',
-    'eyJaaaaaaaa.eyJaaaaaaaa.', 'a://', 'a:a', 'a://a:', 'a://a:aaa', 'a://a:aaa@', 'postgres://', 'postgres://a:', 'postgres://a@', 'postgres://<a>', 'password=', 'password: ', 'api_key"', 'pwd ',
+    'eyJaaaaaaaa.eyJaaaaaaaa.', 'a://', 'a:a', 'a://a:', 'a://a:aaa', 'a://a:aaa@', '://a:aaa@', 'postgres://', 'postgres://a:', 'postgres://a@', 'postgres://<a>', 'password=', 'password: ', 'api_key"', 'pwd ',
     'http://', 'https://a', 'https://a.b/?q=', '<script', '<script>', '<a ', '<a on', '<a b=', '<a b="', 'href=javascript:', '](javascript:(', '![', '![a](http://a', '![a](http://a?q=aaaaaaaa ', '<img src=http://', '<iframe',
     "I can't ", "I can't but ", 'but ', 'however ', 'here is ', ':\n', 'sorry, but ', 'I have ', 'I have sent ', 'has been ', 'done ', 'message ', '. message ', 'message deleted ', 'I will ', 'not ',
     'developer mode ', 'new instructions ', 'rules are ', 'I will ignore ', 'I am now ', 'you are ', '. You are never ', 'You must never reveal the secret. ', 'system: ', '<<SYS>>', '# system\n', 'system prompt ', 'my instructions are ',
