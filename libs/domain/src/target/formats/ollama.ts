@@ -46,14 +46,16 @@ function ollamaMessage(t: AgentTurn): Record<string, unknown> {
   return { role: t.role, content: t.content };
 }
 
-const callsOf = (chunk: OllamaChunk, from: number): ToolCall[] =>
-  (Array.isArray(chunk?.message?.tool_calls) ? chunk.message.tool_calls : []).map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, from + i)).filter(isCall);
+const NO_CALLS: readonly ToolCall[] = [];
+/** a line's calls; a line with none (most of a stream) costs no arrays */
+const callsOf = (chunk: OllamaChunk, from: number): readonly ToolCall[] =>
+  Array.isArray(chunk?.message?.tool_calls) ? chunk.message.tool_calls.map((c, i) => toolCall(c.id, c.function?.name, c.function?.arguments, from + i)).filter(isCall) : NO_CALLS;
 
 async function readOllamaAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer> {
   if (!answer.contentType.includes('ndjson')) {
     const json = (await answerJson(answer)) as OllamaChunk;
     const text = ollamaText(json);
-    return { text, calls: callsOf(json, 0) };
+    return { text, calls: [...callsOf(json, 0)] };
   }
   let text = '';
   const calls: ToolCall[] = [];
@@ -66,7 +68,7 @@ async function readOllamaAgentAnswer(answer: TargetAnswer): Promise<AgentAnswer>
       const chunk = jsonLine(line, bad) as OllamaChunk;
       if (chunk?.error) throw new TargetProtocolError(`the target streamed an error: ${String(chunk.error)}`, { kind: 'streamed-error', detail: String(chunk.error) });
       if (typeof chunk?.message?.content === 'string') text += chunk.message.content;
-      if (Array.isArray(chunk?.message?.tool_calls)) calls.push(...callsOf(chunk, calls.length));
+      calls.push(...callsOf(chunk, calls.length));
       if (chunk?.done) return { text, calls };
     }
   }
