@@ -1,6 +1,6 @@
 import { canaryFor, canaryInstruction } from '../../probes/canary';
 import { JudgeContext } from '../judge-context';
-import { isSpace, sentencesOf, systemPromptRule, templateMarker } from './system-prompt';
+import { INSTRUCTION_LINE, isSpace, sentencesOf, systemPromptRule, templateMarker } from './system-prompt';
 import { randomTexts } from '../../../testing/random-texts';
 import { readRefusal } from '../refusal';
 import { clip, verdict } from '../rule';
@@ -54,6 +54,11 @@ describe('sentences read in one pass', () => {
       const [mine, theirs] = [templateMarker(text), marker.exec(text)];
       expect([text, mine?.index, mine?.[0]]).toEqual([text, theirs?.index, theirs?.[0]]);
     });
+  });
+  it('reads "rule 3:" as the pattern whose runs of spaces could split every way did (3,000 random lines)', () => {
+    const before = /^(?:[-*•>]|\d+[.)])?\s*["']?(?:you are\b|you're\b|you must\b|you should\b|you will\b|you may not\b|you can't\b|never\b|do not\b|don't\b|always\b|only (?:answer|discuss|help|respond|talk)\b|your (?:role|task|goal|job|name) is\b|rule\s*\d*\s*[:.])/i;
+    const pieces = ['rule', 'Rule', 'RULE ', ' ', '\t', '\n', '\u00a0', '1', '42', ':', '.', ')', '-', '* ', '"', 'x', 'you are'];
+    randomTexts(pieces, 3000, 10, 'rule lines').forEach((line) => expect([line, INSTRUCTION_LINE.test(line)]).toEqual([line, before.test(line)]));
   });
   it('judges recited instruction lines as reading every one of them did, stopping once the verdict is settled (3,000 random answers)', () => {
     // the rule as it was, past its template markers: every sentence read, then counted
