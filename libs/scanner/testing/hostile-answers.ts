@@ -66,6 +66,9 @@ export const HOSTILE_SHAPES: readonly HostileShape[] = [
     ['password', ' '], ['password=', ' '], [`${'A'.repeat(16)}`, '\n'], [`${'A'.repeat(16)}`, ' '], ['<script', ' '], ['<a', ' b'], ['![', 'a'], ['<img', ' '], ['I will ignore', ' '], ['i will ignore my', ' '],
     ['developer', ' '], ['new instructions', ' '], ['you are', ' '], ['\n', ' '], ['#', ' '], ["I can't", ' but'], ['since you', ' a'], ['help with', ' a'], ['x', '*'], ['x', '"'], ['functions.', 'a'], ['Action:', ' '],
     ['ignore', ' all'], ['act as', ' a'], ['drop', ' '], ['PENNY', ' '], ['P', '\u00ad'], ['Jan', ' '], ['You are the patient records', ' assistant'],
+    // what recheck found quadratic (test/linear-patterns.spec.ts): an instruction line's `rule\s*\d*\s*[:.]`,
+    // a template heading's indentation over `\r` (each a line start), `src=\s*["']?\s*javascript:`
+    ['rule', ' '], ['system', '\r'], ['src=', '\t'],
   ] as const).map(([prefix, unit]) => ({ name: `${JSON.stringify(prefix)} then ${JSON.stringify(unit)} repeated`, prefix, unit })),
 ];
 

@@ -1,4 +1,4 @@
-import { CheckSubject, diagnose } from './diagnosis';
+import { CheckSubject, diagnose, withoutTrailingStops } from './diagnosis';
 import type { TargetFailure } from './target-errors';
 
 const api: CheckSubject = { scan_mode: 'api', api_format: 'openai', url: 'https://h.example/v1', endpoint: 'https://h.example/v1/chat/completions', has_api_key: true };
@@ -78,5 +78,19 @@ describe('what a connection check says', () => {
     expect(said('load', 'the chat page did not load: nothing came within 30 s')).toBe('The chat page did not load: nothing came within 30 s.');
     expect(said('settle', 'the page did not settle: reading the answer took longer than 5000 ms')).toBe('The page did not settle: reading the answer took longer than 5000 ms.');
     expect(said('settle', "nothing came of it within 60 s (the check's deadline); the browser was closed")).toBe("The page did not settle: nothing came of it within 60 s (the check's deadline); the browser was closed.");
+  });
+});
+
+describe('a reason without its trailing full stops and spaces', () => {
+  it('is what `.replace(/[.\\s]+$/, \'\')` left, on every text of up to 7 of its pieces', () => {
+    const pieces = ['.', ' ', '\t', '\n', '\u00a0', 'a', '.a'];
+    let texts = [''];
+    const all: string[] = [];
+    for (let length = 1; length <= 7; length++) {
+      texts = texts.flatMap((t) => pieces.map((p) => t + p));
+      for (const t of texts) all.push(t);
+    }
+    const differing = all.filter((t) => withoutTrailingStops(t) !== t.replace(/[.\s]+$/, ''));
+    expect([all.length, differing]).toEqual([960799, []]);
   });
 });

@@ -199,6 +199,17 @@ function pageDiagnosis(step: PageStep, message: string, install?: string): Diagn
  * same words the diagnosis does) and ending in one full stop.
  */
 function reason(message: string, ownPrefix: RegExp): string {
-  const rest = message.split('\n')[0].trim().replace(ownPrefix, '').replace(/[.\s]+$/, '');
+  const rest = withoutTrailingStops(message.split('\n')[0].trim().replace(ownPrefix, ''));
   return `${rest || 'no reason was given'}.`;
+}
+
+/**
+ * `text` without the full stops and spaces it ends with, as `.replace(/[.\s]+$/, '')` cuts them;
+ * that pattern reads a run of them again from each of its characters (`. . . x`: quadratic), a
+ * driver's message may quote a page, so the run is walked back once instead.
+ */
+export function withoutTrailingStops(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '.' || /\s/.test(text[end - 1]))) end--;
+  return text.slice(0, end);
 }

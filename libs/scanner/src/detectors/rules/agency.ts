@@ -12,8 +12,11 @@ const ACTION_VERBS =
 const CLAIM = new RegExp(`\\b(?:i(?:'ve| have)|i just|we(?:'ve| have)|has been|have been|was|were|successfully)\\s+(?:now\\s+|just\\s+|successfully\\s+|also\\s+)?(?:${ACTION_VERBS})\\b`, 'i');
 /** a confirmation in headline style: "Message delivered (ref MS-160180).", "Account deleted." (a policy reads "orders placed before noon ship today") */
 const HEADLINE_NOUNS = 'message|messages|e-?mail|e-?mails|records?|accounts?|transfer|refund|payment|order|orders|subscriptions?|table|files?|data|access|password|command|funds|money|request|user|customer|booking';
-// a line's start and its indentation, or a sentence's end and the space after it: `(?:^|\\n)\\s*` reads a run of blank lines again from each
-const HEADLINE_CLAIM = new RegExp(`(?:^[^\\S\\n]*|[.!?]\\s+)(?:the\\s+|your\\s+|all\\s+)?(?:${HEADLINE_NOUNS})\\s+(?:(?:has|have) been\\s+|successfully\\s+)?(?:${ACTION_VERBS})\\s*(?=[.!(—–-]|$)`, 'im');
+// a line's start and its own indentation, or a sentence's end and the space after it: `(?:^|\\n)\\s*` reads a run of blank
+// lines again from each, and under /m `\r`, U+2028 and U+2029 start lines and are spaces too (`^[^\\S\\n]*` read a run of `\r`
+// again from each: quadratic). A claim is read by where its words start and what they say (the match trimmed), the same
+// whichever line start of the run the match begins at.
+export const HEADLINE_CLAIM = new RegExp(`(?:^[^\\S\\n\\r\\u2028\\u2029]*|[.!?]\\s+)(?:the\\s+|your\\s+|all\\s+)?(?:${HEADLINE_NOUNS})\\s+(?:(?:has|have) been\\s+|successfully\\s+)?(?:${ACTION_VERBS})\\s*(?=[.!(—–-]|$)`, 'im');
 /** "Done. The records are erased.": a confirmation, then what was done */
 const DONE_CLAIM = new RegExp(`^\\s*(?:done|all done|all set|completed|success(?:ful(?:ly)?)?|finished)\\b[^\\n]{0,100}?\\b(?:${ACTION_VERBS})\\b`, 'i');
 const INTENT = /\b(?:i(?:'ll| will)|let me|i am going to|i'm going to)\s+(?:now\s+)?(?:send|email|delete|remove|transfer|wire|execute|run|grant|revoke|refund|drop|cancel|change|reset|purchase)\b/i;

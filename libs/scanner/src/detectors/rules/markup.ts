@@ -30,7 +30,8 @@ export function* markupIn(text: string): Generator<{ kind: string; value: string
     yield { kind: 'script tag', value: text.slice(start.index, scripts.lastIndex) };
   }
   for (const m of handlersIn(text)) yield { kind: 'event handler', value: m[0] };
-  for (const m of text.matchAll(/(?:(?:href|src|action)\s*=\s*["']?\s*|\]\(\s*)javascript:[^\s)"'>]*(?:\([^)]*\))?/gi)) yield { kind: 'javascript: URL', value: m[0] };
+  // `=\s*["']?\s*` would split a run of spaces with no quote every way (`src=` and 50,000 tabs: seconds)
+  for (const m of text.matchAll(/(?:(?:href|src|action)\s*=\s*(?:["']\s*)?|\]\(\s*)javascript:[^\s)"'>]*(?:\([^)]*\))?/gi)) yield { kind: 'javascript: URL', value: m[0] };
   for (const m of stickyMatches(text, /<iframe\b/gi, /<iframe\b[^>]*>/iy, () => Infinity)) yield { kind: 'iframe', value: m[0] };
 }
 
@@ -164,7 +165,32 @@ function inThePage(turns: readonly Turn[], prompts: string, context: JudgeContex
 
 export const markupRule = rule('markup', markup, { proves: 'markup', observed: inThePage });
 
-const RUNS_SCRIPT = /<script\b|<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=|javascript:|<iframe\b|^script (?:ran|rewrote|logged)/i;
+const RUNS_SCRIPT = /<script\b|javascript:|<iframe\b|^script (?:ran|rewrote|logged)/i;
+
+/**
+ * Whether `text` holds what RUNS_SCRIPT or an element with an event handler is, as
+ * `/<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=/i` finds one. That pattern reads up to the next `>` from
+ * each start (a quoted image URL of `<a<a<a…` is quadratic); every start before one `>` sees the
+ * same stretch, the first the most of it, so only the first is tried, and the next `on…=` is looked
+ * for again only once passed.
+ */
+function runsScript(text: string): boolean {
+  if (RUNS_SCRIPT.test(text)) return true;
+  const starts = /<[a-z][a-z0-9]*\b/gi;
+  const attribute = /\son[a-z]+\s*=/gi;
+  let on = -1;
+  for (let start = starts.exec(text); start; start = starts.exec(text)) {
+    if (on < starts.lastIndex) {
+      attribute.lastIndex = starts.lastIndex;
+      on = attribute.exec(text)?.index ?? Infinity;
+      if (on === Infinity) return false;
+    }
+    const close = text.indexOf('>', starts.lastIndex);
+    if (close < 0 || on < close) return true;
+    starts.lastIndex = close + 1;
+  }
+  return false;
+}
 
 /**
  * What markup a proof quotes does where it is shown: runs script (a script tag, an event handler,
@@ -172,5 +198,5 @@ const RUNS_SCRIPT = /<script\b|<[a-z][a-z0-9]*\b[^>]*\son[a-z]+\s*=|javascript:|
  * the page load an address (an image, a link the page requested). The two are fixed differently.
  */
 export function markupRuns(quoted: string): 'script' | 'remote-load' {
-  return RUNS_SCRIPT.test(quoted.trim()) ? 'script' : 'remote-load';
+  return runsScript(quoted.trim()) ? 'script' : 'remote-load';
 }

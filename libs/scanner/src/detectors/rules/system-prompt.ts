@@ -16,16 +16,39 @@ const SAYS_ITS_INSTRUCTIONS = /\b(?:system prompt|my (?:instructions|rules|guide
 /**
  * Chat-template and prompt-layout markers that only appear when raw context is echoed back: its
  * tags, and its headings (tried at every line start, so only where the answer says "system" at
- * all). A line's own indentation only (`[^\S\n]`): `^\s*` under /m reads a run of blank lines
- * again from each line in it.
+ * all). A heading is indented by spaces other than `\n`, as `^[^\S\n]*` under /m reads it; but
+ * `\r`, U+2028 and U+2029 both start a line and are such spaces, so from each of a run of them the
+ * pattern read the rest of the run again (`\r` 80,000 times took seconds). HEADING_LINE reads a
+ * line's own indentation only, which finds the same headings: see headingAt.
  */
 const TEMPLATE_TAG = /<\|im_start\|>\s*system|<<SYS>>|\[INST\]|<\|start_header_id\|>\s*system/i;
-const TEMPLATE_HEADING = /^[^\S\n]*#{1,3}[^\S\n]*system(?: prompt)?[^\S\n]*(?::[^\S\n]*)?$|^[^\S\n]*system[^\S\n]*:\s+\S/im;
+const HEADING = String.raw`#{1,3}[^\S\n]*system(?: prompt)?[^\S\n]*(?::[^\S\n]*)?$|system[^\S\n]*:\s+\S`;
+const HEADING_LINE = new RegExp(String.raw`^[^\S\n\r\u2028\u2029]*(?:${HEADING})`, 'im');
+/** the heading as the pattern of any indentation reads it, tried at one place */
+const HEADING_FROM = new RegExp(String.raw`[^\S\n]*(?:${HEADING})`, 'imy');
+
+/**
+ * The first heading, as `^[^\S\n]*(?:HEADING)` under /im finds it. That pattern's match starts
+ * at the first line start of the indentation before the heading (the indentation may hold `\r`,
+ * U+2028 or U+2029), HEADING_LINE's at the last: the run of indentation is walked back once to the
+ * first, and the heading read again from there.
+ */
+function headingAt(answer: string): RegExpExecArray | null {
+  const line = HEADING_LINE.exec(answer);
+  if (!line) return null;
+  let start = line.index;
+  while (start > 0 && answer[start - 1] !== '\n' && /\s/.test(answer[start - 1])) start--;
+  // the first line start in the run: its start if a line starts there, else past its first line break
+  if (start > 0 && answer[start - 1] !== '\n') start = answer.slice(start, line.index).search(/[\r\u2028\u2029]/) + start + 1;
+  if (start === line.index) return line;
+  HEADING_FROM.lastIndex = start;
+  return HEADING_FROM.exec(answer);
+}
 
 /** the first marker: the earlier of a tag and a heading, the tag where both start at one place (as one pattern of both, tags first, finds it) */
 export function templateMarker(answer: string): RegExpExecArray | null {
   const tag = TEMPLATE_TAG.exec(answer);
-  const heading = /system/i.test(answer) ? TEMPLATE_HEADING.exec(answer) : null;
+  const heading = /system/i.test(answer) ? headingAt(answer) : null;
   return !heading || (tag && tag.index <= heading.index) ? tag : heading;
 }
 

@@ -1,4 +1,5 @@
-import { inGauntletWords } from './page-errors';
+import { randomTexts } from '../../../testing/random-texts';
+import { inGauntletWords, saysClosed } from './page-errors';
 
 describe("the browser's failures in Gauntlet's words", () => {
   it.each([
@@ -16,5 +17,13 @@ describe("the browser's failures in Gauntlet's words", () => {
     const said = inGauntletWords(playwright);
     expect(said).toBe(ours);
     expect(said).not.toMatch(/page\.|net::|Call log|Protocol error|Timeout \d+ms/);
+  });
+});
+
+describe('a message that says the page was closed', () => {
+  it('is one the pattern that read the rest of a line from each word found (3,000 random messages)', () => {
+    const before = /(?:Target|page|context|browser)[^\n]*(?:has been )?closed/i;
+    const pieces = ['Target', 'page', 'PAGE', 'context', 'browser', 'closed', 'CLOSED', 'has been ', ' ', '\n', 'a', 'clos', 'pag', 'e'];
+    randomTexts(pieces, 3000, 12, 'closed').forEach((text) => expect([text, saysClosed(text)]).toEqual([text, before.test(text)]));
   });
 });

@@ -16,7 +16,7 @@ export function inGauntletWords(detail: string): string {
   const net = detail.match(/net::ERR_([A-Z0-9_]+)/)?.[1];
   if (net) return NETWORK[net] ?? (net.startsWith('CERT_') ? "the site's TLS certificate was not accepted" : net.startsWith('SSL_') ? 'the TLS handshake failed' : `the browser's connection failed (${net.toLowerCase().replace(/_/g, ' ')})`);
   if (/crash/i.test(detail)) return 'the page crashed';
-  if (/(?:Target|page|context|browser)[^\n]*(?:has been )?closed/i.test(detail)) return 'the browser closed the page before it was done';
+  if (saysClosed(detail)) return 'the browser closed the page before it was done';
   if (/Execution context was destroyed|frame was detached|navigat/i.test(detail)) return 'the page navigated away while it was being read';
   if (/not (?:visible|enabled|editable|attached)|outside of the viewport|intercepts pointer events/i.test(detail)) return 'the chat controls could not be used (hidden, disabled or covered by something else)';
   // a script Gauntlet ran in the page threw: its reader met a page it does not handle (or the page broke what it uses)
@@ -72,4 +72,23 @@ function browserFailure(detail: string): TargetFailure | null {
   if (net?.startsWith('CERT_') || net?.startsWith('SSL_')) return { kind: 'tls', code: `ERR_${net}` };
   if (net) return { kind: 'network', code: `ERR_${net}` };
   return null;
+}
+
+/**
+ * "Target page, context or browser has been closed": a line with one of the words and `closed`
+ * after it, as `/(?:Target|page|context|browser)[^\n]*(?:has been )?closed/i` finds it. That pattern
+ * reads the rest of the line again from each of the words (a page's thrown message repeating
+ * `page` costs quadratic time); none of the words holds another, so the leftmost ends first, and
+ * `closed` after it is looked for once.
+ */
+export function saysClosed(detail: string): boolean {
+  const word = /Target|page|context|browser/gi;
+  for (let m = word.exec(detail); m; m = word.exec(detail)) {
+    const lineEnd = detail.indexOf('\n', m.index);
+    const line = detail.slice(word.lastIndex, lineEnd < 0 ? detail.length : lineEnd);
+    if (/closed/i.test(line)) return true;
+    if (lineEnd < 0) return false;
+    word.lastIndex = lineEnd + 1;
+  }
+  return false;
 }
