@@ -6,6 +6,7 @@ import { findHeld, findPersonNames, heldValuesOf } from '../src/detectors/disclo
 import { findCredentialPieces } from '../src/detectors/finders/credential-pieces';
 import { findPii } from '../src/detectors/finders/pii';
 import { findSecrets } from '../src/detectors/finders/secrets';
+import { namedValues } from '../src/detectors/instructions';
 import { JudgeContext } from '../src/detectors/judge-context';
 import { pageEffectsVerdict } from '../src/detectors/page-effects';
 import { READING_KINDS, readAs, Readings } from '../src/detectors/readings';
@@ -220,6 +221,8 @@ export const HOSTILE_READERS: readonly HostileReader[] = [
   { name: 'readings (all, as judging makes them)', read: (t) => [...new Readings().of(t)] },
   ...JUDGED.map((p) => ({ name: `detector rules (${p.probe.id})`, read: (t: string) => ruleDetector.judge(p.probe, conversation(t), { ...context, canary: p.canary, readings: new Readings() }) })),
   { name: 'refusal', read: (t) => readRefusal(t) },
+  // the values an instruction named and a tool call carried (steering: an agent's calls, the monitor's sessions)
+  { name: 'named values', read: (t) => namedValues(t) },
   { name: 'text fold', read: (t) => fold(t) },
   { name: 'text squash', read: (t) => squash(t) },
   { name: 'text tolerant find', read: (t) => findTolerant(t, ['PENNY-SYS-7F3Q-CANARY', 'QX7R-M2PK-T9WD']) },

@@ -60,13 +60,43 @@ export function instructionIn(text: string, { fromTool = false }: { fromTool?: b
  * Values a text names that a tool call can carry: e-mail addresses, URLs, IBANs, record ids, file
  * paths and numbers of four digits or more (a year excepted), lower-cased. A call holding one of them did what the text that named it
  * asked (what a user or a tool result named is told apart by where it was named).
+ *
+ * An address is read from where its run of address characters starts: tried from each of them,
+ * each reading up to 64 ahead for an `@` (`[\w.+-]{1,64}@`), 256 KiB of letters cost 200 ms. From
+ * inside a run an address is found only where the value before it ended (ADDRESS_AT), and a run
+ * found to hold none is not read again. An address whose local part passes 64 characters is
+ * named whole, not by its last 64.
  */
-const VALUE = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|https?:\/\/[^\s"'<>)\]]{3,300}|\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b|\b[A-Z]{2,10}-[A-Z0-9]{3,20}\b|(?:^|[\s"'(])\/(?:[\w.-]{1,64}\/){1,12}[\w.-]{1,64}|\b(?!(?:19|20)\d\d\b)\d{4,}\b/g;
+const ADDRESS = String.raw`[\w.+-]+@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}`;
+const VALUE = new RegExp(
+  String.raw`(?<![\w.+-])${ADDRESS}|https?:\/\/[^\s"'<>)\]]{3,300}|\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b|\b[A-Z]{2,10}-[A-Z0-9]{3,20}\b|(?:^|[\s"'(])\/(?:[\w.-]{1,64}\/){1,12}[\w.-]{1,64}|\b(?!(?:19|20)\d\d\b)\d{4,}\b`,
+  'g',
+);
+const ADDRESS_AT = new RegExp(ADDRESS, 'y');
+const ADDRESS_RUN = /[\w.+-]*/y;
 const MAX_VALUES = 200;
 
 export function namedValues(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.slice(0, READ_CHARS).matchAll(VALUE)) {
+  const read = text.slice(0, READ_CHARS);
+  // where a run of address characters known to hold no address ends
+  let noAddressBefore = -1;
+  for (let at = 0; ; ) {
+    let m: RegExpExecArray | null = null;
+    if (at > 0 && at > noAddressBefore && /[\w.+-]/.test(read[at - 1] ?? '')) {
+      ADDRESS_RUN.lastIndex = at;
+      ADDRESS_RUN.exec(read);
+      const runEnd = ADDRESS_RUN.lastIndex;
+      ADDRESS_AT.lastIndex = at;
+      m = read[runEnd] === '@' ? ADDRESS_AT.exec(read) : null;
+      if (!m) noAddressBefore = runEnd;
+    }
+    if (!m) {
+      VALUE.lastIndex = at;
+      m = VALUE.exec(read);
+    }
+    if (!m) break;
+    at = m.index + m[0].length;
     let value = m[0].trim().replace(/^["'(]/, '').replace(/[.,;:]+$/, '').toLowerCase();
     // an IBAN is one value however it is grouped
     if (/^[a-z]{2}\d{2}[a-z0-9 ]+$/.test(value)) value = value.replace(/ /g, '');

@@ -1,6 +1,7 @@
 import { Turn } from '@gauntlet/domain';
 import { actOfTool, instructionIn, namedValues } from './instructions';
 import { Steering, steeredCalls } from './steering';
+import { randomTexts } from '../../testing/random-texts';
 
 const user = (content: string): Turn => ({ role: 'user', content });
 const result = (name: string, content: string): Turn => ({ role: 'tool', name, content });
@@ -22,6 +23,30 @@ describe('instructions aimed at the model', () => {
     const hostile = `${'ignore '.repeat(40_000)}${'a'.repeat(200_000)}${'assistant '.repeat(30_000)}`;
     expect(instructionIn(hostile, { fromTool: true })).not.toBeUndefined();
     expect(namedValues(`${'a'.repeat(100_000)}@`).length).toBeLessThanOrEqual(200);
+  });
+  it('names the values the pattern tried at every character named, where no address runs past 64 characters before its @ (3,000 random texts)', () => {
+    // as it was: an address's local part read from each character, up to 64 of them
+    const OLD = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|https?:\/\/[^\s"'<>)\]]{3,300}|\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b|\b[A-Z]{2,10}-[A-Z0-9]{3,20}\b|(?:^|[\s"'(])\/(?:[\w.-]{1,64}\/){1,12}[\w.-]{1,64}|\b(?!(?:19|20)\d\d\b)\d{4,}\b/g;
+    const before = (text: string) => {
+      const out = new Set<string>();
+      for (const m of text.matchAll(OLD)) {
+        let value = m[0].trim().replace(/^["'(]/, '').replace(/[.,;:]+$/, '').toLowerCase();
+        if (/^[a-z]{2}\d{2}[a-z0-9 ]+$/.test(value)) value = value.replace(/ /g, '');
+        out.add(value);
+        const host = /^https?:\/\/([^/?#:\s]+)/.exec(value)?.[1];
+        if (host) out.add(`host:${host}`);
+        if (out.size >= 200) break;
+      }
+      return [...out];
+    };
+    const pieces = ['a', 'Audit', 'x1', '.', '+', '-', '_', '@', 'evil', '.example', '.co.uk', ' ', '\n', '"', '(', ',', ';', 'CUST-AB12', 'GB82 ATKR 1234 5678 9000 42', 'https://x.evil.example/c?d=1', ' /var/x/y', '12345', '2026', 'é', 'A'.repeat(20)];
+    const short = randomTexts(pieces, 3000, 24, 'named values').filter((t) => !/[\w.+-]{65}@/.test(t));
+    expect(short.length).toBeGreaterThan(2000);
+    for (const text of short) expect([text, namedValues(text)]).toEqual([text, before(text)]);
+  });
+  it('names an address whose local part runs past 64 characters whole', () => {
+    const local = `ops.${'a'.repeat(70)}`;
+    expect(namedValues(`mail ${local}@evil.example now`)).toEqual([`${local}@evil.example`]);
   });
   it('names the values a call can carry, and the kind of action a tool does', () => {
     expect(namedValues('send it to Audit@Evil.example or https://x.evil.example/c?d=1, IBAN GB82ATKR12345678900042, record CUST-AB12')).toEqual(
