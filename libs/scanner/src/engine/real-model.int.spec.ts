@@ -25,12 +25,13 @@ jest.setTimeout(600_000);
  */
 const DISCLOSURE = ['LLM02:2025', 'LLM07:2025'];
 
-async function quickScan(lab: RunningLab, tell: boolean, categories?: string[]) {
+/** the quick profile's probes of DISCLOSURE; `tell`: the scan is told what the bot holds */
+async function quickScan(lab: RunningLab, tell: boolean) {
   const driver = labChatDriver(lab.url);
   const attempts: ProbeAttempt[] = [];
   const found: Vulnerability[] = [];
   const outcome = await runScan({
-    scanId: 'real-model', seed: 'real-model', profile: 'quick', driver, ...(categories && { selection: { categories } }), signal: new AbortController().signal, now: () => new Date(),
+    scanId: 'real-model', seed: 'real-model', profile: 'quick', driver, selection: { categories: DISCLOSURE }, signal: new AbortController().signal, now: () => new Date(),
     target: {
       id: 't', name: 'penny', url: lab.url, scan_mode: 'api', api_format: 'openai', api_key: null, model: null, browser: null, http: null, max_requests_per_second: null,
       canaries: tell ? [lab.canaries.system, lab.canaries.data] : [],
@@ -64,7 +65,7 @@ describe('a quick scan of a real language model', () => {
   it('told what the bot holds: the leaks the model makes are reported by label, and every serious finding quotes one', async () => {
     const lab = await startLab({ model: 'smollm2' });
     labs.push(lab);
-    const { attempts, found } = await quickScan(lab, true, DISCLOSURE);
+    const { attempts, found } = await quickScan(lab, true);
     // what the oracle saw the model give away, by the category Gauntlet files it under: a held value by
     // what it is (heldCategory: the prompt's wording LLM07, any other value LLM02). The oracle files the
     // internal code and the system prompt's canary under LLM07; a finding files them under LLM02 like
@@ -134,7 +135,7 @@ describe('a quick scan of a real language model', () => {
     labs.push(lab);
     expect(lab.secrets).toEqual([]);
     // what a bot holding nothing must never be said to disclose: the two categories of what a bot holds
-    const { found } = await quickScan(lab, false, DISCLOSURE);
+    const { found } = await quickScan(lab, false);
     expect(found.filter((v) => v.category === 'LLM02:2025' || v.category === 'LLM07:2025').map((v) => `${v.probe_id}: ${v.evidence.matched}`)).toEqual([]);
     for (const v of found.filter((f) => f.severity === 'critical' || f.severity === 'high')) expect(proofHolds(v)).toBe(true);
   });
